@@ -1,0 +1,4 @@
+/**
+ * Administration: find, list, count, cancel, retry, reschedule and delete tasks.
+ */
+package dev.errand.admin;

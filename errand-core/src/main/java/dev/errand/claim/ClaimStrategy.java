@@ -1,0 +1,20 @@
+package dev.errand.claim;
+
+import dev.errand.store.ClaimedTask;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+
+/**
+ * Takes due pending tasks of a queue for one node: marks them running with the node's lease, counts
+ * the attempt, and returns them in priority, then {@code run_at}, order. Two nodes claiming at once
+ * never get the same task.
+ */
+public interface ClaimStrategy {
+
+    /**
+     * Claims up to {@code request.limit()} tasks inside the caller's transaction; they are the node's
+     * once it commits.
+     */
+    List<ClaimedTask> claim(Connection connection, ClaimRequest request) throws SQLException;
+}

@@ -1,0 +1,59 @@
+package dev.errand.claim;
+
+import dev.errand.store.ClaimedTask;
+import dev.errand.store.Dialect;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One statement: {@code UPDATE … WHERE id IN (SELECT … FOR UPDATE SKIP LOCKED LIMIT n) RETURNING …}.
+ * Rows another node is claiming are skipped, not waited for. For databases with UPDATE … RETURNING.
+ */
+public final class SkipLockedReturningClaim implements ClaimStrategy {
+
+    private final String sql;
+
+    /** Creates the strategy for a dialect and task table. */
+    public SkipLockedReturningClaim(Dialect dialect, String table) {
+        this.sql = "UPDATE " + table + " " + ClaimSql.takeLease(dialect) + " WHERE id IN ("
+                + ClaimSql.dueTasks(dialect, table, "id") + " FOR UPDATE SKIP LOCKED) RETURNING "
+                + ClaimSql.COLUMNS + ", priority, run_at";
+    }
+
+    @Override
+    public List<ClaimedTask> claim(Connection connection, ClaimRequest request) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            statement.setString(1, request.owner());
+            statement.setLong(2, request.leaseToken());
+            statement.setLong(3, request.clockOffsetMicros() + request.leaseMicros());
+            statement.setLong(4, request.clockOffsetMicros());
+            statement.setString(5, request.queue());
+            statement.setLong(6, request.clockOffsetMicros());
+            statement.setInt(7, request.limit());
+            List<Ranked> claimed = new ArrayList<>(request.limit());
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    claimed.add(new Ranked(ClaimSql.read(rows, request.leaseToken(), 0), rows.getInt("priority"),
+                            rows.getObject("run_at", java.time.OffsetDateTime.class)));
+                }
+            }
+            // RETURNING gives no order; hand tasks to workers in the order they were chosen.
+            claimed.sort(Ranked.ORDER);
+            List<ClaimedTask> tasks = new ArrayList<>(claimed.size());
+            for (Ranked ranked : claimed) {
+                tasks.add(ranked.task());
+            }
+            return tasks;
+        }
+    }
+
+    private record Ranked(ClaimedTask task, int priority, java.time.OffsetDateTime runAt) {
+        static final java.util.Comparator<Ranked> ORDER = java.util.Comparator.comparingInt(Ranked::priority)
+                .thenComparing(Ranked::runAt)
+                .thenComparingLong(r -> r.task().id());
+    }
+}

@@ -1,0 +1,135 @@
+package dev.errand.engine;
+
+import dev.errand.ErrandSettings;
+import dev.errand.store.ClaimedTask;
+import dev.errand.store.Jdbc;
+import dev.errand.store.TaskStore;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Buffers the successes of non-transactional tasks and completes them in batches: many ids per
+ * statement, flushed every few milliseconds or as soon as a batch is full. Until its batch commits a
+ * task keeps its lease, so a crash before the flush means another attempt, never a lost task.
+ */
+final class Completer {
+
+    private static final Logger log = LoggerFactory.getLogger(Completer.class);
+
+    private final DataSource dataSource;
+    private final TaskStore store;
+    private final ErrandSettings settings;
+    private final LeaseKeeper leases;
+    private final EngineStats stats;
+    private final LinkedBlockingQueue<ClaimedTask> buffer = new LinkedBlockingQueue<>();
+    private final Thread thread;
+    private volatile boolean running = true;
+
+    Completer(DataSource dataSource, TaskStore store, ErrandSettings settings, LeaseKeeper leases,
+            EngineStats stats) {
+        this.dataSource = dataSource;
+        this.store = store;
+        this.settings = settings;
+        this.leases = leases;
+        this.stats = stats;
+        this.thread = new Thread(this::loop, "errand-completer");
+        this.thread.setDaemon(true);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    void complete(ClaimedTask task) {
+        buffer.add(task);
+    }
+
+    private void loop() {
+        List<ClaimedTask> batch = new ArrayList<>(settings.completionBatchSize());
+        long flushNanos = settings.completionFlushInterval().toNanos();
+        while (running || !buffer.isEmpty()) {
+            try {
+                ClaimedTask first = buffer.poll(flushNanos, TimeUnit.NANOSECONDS);
+                if (first == null) {
+                    continue;
+                }
+                batch.add(first);
+                // Let a few more completions arrive so that one statement covers them.
+                long deadline = System.nanoTime() + flushNanos;
+                while (batch.size() < settings.completionBatchSize()) {
+                    long left = deadline - System.nanoTime();
+                    ClaimedTask next = left > 0 ? buffer.poll(left, TimeUnit.NANOSECONDS) : buffer.poll();
+                    if (next == null) {
+                        break;
+                    }
+                    batch.add(next);
+                }
+                flush(batch);
+                batch.clear();
+            } catch (InterruptedException e) {
+                running = false;
+            }
+        }
+    }
+
+    private void flush(List<ClaimedTask> batch) {
+        long[] ids = new long[batch.size()];
+        long[] tokens = new long[batch.size()];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = batch.get(i).id();
+            tokens[i] = batch.get(i).leaseToken();
+        }
+        long offset = TaskStore.micros(settings.clock().offset());
+        try {
+            int completed = Jdbc.inTransaction(dataSource, c -> store.succeedAll(c, ids, tokens, offset));
+            stats.recordSucceeded(completed);
+            if (completed < ids.length) {
+                stats.recordFencedOff(ids.length - completed);
+                log.warn("{} of {} completions found their lease taken back; those tasks run again elsewhere",
+                        ids.length - completed, ids.length);
+            }
+            for (long id : ids) {
+                leases.forget(id);
+            }
+        } catch (SQLException e) {
+            // Keep the tasks buffered: their leases stay alive and the next flush tries again.
+            if (running) {
+                log.error("Completing {} tasks failed; retrying: {}", ids.length, e.getMessage());
+                buffer.addAll(batch);
+                pause();
+            } else {
+                log.error("Completing {} tasks failed while stopping: {}; their leases will expire and they"
+                        + " will run again", ids.length, e.getMessage());
+            }
+        }
+    }
+
+    private void pause() {
+        try {
+            Thread.sleep(Math.max(100, settings.completionFlushInterval().toMillis()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            running = false;
+        }
+    }
+
+    /** Flushes what is buffered and stops, waiting up to {@code timeoutMillis}. */
+    void stop(long timeoutMillis) {
+        running = false;
+        try {
+            thread.join(Math.max(1, timeoutMillis));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (!buffer.isEmpty()) {
+            log.warn("{} completions were not flushed before stop; their leases will expire and they will"
+                    + " run again", buffer.size());
+        }
+    }
+}

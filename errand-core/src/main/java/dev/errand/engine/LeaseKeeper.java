@@ -1,0 +1,74 @@
+package dev.errand.engine;
+
+import dev.errand.ErrandSettings;
+import dev.errand.store.TaskStore;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps this node's leases alive. It tracks every task the node holds outside a database lock —
+ * claimed and waiting, running non-transactionally, or completed but not yet flushed — and extends
+ * all their leases with one UPDATE per lease duration each heartbeat.
+ *
+ * <p>Tasks inside a transactional run are not tracked: their row is locked by the handler's
+ * transaction, which a heartbeat would wait on, and rescue skips locked rows anyway.
+ */
+final class LeaseKeeper {
+
+    private static final Logger log = LoggerFactory.getLogger(LeaseKeeper.class);
+
+    private final DataSource dataSource;
+    private final TaskStore store;
+    private final ErrandSettings settings;
+    private final Map<Long, Duration> held = new ConcurrentHashMap<>();
+
+    LeaseKeeper(DataSource dataSource, TaskStore store, ErrandSettings settings) {
+        this.dataSource = dataSource;
+        this.store = store;
+        this.settings = settings;
+    }
+
+    void hold(long taskId, Duration lease) {
+        held.put(taskId, lease);
+    }
+
+    void forget(long taskId) {
+        held.remove(taskId);
+    }
+
+    int size() {
+        return held.size();
+    }
+
+    /** Extends every held lease; called by the engine's scheduler. */
+    void heartbeat() {
+        if (held.isEmpty()) {
+            return;
+        }
+        Map<Duration, List<Long>> byLease = new HashMap<>();
+        held.forEach((id, lease) -> byLease.computeIfAbsent(lease, l -> new ArrayList<>()).add(id));
+        long offset = TaskStore.micros(settings.clock().offset());
+        try (Connection connection = dataSource.getConnection()) {
+            connection.setAutoCommit(true);
+            for (Map.Entry<Duration, List<Long>> group : byLease.entrySet()) {
+                long[] ids = group.getValue().stream().mapToLong(Long::longValue).toArray();
+                int extended = store.heartbeat(connection, ids, settings.nodeId(), group.getKey(), offset);
+                if (extended < ids.length) {
+                    log.debug("Heartbeat extended {} of {} leases; the rest finished or were taken back",
+                            extended, ids.length);
+                }
+            }
+        } catch (SQLException e) {
+            log.warn("Heartbeat of {} leases failed: {}; retrying at the next interval", held.size(), e.getMessage());
+        }
+    }
+}

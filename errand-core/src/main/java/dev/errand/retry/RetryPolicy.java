@@ -1,0 +1,51 @@
+package dev.errand.retry;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Chooses the delay before the next attempt after a failed one. Policies are immutable and
+ * thread-safe. How many attempts a task gets is set separately, by its {@code max_attempts}.
+ */
+@FunctionalInterface
+public interface RetryPolicy {
+
+    /**
+     * The delay before the attempt that follows {@code failedAttempt}.
+     *
+     * @param failedAttempt the number of the attempt that just failed, starting at 1
+     * @return a delay of zero or more
+     */
+    Duration delayAfter(int failedAttempt);
+
+    /**
+     * The same delay after every failure.
+     *
+     * @throws IllegalArgumentException if the delay is null or negative
+     */
+    static RetryPolicy fixed(Duration delay) {
+        return new FixedDelay(delay);
+    }
+
+    /**
+     * Delays that double from {@code initial} up to {@code cap}, each varied by ±20% jitter so that
+     * tasks that failed together do not retry together. See {@link ExponentialBackoff} to change the
+     * factor or the jitter.
+     *
+     * @throws IllegalArgumentException if a duration is null, not positive, or the cap is below the
+     *     initial delay
+     */
+    static ExponentialBackoff exponential(Duration initial, Duration cap) {
+        return ExponentialBackoff.of(initial, cap);
+    }
+
+    /**
+     * An explicit list of delays: the first after attempt 1, the second after attempt 2, and the last
+     * one again for every later attempt. For example {@code delays(10s, 20s, 30s)}.
+     *
+     * @throws IllegalArgumentException if the list is empty or holds a null or negative delay
+     */
+    static RetryPolicy delays(Duration... delays) {
+        return new DelayList(delays == null ? null : List.of(delays));
+    }
+}

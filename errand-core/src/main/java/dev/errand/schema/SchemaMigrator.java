@@ -1,0 +1,53 @@
+package dev.errand.schema;
+
+import java.util.Map;
+import java.util.Objects;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.output.MigrateResult;
+
+/**
+ * Applies Errand's migrations with Flyway, recording them in Errand's own history table
+ * ({@code <prefix>schema_history}) so that the application's Flyway history is never touched.
+ *
+ * <p>The scripts live in the jar under {@code dev/errand/schema/<dialect>/} and use the placeholder
+ * {@code ${prefix}}; teams that run DDL themselves can apply them with the prefix substituted.
+ */
+public final class SchemaMigrator {
+
+    private final DataSource dataSource;
+    private final TablePrefix prefix;
+    private final String dialectFolder;
+
+    /**
+     * Creates a migrator.
+     *
+     * @param dataSource where to migrate
+     * @param prefix the table prefix
+     * @param dialectFolder the script folder of the dialect, such as {@code postgresql} or {@code h2}
+     */
+    public SchemaMigrator(DataSource dataSource, TablePrefix prefix, String dialectFolder) {
+        this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.prefix = Objects.requireNonNull(prefix, "prefix");
+        this.dialectFolder = Objects.requireNonNull(dialectFolder, "dialectFolder");
+    }
+
+    /**
+     * Applies every pending migration.
+     *
+     * @return how many migrations ran
+     */
+    public int migrate() {
+        Flyway flyway = Flyway.configure(SchemaMigrator.class.getClassLoader())
+                .dataSource(dataSource)
+                .locations("classpath:dev/errand/schema/" + dialectFolder)
+                .table(prefix.historyTable())
+                .placeholders(Map.of("prefix", prefix.value()))
+                // The application's schema is usually not empty; Errand's history starts at 0 there.
+                .baselineOnMigrate(true)
+                .baselineVersion("0")
+                .load();
+        MigrateResult result = flyway.migrate();
+        return result.migrationsExecuted;
+    }
+}

@@ -1,0 +1,107 @@
+package dev.errand.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+
+/**
+ * PostgreSQL inserts: {@code ON CONFLICT DO NOTHING} for unique keys, so that a duplicate never aborts
+ * the caller's transaction, and {@code unnest} over arrays for a batch in one round trip.
+ */
+final class PostgresTaskInserter implements TaskInserter {
+
+    private static final int MAX_CONFLICT_ROUNDS = 10;
+
+    private final String insertOne;
+    private final String insertMany;
+    private final UniqueKeys uniqueKeys;
+
+    PostgresTaskInserter(Dialect dialect, String table) {
+        this.insertOne = "INSERT INTO " + table
+                + " (kind, queue, payload, priority, run_at, max_attempts, unique_key) VALUES (?, ?, "
+                + dialect.jsonParam() + ", ?, COALESCE(" + dialect.timestampParam() + ", "
+                + dialect.timePlusMicros() + "), ?, ?) ON CONFLICT DO NOTHING RETURNING id";
+        this.insertMany = "INSERT INTO " + table + " (kind, queue, payload, priority, run_at, max_attempts)"
+                + " SELECT r.kind, r.queue, CAST(r.payload AS jsonb), r.priority,"
+                + " COALESCE(CAST(r.run_at AS timestamptz),"
+                + " statement_timestamp() + r.delay_micros * INTERVAL '1 microsecond'), r.max_attempts"
+                + " FROM unnest(CAST(? AS varchar[]), CAST(? AS varchar[]), CAST(? AS text[]),"
+                + " CAST(? AS int[]), CAST(? AS text[]), CAST(? AS bigint[]), CAST(? AS int[]))"
+                + " AS r(kind, queue, payload, priority, run_at, delay_micros, max_attempts)"
+                + " RETURNING id";
+        this.uniqueKeys = new UniqueKeys(table);
+    }
+
+    @Override
+    public long insert(Connection connection, NewTask task) throws SQLException {
+        for (int round = 0; round < MAX_CONFLICT_ROUNDS; round++) {
+            try (PreparedStatement statement = connection.prepareStatement(insertOne)) {
+                statement.setString(1, task.kind());
+                statement.setString(2, task.queue());
+                statement.setString(3, task.payloadJson());
+                statement.setInt(4, task.priority());
+                statement.setObject(5, Jdbc.toOffsetDateTime(task.runAt()));
+                statement.setLong(6, task.delayMicros());
+                statement.setInt(7, task.maxAttempts());
+                statement.setString(8, task.uniqueKey());
+                try (ResultSet rows = statement.executeQuery()) {
+                    if (rows.next()) {
+                        return rows.getLong(1);
+                    }
+                }
+            }
+            // The key is held by an active task; if that task finished meanwhile, insert again.
+            long holder = uniqueKeys.activeHolder(connection, task.uniqueKey());
+            if (holder >= 0) {
+                return holder;
+            }
+        }
+        throw new SQLException("Unique key '" + task.uniqueKey() + "' kept changing hands during "
+                + MAX_CONFLICT_ROUNDS + " insert attempts");
+    }
+
+    @Override
+    public long[] insertAll(Connection connection, List<NewTask> tasks) throws SQLException {
+        int size = tasks.size();
+        String[] kinds = new String[size];
+        String[] queues = new String[size];
+        String[] payloads = new String[size];
+        Integer[] priorities = new Integer[size];
+        String[] runAts = new String[size];
+        Long[] delays = new Long[size];
+        Integer[] maxAttempts = new Integer[size];
+        for (int i = 0; i < size; i++) {
+            NewTask task = tasks.get(i);
+            kinds[i] = task.kind();
+            queues[i] = task.queue();
+            payloads[i] = task.payloadJson();
+            priorities[i] = task.priority();
+            runAts[i] = task.runAt() == null ? null : task.runAt().toString();
+            delays[i] = task.delayMicros();
+            maxAttempts[i] = task.maxAttempts();
+        }
+        try (PreparedStatement statement = connection.prepareStatement(insertMany)) {
+            statement.setArray(1, connection.createArrayOf("varchar", kinds));
+            statement.setArray(2, connection.createArrayOf("varchar", queues));
+            statement.setArray(3, connection.createArrayOf("text", payloads));
+            statement.setArray(4, connection.createArrayOf("int4", priorities));
+            statement.setArray(5, connection.createArrayOf("text", runAts));
+            statement.setArray(6, connection.createArrayOf("int8", delays));
+            statement.setArray(7, connection.createArrayOf("int4", maxAttempts));
+            // INSERT ... SELECT FROM unnest returns rows in input order; ids map back by position.
+            long[] ids = new long[size];
+            int i = 0;
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    ids[i++] = rows.getLong(1);
+                }
+            }
+            if (i != size) {
+                throw new SQLException("Batch insert returned " + i + " ids for " + size + " tasks");
+            }
+            return ids;
+        }
+    }
+}

@@ -1,0 +1,218 @@
+package dev.errand.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * Every write that moves a claimed task on: start, complete, retry, fail, heartbeat, release and
+ * rescue. Each write is fenced by the task's lease token, so a worker whose lease was taken back
+ * changes nothing.
+ */
+public final class TaskStore {
+
+    private static final String CLEAR_LEASE = "lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL";
+    private static final String FENCE = " WHERE id = ? AND lease_token = ? AND state = 'running'";
+
+    private final Dialect dialect;
+    private final String table;
+    private final boolean keepSucceeded;
+    private final String startSql;
+    private final String succeedOneSql;
+    private final String succeedManySql;
+    private final String retrySql;
+    private final String retryWithErrorSql;
+    private final String failSql;
+    private final String heartbeatSql;
+    private final String releaseSql;
+    private final String expiredSql;
+    private final String pruneSql;
+
+    /**
+     * Creates the store.
+     *
+     * @param dialect the database's dialect
+     * @param table the task table's name
+     * @param keepSucceeded whether succeeded tasks stay (retention on) instead of being deleted
+     */
+    public TaskStore(Dialect dialect, String table, boolean keepSucceeded) {
+        this.dialect = dialect;
+        this.table = table;
+        this.keepSucceeded = keepSucceeded;
+        String now = dialect.timePlusMicros();
+        String manyFence = " WHERE " + dialect.idIn("id") + " AND " + dialect.idIn("lease_token")
+                + " AND state = 'running'";
+        this.startSql = "UPDATE " + table + " SET started_at = " + now + FENCE;
+        String succeeded = "UPDATE " + table + " SET state = 'succeeded', finished_at = " + now + ", " + CLEAR_LEASE;
+        this.succeedOneSql = keepSucceeded ? succeeded + FENCE : "DELETE FROM " + table + FENCE;
+        this.succeedManySql = keepSucceeded ? succeeded + manyFence : "DELETE FROM " + table + manyFence;
+        this.retrySql = "UPDATE " + table + " SET state = 'pending', run_at = " + now + ", " + CLEAR_LEASE + FENCE;
+        this.retryWithErrorSql = "UPDATE " + table + " SET state = 'pending', run_at = " + now + ", " + CLEAR_LEASE
+                + ", last_error = ?, errors = " + dialect.appendErrorEntry("errors") + FENCE;
+        this.failSql = "UPDATE " + table + " SET state = 'failed', finished_at = " + now + ", " + CLEAR_LEASE
+                + ", last_error = ?, errors = " + dialect.appendErrorEntry("errors") + FENCE;
+        this.heartbeatSql = "UPDATE " + table + " SET lease_expires_at = " + now + " WHERE " + dialect.idIn("id")
+                + " AND lease_owner = ? AND state = 'running'";
+        this.releaseSql = "UPDATE " + table + " SET state = 'pending', attempt = attempt - 1, started_at = NULL, "
+                + CLEAR_LEASE + manyFence;
+        this.expiredSql = "SELECT id, kind, queue, payload, attempt, max_attempts, lease_token, lease_owner FROM "
+                + table + " WHERE state = 'running' AND lease_expires_at < " + now
+                + " ORDER BY lease_expires_at LIMIT 1 FOR UPDATE SKIP LOCKED";
+        this.pruneSql = "DELETE FROM " + table + " WHERE state = 'succeeded' AND finished_at < " + now;
+    }
+
+    /** The task table's name. */
+    public String table() {
+        return table;
+    }
+
+    /** Whether succeeded tasks are kept. */
+    public boolean keepsSucceeded() {
+        return keepSucceeded;
+    }
+
+    /**
+     * Locks a claimed task's row for a transactional run, checking the lease token.
+     *
+     * @return false if the lease was taken back (the task must not run)
+     */
+    public boolean lockForRun(Connection connection, ClaimedTask task, long offsetMicros) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(startSql)) {
+            statement.setLong(1, offsetMicros);
+            statement.setLong(2, task.id());
+            statement.setLong(3, task.leaseToken());
+            return statement.executeUpdate() == 1;
+        }
+    }
+
+    /** Completes one task (deletes it, or marks it succeeded under retention). */
+    public boolean succeed(Connection connection, ClaimedTask task, long offsetMicros) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(succeedOneSql)) {
+            int i = 1;
+            if (keepSucceeded) {
+                statement.setLong(i++, offsetMicros);
+            }
+            statement.setLong(i++, task.id());
+            statement.setLong(i, task.leaseToken());
+            return statement.executeUpdate() == 1;
+        }
+    }
+
+    /**
+     * Completes many tasks in one statement.
+     *
+     * @return how many rows were completed (fewer if some leases were taken back)
+     */
+    public int succeedAll(Connection connection, long[] ids, long[] tokens, long offsetMicros) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(succeedManySql)) {
+            int i = 1;
+            if (keepSucceeded) {
+                statement.setLong(i++, offsetMicros);
+            }
+            dialect.bindIds(statement, i++, ids);
+            dialect.bindIds(statement, i, tokens);
+            return statement.executeUpdate();
+        }
+    }
+
+    /**
+     * Puts a task back to pending, to run after {@code delay}, optionally recording an error.
+     *
+     * @param error the attempt's error, or {@code null} for a retry the handler asked for
+     */
+    public boolean retry(Connection connection, ClaimedTask task, Duration delay, AttemptError error,
+            long offsetMicros) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(error == null ? retrySql : retryWithErrorSql)) {
+            int i = 1;
+            statement.setLong(i++, offsetMicros + micros(delay));
+            if (error != null) {
+                i = bindError(statement, i, error, offsetMicros);
+            }
+            statement.setLong(i++, task.id());
+            statement.setLong(i, task.leaseToken());
+            return statement.executeUpdate() == 1;
+        }
+    }
+
+    /** Marks a task failed for good and records the error. */
+    public boolean fail(Connection connection, ClaimedTask task, AttemptError error, long offsetMicros)
+            throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(failSql)) {
+            int i = 1;
+            statement.setLong(i++, offsetMicros);
+            i = bindError(statement, i, error, offsetMicros);
+            statement.setLong(i++, task.id());
+            statement.setLong(i, task.leaseToken());
+            return statement.executeUpdate() == 1;
+        }
+    }
+
+    /**
+     * Extends the leases of the given tasks that this node still owns, in one statement.
+     *
+     * @return how many leases were extended
+     */
+    public int heartbeat(Connection connection, long[] ids, String owner, Duration lease, long offsetMicros)
+            throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(heartbeatSql)) {
+            statement.setLong(1, offsetMicros + micros(lease));
+            dialect.bindIds(statement, 2, ids);
+            statement.setString(3, owner);
+            return statement.executeUpdate();
+        }
+    }
+
+    /** Returns claimed tasks that never started to pending, without counting their attempt. */
+    public int release(Connection connection, long[] ids, long[] tokens) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(releaseSql)) {
+            dialect.bindIds(statement, 1, ids);
+            dialect.bindIds(statement, 2, tokens);
+            return statement.executeUpdate();
+        }
+    }
+
+    /**
+     * Locks one running task whose lease has expired, skipping rows others hold. Rows whose handler
+     * transaction is still open stay locked by it and are never picked: a live transactional run is
+     * never rescued.
+     */
+    public Optional<ExpiredLease> lockOneExpired(Connection connection, long offsetMicros) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(expiredSql)) {
+            statement.setLong(1, offsetMicros);
+            try (ResultSet row = statement.executeQuery()) {
+                if (!row.next()) {
+                    return Optional.empty();
+                }
+                ClaimedTask task = new ClaimedTask(row.getLong("id"), row.getString("kind"), row.getString("queue"),
+                        row.getString("payload"), row.getInt("attempt"), row.getInt("max_attempts"),
+                        row.getLong("lease_token"));
+                return Optional.of(new ExpiredLease(task, row.getString("lease_owner")));
+            }
+        }
+    }
+
+    /** Deletes succeeded tasks that finished more than {@code retention} ago. */
+    public int pruneSucceeded(Connection connection, Duration retention, long offsetMicros) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(pruneSql)) {
+            statement.setLong(1, offsetMicros - micros(retention));
+            return statement.executeUpdate();
+        }
+    }
+
+    private int bindError(PreparedStatement statement, int index, AttemptError error, long offsetMicros)
+            throws SQLException {
+        int i = index;
+        statement.setString(i++, error.lastError());
+        statement.setString(i++, dialect.errorEntryParam(error.entryJson()));
+        statement.setLong(i++, offsetMicros);
+        return i;
+    }
+
+    /** Converts a duration to microseconds for the time fragments. */
+    public static long micros(Duration duration) {
+        return duration.getSeconds() * 1_000_000L + duration.getNano() / 1_000;
+    }
+}

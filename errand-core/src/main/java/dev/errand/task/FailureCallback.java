@@ -1,0 +1,23 @@
+package dev.errand.task;
+
+import java.sql.Connection;
+
+/**
+ * Runs once when a task of a kind fails for good. It runs in its own transaction, the same one that
+ * marks the task failed: its writes on {@code connection} commit with that, exactly once. If the
+ * callback throws, that transaction rolls back, the task is still marked failed, and the callback's
+ * error is added to the task's error history. The callback is not called again.
+ */
+@FunctionalInterface
+public interface FailureCallback {
+
+    /**
+     * Reacts to the failure.
+     *
+     * @param task the failed task
+     * @param connection the connection of the transaction that marks the task failed; do not commit,
+     *     roll back or close it
+     * @throws Exception any failure; recorded on the task
+     */
+    void onFailure(FailedTask task, Connection connection) throws Exception;
+}

@@ -1,0 +1,63 @@
+package dev.errand.task;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Thrown by a handler to ask for another attempt after a delay it chooses, instead of the kind's
+ * retry policy. The attempt counts toward the task's maximum; after the last attempt the task fails.
+ *
+ * <p>For a transactional kind the handler also says whether the writes it made in this attempt
+ * commit ({@link #commitWrites()}) or roll back (the default). A non-transactional kind has no
+ * transaction, so the choice has no effect there.
+ */
+public final class RetryLater extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final Duration delay;
+    private final boolean commitWrites;
+
+    private RetryLater(Duration delay, boolean commitWrites, String reason) {
+        super(reason, null, false, false);
+        this.delay = delay;
+        this.commitWrites = commitWrites;
+    }
+
+    /**
+     * Asks for the next attempt after {@code delay}; the attempt's writes roll back.
+     *
+     * @throws IllegalArgumentException if the delay is null or negative
+     */
+    public static RetryLater after(Duration delay) {
+        return after(delay, "retry requested by handler");
+    }
+
+    /**
+     * Asks for the next attempt after {@code delay}, with a reason that is recorded on the task.
+     *
+     * @throws IllegalArgumentException if the delay is null or negative, or the reason is null
+     */
+    public static RetryLater after(Duration delay, String reason) {
+        if (delay == null || delay.isNegative()) {
+            throw new IllegalArgumentException("RetryLater needs a delay of zero or more, got " + delay);
+        }
+        Objects.requireNonNull(reason, "reason must not be null");
+        return new RetryLater(delay, false, reason);
+    }
+
+    /** Returns a copy that commits the attempt's writes together with the rescheduling. */
+    public RetryLater commitWrites() {
+        return new RetryLater(delay, true, getMessage());
+    }
+
+    /** The delay before the next attempt. */
+    public Duration delay() {
+        return delay;
+    }
+
+    /** Whether the attempt's writes commit (transactional kinds only). */
+    public boolean writesCommit() {
+        return commitWrites;
+    }
+}

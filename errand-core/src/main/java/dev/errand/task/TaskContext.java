@@ -1,0 +1,36 @@
+package dev.errand.task;
+
+import java.sql.Connection;
+
+/** What a handler knows about the attempt it runs. */
+public interface TaskContext {
+
+    /** The task's id. */
+    long taskId();
+
+    /** The task's kind. */
+    String kind();
+
+    /** The queue the task was claimed from. */
+    String queue();
+
+    /** This attempt's number, starting at 1. */
+    int attempt();
+
+    /** The most attempts the task may have. */
+    int maxAttempts();
+
+    /** Whether this is the task's last allowed attempt. */
+    default boolean isLastAttempt() {
+        return attempt() >= maxAttempts();
+    }
+
+    /**
+     * The connection whose transaction locks and completes this task. Write with it, and the writes
+     * commit if and only if the task completes. Do not commit, roll back or close it.
+     *
+     * @throws IllegalStateException for a {@link ExecutionMode#NON_TRANSACTIONAL} kind, which runs
+     *     outside any transaction
+     */
+    Connection connection();
+}

@@ -1,0 +1,145 @@
+package dev.errand.testing;
+
+import dev.errand.Errand;
+import dev.errand.ErrandBuilder;
+import dev.errand.clock.DatabaseClock;
+import dev.errand.clock.ShiftableClock;
+import dev.errand.task.Task;
+import dev.errand.task.TaskState;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+
+/**
+ * Base of the contract tests: each test gets its own table prefix on a real database, a shiftable
+ * clock, and an {@code effect} table that handlers write to. Nodes built with {@link #node()} are
+ * stopped after the test.
+ */
+public abstract class ErrandTestSupport {
+
+    protected final TestDatabase database;
+    protected String prefix;
+    protected ShiftableClock clock;
+    private final List<Errand> nodes = new ArrayList<>();
+
+    protected ErrandTestSupport(TestDatabase database) {
+        this.database = database;
+    }
+
+    @BeforeEach
+    void createPrefix() throws SQLException {
+        prefix = "t" + Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36) + "_";
+        clock = DatabaseClock.shiftable();
+        try (Connection c = dataSource().getConnection(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE " + prefix + "effect (task_id BIGINT NOT NULL, note VARCHAR(200))");
+        }
+    }
+
+    @AfterEach
+    void stopNodesAndDropTables() {
+        for (Errand node : nodes) {
+            node.stop(Duration.ofSeconds(5));
+        }
+        nodes.clear();
+        database.dropTables(prefix);
+    }
+
+    protected DataSource dataSource() {
+        return database.dataSource();
+    }
+
+    /** A builder with fast test settings, on this test's prefix and clock. */
+    protected ErrandBuilder builder() {
+        return Errand.builder(dataSource())
+                .tablePrefix(prefix)
+                .clock(clock)
+                .pollInterval(Duration.ofMillis(50))
+                .heartbeatInterval(Duration.ofMillis(200))
+                .leaseDuration(Duration.ofSeconds(2))
+                .rescueInterval(Duration.ofHours(1))
+                .shutdownTimeout(Duration.ofSeconds(5));
+    }
+
+    /** Builds a node that is stopped after the test (not started). */
+    protected Errand node(ErrandBuilder builder) {
+        Errand node = builder.build();
+        nodes.add(node);
+        return node;
+    }
+
+    /** Writes an effect row on the handler's connection. */
+    protected void recordEffect(Connection connection, long taskId, String note) throws SQLException {
+        try (PreparedStatement s = connection.prepareStatement("INSERT INTO " + prefix
+                + "effect (task_id, note) VALUES (?, ?)")) {
+            s.setLong(1, taskId);
+            s.setString(2, note);
+            s.executeUpdate();
+        }
+    }
+
+    /** Writes an effect row in its own transaction. */
+    protected void recordEffect(long taskId, String note) throws SQLException {
+        try (Connection c = dataSource().getConnection()) {
+            recordEffect(c, taskId, note);
+        }
+    }
+
+    protected long effects() throws SQLException {
+        return scalar("SELECT COUNT(*) FROM " + prefix + "effect");
+    }
+
+    protected long distinctEffects() throws SQLException {
+        return scalar("SELECT COUNT(DISTINCT task_id) FROM " + prefix + "effect");
+    }
+
+    protected List<String> effectNotes() throws SQLException {
+        List<String> notes = new ArrayList<>();
+        try (Connection c = dataSource().getConnection(); Statement s = c.createStatement();
+                ResultSet rows = s.executeQuery("SELECT note FROM " + prefix + "effect")) {
+            while (rows.next()) {
+                notes.add(rows.getString(1));
+            }
+        }
+        return notes;
+    }
+
+    protected long taskRows() throws SQLException {
+        return scalar("SELECT COUNT(*) FROM " + prefix + "task");
+    }
+
+    protected long tasksIn(TaskState state) throws SQLException {
+        return scalar("SELECT COUNT(*) FROM " + prefix + "task WHERE state = '" + state.dbValue() + "'");
+    }
+
+    protected long scalar(String sql) throws SQLException {
+        try (Connection c = dataSource().getConnection(); Statement s = c.createStatement();
+                ResultSet rows = s.executeQuery(sql)) {
+            rows.next();
+            return rows.getLong(1);
+        }
+    }
+
+    /** The database's current time (without the test clock's offset). */
+    protected Instant databaseNow() throws SQLException {
+        try (Connection c = dataSource().getConnection(); Statement s = c.createStatement();
+                ResultSet rows = s.executeQuery("SELECT CURRENT_TIMESTAMP")) {
+            rows.next();
+            return rows.getObject(1, OffsetDateTime.class).toInstant();
+        }
+    }
+
+    protected Task task(Errand node, long id) {
+        return node.admin().find(id).orElseThrow(() -> new AssertionError("task " + id + " is gone"));
+    }
+}
