@@ -117,11 +117,14 @@ public final class Errand implements AutoCloseable {
             return true;
         }
         running = false;
+        // Stop claiming first: closing the listener can take a receive timeout, and no poller may
+        // claim new work meanwhile.
+        boolean finished = engine.stop(timeout);
         if (listener != null) {
             listener.close();
             listener = null;
         }
-        return engine.stop(timeout);
+        return finished;
     }
 
     /** Stops gracefully with the configured timeout. */

@@ -18,6 +18,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import javax.sql.DataSource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 
@@ -27,6 +29,8 @@ import org.junit.jupiter.api.BeforeEach;
  * stopped after the test.
  */
 public abstract class ErrandTestSupport {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     protected final TestDatabase database;
     protected String prefix;
@@ -137,6 +141,20 @@ public abstract class ErrandTestSupport {
             rows.next();
             return rows.getObject(1, OffsetDateTime.class).toInstant();
         }
+    }
+
+    /** The {@code attempt} numbers of a task's error history, in order. */
+    protected static List<Integer> errorAttempts(Task task) {
+        List<Integer> attempts = new ArrayList<>();
+        if (task.errorsJson() != null) {
+            for (JsonNode entry : JSON.readTree(task.errorsJson())) {
+                attempts.add(entry.get("attempt").asInt());
+                if (!entry.hasNonNull("at") || !entry.hasNonNull("error") || !entry.hasNonNull("node")) {
+                    throw new AssertionError("incomplete error entry " + entry);
+                }
+            }
+        }
+        return attempts;
     }
 
     protected Task task(Errand node, long id) {

@@ -1,0 +1,259 @@
+package dev.errand.contract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.errand.Errand;
+import dev.errand.enqueue.TaskRequest;
+import dev.errand.task.ExecutionMode;
+import dev.errand.task.Task;
+import dev.errand.task.TaskDefinition;
+import dev.errand.task.TaskState;
+import dev.errand.testing.ErrandTestSupport;
+import dev.errand.testing.TestDatabase;
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Guarantees 3, 4 and 5 (exactly-once effect, at-least-once runs, order), graceful stop, and the
+ * handling of unknown kinds and bad payloads, on a real database.
+ */
+public abstract class ExecutionContract extends ErrandTestSupport {
+
+    record Order(int number) {}
+
+    protected ExecutionContract(TestDatabase database) {
+        super(database);
+    }
+
+    private TaskDefinition<Order> transactionalEffect(String kind) {
+        return TaskDefinition.builder(kind, Order.class,
+                (Order order, dev.errand.task.TaskContext ctx) -> recordEffect(ctx.connection(), ctx.taskId(),
+                        "order-" + order.number())).build();
+    }
+
+    @Test
+    void transactionalHandlerWritesAndCompletionCommitTogether() throws Exception {
+        Errand errand = node(builder().register(transactionalEffect("order")));
+        long id = errand.enqueue(TaskRequest.of("order", new Order(7)));
+        errand.start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> taskRows() == 0);
+        assertThat(effectNotes()).containsExactly("order-7");
+        assertThat(errand.admin().find(id)).isEmpty();
+        assertThat(errand.stats().succeeded()).isEqualTo(1);
+    }
+
+    @Test
+    void throwingTransactionalHandlerRollsBackItsWrites() throws Exception {
+        Errand errand = node(builder().register(TaskDefinition.builder("fragile", Order.class, (order, ctx) -> {
+            recordEffect(ctx.connection(), ctx.taskId(), "attempt-" + ctx.attempt());
+            throw new IllegalStateException("downstream refused order " + order.number());
+        }).maxAttempts(1).build()));
+        long id = errand.enqueue(TaskRequest.of("fragile", new Order(3)));
+        errand.start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> task(errand, id).state() == TaskState.FAILED);
+        assertThat(effects()).isZero();
+        Task failed = task(errand, id);
+        assertThat(failed.lastError()).contains("IllegalStateException: downstream refused order 3");
+        assertThat(failed.errorsJson()).contains("downstream refused order 3");
+        assertThat(errorAttempts(failed)).containsExactly(1);
+        assertThat(failed.finishedAt()).isNotNull();
+        assertThat(failed.leaseOwner()).isNull();
+    }
+
+    @Test
+    void nonTransactionalTasksCompleteInBatches() throws Exception {
+        AtomicInteger runs = new AtomicInteger();
+        Errand errand = node(builder().queue("default", 8).register(TaskDefinition.builder("ping", Integer.class,
+                (n, ctx) -> runs.incrementAndGet()).mode(ExecutionMode.NON_TRANSACTIONAL).build()));
+        List<TaskRequest> requests = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            requests.add(TaskRequest.of("ping", i));
+        }
+        errand.enqueueAll(requests);
+        errand.start();
+        await().atMost(Duration.ofSeconds(20)).until(() -> taskRows() == 0);
+        assertThat(runs.get()).isEqualTo(300);
+        assertThat(errand.stats().succeeded()).isEqualTo(300);
+    }
+
+    @Test
+    void contextConnectionIsRefusedOutsideATransaction() throws Exception {
+        List<String> seen = Collections.synchronizedList(new ArrayList<>());
+        Errand errand = node(builder().register(TaskDefinition.builder("outside", Void.class, (nothing, ctx) -> {
+            try {
+                ctx.connection();
+            } catch (IllegalStateException e) {
+                seen.add(e.getMessage());
+            }
+        }).mode(ExecutionMode.NON_TRANSACTIONAL).build()));
+        errand.enqueue(TaskRequest.of("outside", null));
+        errand.start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> taskRows() == 0);
+        assertThat(seen).singleElement().asString().contains("NON_TRANSACTIONAL").contains("TRANSACTIONAL");
+    }
+
+    @Test
+    void taskNeverRunsBeforeItsRunAt() throws Exception {
+        Errand errand = node(builder().register(transactionalEffect("later")));
+        long id = errand.enqueue(TaskRequest.builder("later", new Order(1)).delay(Duration.ofMinutes(10)).build());
+        errand.start();
+        Thread.sleep(500);
+        assertThat(effects()).isZero();
+        assertThat(task(errand, id).state()).isEqualTo(TaskState.PENDING);
+        clock.advance(Duration.ofMinutes(9));
+        Thread.sleep(300);
+        assertThat(effects()).isZero();
+        clock.advance(Duration.ofMinutes(2));
+        await().atMost(Duration.ofSeconds(10)).until(() -> effects() == 1);
+    }
+
+    @Test
+    void dueTasksRunByPriorityThenRunAt() throws Exception {
+        List<Integer> order = Collections.synchronizedList(new ArrayList<>());
+        Errand errand = node(builder().queue("default", 1).claimBatchSize(1)
+                .register(TaskDefinition.builder("ordered", Integer.class, (n, ctx) -> order.add(n)).build()));
+        // Enqueued in the wrong order on purpose: priority beats age, and age breaks ties.
+        errand.enqueue(TaskRequest.builder("ordered", 10).priority(10).build());
+        errand.enqueue(TaskRequest.builder("ordered", 51).priority(5).delay(Duration.ofSeconds(2)).build());
+        errand.enqueue(TaskRequest.builder("ordered", 50).priority(5).build());
+        errand.enqueue(TaskRequest.builder("ordered", 1).priority(1).build());
+        errand.enqueue(TaskRequest.builder("ordered", 99).priority(1).delay(Duration.ofHours(1)).build());
+        clock.advance(Duration.ofSeconds(5));
+        errand.start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> order.size() == 4);
+        assertThat(order).containsExactly(1, 50, 51, 10);
+        assertThat(taskRows()).isEqualTo(1);
+    }
+
+    @Test
+    void fourNodesUnderContentionApplyEveryTransactionalEffectExactlyOnce() throws Exception {
+        int tasks = 2_000;
+        List<Errand> nodes = new ArrayList<>();
+        for (int n = 0; n < 4; n++) {
+            nodes.add(node(builder().nodeId("node-" + n).queue("default", 4).claimBatchSize(20)
+                    .register(transactionalEffect("contended"))));
+        }
+        List<TaskRequest> requests = new ArrayList<>();
+        for (int i = 0; i < tasks; i++) {
+            requests.add(TaskRequest.of("contended", new Order(i)));
+        }
+        nodes.get(0).enqueueAll(requests);
+        nodes.forEach(Errand::start);
+        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200)).until(() -> taskRows() == 0);
+        assertThat(effects()).isEqualTo(tasks);
+        assertThat(distinctEffects()).isEqualTo(tasks);
+        long succeeded = nodes.stream().mapToLong(node -> node.stats().succeeded()).sum();
+        assertThat(succeeded).isEqualTo(tasks);
+        assertThat(nodes).allSatisfy(node -> assertThat(node.stats().fencedOff()).isZero());
+        assertThat(nodes.stream().filter(node -> node.stats().succeeded() > 0).count())
+                .as("work spread over the nodes").isGreaterThan(1);
+    }
+
+    @Test
+    void retentionKeepsSucceededTasksUntilPruned() throws Exception {
+        Errand errand = node(builder().succeededRetention(Duration.ofDays(1))
+                .register(transactionalEffect("kept"))
+                .register(TaskDefinition.builder("kept-direct", Integer.class, (n, ctx) -> { })
+                        .mode(ExecutionMode.NON_TRANSACTIONAL).build()));
+        long tx = errand.enqueue(TaskRequest.of("kept", new Order(1)));
+        long direct = errand.enqueue(TaskRequest.of("kept-direct", 2));
+        errand.start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> tasksIn(TaskState.SUCCEEDED) == 2);
+        assertThat(task(errand, tx).finishedAt()).isNotNull();
+        assertThat(task(errand, direct).attempt()).isEqualTo(1);
+        assertThat(errand.admin().pruneSucceeded(Duration.ofDays(1))).isZero();
+        clock.advance(Duration.ofDays(2));
+        assertThat(errand.admin().pruneSucceeded(Duration.ofDays(1))).isEqualTo(2);
+        assertThat(taskRows()).isZero();
+    }
+
+    @Test
+    void unknownKindIsRetriedThenFailedWithTheErrorRecorded() throws Exception {
+        Errand errand = node(builder().unknownKindRetryDelay(Duration.ofMinutes(1)));
+        long id = errand.enqueue(TaskRequest.builder("not-deployed-yet", 1).maxAttempts(2).build());
+        errand.start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> task(errand, id).attempt() == 1
+                && task(errand, id).state() == TaskState.PENDING);
+        Task waiting = task(errand, id);
+        assertThat(waiting.lastError()).contains("No handler is registered for kind 'not-deployed-yet'");
+        clock.advance(Duration.ofMinutes(2));
+        await().atMost(Duration.ofSeconds(10)).until(() -> task(errand, id).state() == TaskState.FAILED);
+        Task failed = task(errand, id);
+        assertThat(failed.attempt()).isEqualTo(2);
+        assertThat(errorAttempts(failed)).containsExactly(1, 2);
+        assertThat(errand.isRunning()).isTrue();
+    }
+
+    @Test
+    void undecodablePayloadFailsAtOnceAndTheEngineKeepsRunning() throws Exception {
+        AtomicInteger callbacks = new AtomicInteger();
+        Errand errand = node(builder()
+                .register(TaskDefinition.builder("typed", Order.class, (order, ctx) -> { })
+                        .onFailure((task, connection) -> callbacks.incrementAndGet()).build())
+                .register(transactionalEffect("healthy")));
+        long bad = errand.enqueue(TaskRequest.of("typed", "not an order object"));
+        errand.start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> task(errand, bad).state() == TaskState.FAILED);
+        Task failed = task(errand, bad);
+        assertThat(failed.attempt()).isEqualTo(1);
+        assertThat(failed.lastError()).contains("Payload cannot be read as").contains("Order");
+        assertThat(callbacks.get()).isEqualTo(1);
+        errand.enqueue(TaskRequest.of("healthy", new Order(5)));
+        await().atMost(Duration.ofSeconds(10)).until(() -> effects() == 1);
+    }
+
+    @Test
+    void gracefulStopWaitsForRunningTasksAndReleasesUnstartedOnes() throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Errand errand = node(builder().queue("default", 1).claimBatchSize(1)
+                .register(TaskDefinition.builder("slow", Integer.class, (n, ctx) -> {
+                    started.countDown();
+                    release.await(10, TimeUnit.SECONDS);
+                    recordEffect(ctx.connection(), ctx.taskId(), "slow-" + n);
+                }).build()));
+        long first = errand.enqueue(TaskRequest.builder("slow", 1).priority(1).build());
+        long second = errand.enqueue(TaskRequest.builder("slow", 2).priority(2).build());
+        errand.start();
+        assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+        Thread stopper = new Thread(() -> errand.stop(Duration.ofSeconds(10)));
+        stopper.start();
+        Thread.sleep(300);
+        assertThat(stopper.isAlive()).as("stop waits for the running task").isTrue();
+        release.countDown();
+        stopper.join(10_000);
+        assertThat(stopper.isAlive()).isFalse();
+        assertThat(effectNotes()).containsExactly("slow-1");
+        assertThat(errand.admin().find(first)).isEmpty();
+        Task unstarted = task(errand, second);
+        assertThat(unstarted.state()).isEqualTo(TaskState.PENDING);
+        assertThat(unstarted.attempt()).isZero();
+        assertThat(unstarted.leaseOwner()).isNull();
+    }
+
+    @Test
+    void stopReleasesTasksClaimedButNotStarted() throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Errand errand = node(builder().queue("default", 1).claimBatchSize(1)
+                .register(TaskDefinition.builder("held", Integer.class, (n, ctx) -> {
+                    started.countDown();
+                    release.await(10, TimeUnit.SECONDS);
+                }).mode(ExecutionMode.NON_TRANSACTIONAL).build()));
+        errand.enqueue(TaskRequest.of("held", 1));
+        errand.start();
+        assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+        release.countDown();
+        assertThat(errand.stop(Duration.ofSeconds(10))).isTrue();
+        assertThat(taskRows()).as("the completion was flushed before stop returned").isZero();
+        assertThat(errand.isRunning()).isFalse();
+    }
+}
