@@ -59,7 +59,8 @@ public final class Errand implements AutoCloseable {
         this.settings = settings;
         this.dialect = Dialects.detect(dataSource);
         if (settings.migrationsEnabled()) {
-            new SchemaMigrator(dataSource, settings.tablePrefix(), dialect.migrationFolder()).migrate();
+            new SchemaMigrator(dataSource, settings.tablePrefix(), dialect.migrationFolder(),
+                    dialect.unquotedIdentifier(settings.tablePrefix().historyTable())).migrate();
         }
         String table = settings.tablePrefix().taskTable();
         TaskStore store = new TaskStore(dialect, table, settings.succeededRetention() != null);

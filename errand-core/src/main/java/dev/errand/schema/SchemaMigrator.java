@@ -18,6 +18,7 @@ public final class SchemaMigrator {
     private final DataSource dataSource;
     private final TablePrefix prefix;
     private final String dialectFolder;
+    private final String historyTable;
 
     /**
      * Creates a migrator.
@@ -25,11 +26,13 @@ public final class SchemaMigrator {
      * @param dataSource where to migrate
      * @param prefix the table prefix
      * @param dialectFolder the script folder of the dialect, such as {@code postgresql} or {@code h2}
+     * @param historyTable the history table's name, in the case the database stores unquoted names
      */
-    public SchemaMigrator(DataSource dataSource, TablePrefix prefix, String dialectFolder) {
+    public SchemaMigrator(DataSource dataSource, TablePrefix prefix, String dialectFolder, String historyTable) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.prefix = Objects.requireNonNull(prefix, "prefix");
         this.dialectFolder = Objects.requireNonNull(dialectFolder, "dialectFolder");
+        this.historyTable = Objects.requireNonNull(historyTable, "historyTable");
     }
 
     /**
@@ -41,7 +44,7 @@ public final class SchemaMigrator {
         Flyway flyway = Flyway.configure(SchemaMigrator.class.getClassLoader())
                 .dataSource(dataSource)
                 .locations("classpath:dev/errand/schema/" + dialectFolder)
-                .table(prefix.historyTable())
+                .table(historyTable)
                 .placeholders(Map.of("prefix", prefix.value()))
                 // The application's schema is usually not empty; Errand's history starts at 0 there.
                 .baselineOnMigrate(true)

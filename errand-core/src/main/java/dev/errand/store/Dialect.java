@@ -17,6 +17,14 @@ public interface Dialect {
     /** The folder of this dialect's migration scripts under {@code dev/errand/schema/}. */
     String migrationFolder();
 
+    /**
+     * A table name as the database stores an unquoted identifier. Flyway quotes the names it is
+     * given, so its history table must be named in this case to be reachable without quotes.
+     */
+    default String unquotedIdentifier(String name) {
+        return name;
+    }
+
     /** An expression for the database's current time plus a bound number of microseconds (one {@code ?}). */
     String timePlusMicros();
 

@@ -14,6 +14,11 @@ public final class H2Dialect implements Dialect {
     }
 
     @Override
+    public String unquotedIdentifier(String name) {
+        return name.toUpperCase(java.util.Locale.ROOT);
+    }
+
+    @Override
     public String timePlusMicros() {
         return "DATEADD(MICROSECOND, CAST(? AS BIGINT), CURRENT_TIMESTAMP)";
     }

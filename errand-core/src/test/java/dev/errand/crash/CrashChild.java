@@ -33,18 +33,21 @@ final class CrashChild {
     private final String name;
     private final BlockingQueue<String> stdout = new LinkedBlockingQueue<>();
     private final List<String> transcript = new ArrayList<>();
+    private final long startNanos = System.nanoTime();
 
     private CrashChild(Process process, String name) {
         this.process = process;
         this.name = name;
+        System.out.println("[" + name + "] started as pid " + process.pid());
         pump(process.getInputStream(), System.out, true);
         pump(process.getErrorStream(), System.err, false);
     }
 
     /**
      * Starts a worker JVM for {@code kind} in {@code mode} on the test's database and table prefix.
-     * The class path is this JVM's own: under surefire it may be a manifest-only jar, whose manifest
-     * {@code Class-Path} then carries the real entries to the child as well.
+     * The class path is this JVM's own {@code java.class.path} (see {@link ChildClassPath}): under
+     * surefire it may be a manifest-only jar, whose manifest {@code Class-Path} then carries the real
+     * entries to the child as well.
      */
     static CrashChild start(TestDatabase database, String prefix, ExecutionMode mode, String kind, String nodeId)
             throws IOException {
@@ -52,7 +55,7 @@ final class CrashChild {
         List<String> command = List.of(java,
                 "-Xmx256m",
                 "-XX:TieredStopAtLevel=1",
-                "-cp", System.getProperty("java.class.path"),
+                "-cp", ChildClassPath.get(),
                 CrashWorkerMain.class.getName(),
                 database.url(), database.userName(), prefix, mode.name(), kind, nodeId);
         ProcessBuilder builder = new ProcessBuilder(command);
@@ -148,7 +151,8 @@ final class CrashChild {
                     synchronized (transcript) {
                         transcript.add(line);
                     }
-                    echo.println("[" + name + (isStdout ? "] " : " err] ") + line);
+                    long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+                    echo.println("[" + name + (isStdout ? "" : " err") + " +" + elapsed + "ms] " + line);
                     if (isStdout) {
                         stdout.add(line);
                     }

@@ -17,6 +17,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import tools.jackson.databind.JsonNode;
@@ -45,6 +46,12 @@ class CrashRecoveryTest extends ErrandTestSupport {
 
     CrashRecoveryTest() {
         super(TestDatabase.POSTGRES);
+    }
+
+    /** Copies the class directories for the children now, while they match the classes this JVM loaded. */
+    @BeforeAll
+    static void snapshotChildClassPath() {
+        ChildClassPath.get();
     }
 
     @Test
