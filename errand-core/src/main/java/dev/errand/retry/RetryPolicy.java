@@ -1,7 +1,7 @@
 package dev.errand.retry;
 
 import java.time.Duration;
-import java.util.List;
+import java.util.Arrays;
 
 /**
  * Chooses the delay before the next attempt after a failed one. Policies are immutable and
@@ -46,6 +46,7 @@ public interface RetryPolicy {
      * @throws IllegalArgumentException if the list is empty or holds a null or negative delay
      */
     static RetryPolicy delays(Duration... delays) {
-        return new DelayList(delays == null ? null : List.of(delays));
+        // Arrays.asList, not List.of: a null element must reach DelayList's check, not throw a bare NPE.
+        return new DelayList(delays == null ? null : Arrays.asList(delays));
     }
 }

@@ -1,0 +1,152 @@
+package dev.errand.unit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.errand.Errand;
+import dev.errand.ErrandBuilder;
+import dev.errand.store.Dialects;
+import dev.errand.task.RetryLater;
+import dev.errand.task.TaskDefinition;
+import dev.errand.task.TaskState;
+import java.io.PrintWriter;
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every public entry point rejects bad arguments with a message that says what to do. These checks
+ * run before any database work, so the DataSource here is never asked for a connection.
+ */
+class ArgumentValidationTest {
+
+    private static final DataSource UNUSED = new DataSource() {
+        @Override
+        public Connection getConnection() {
+            throw new AssertionError("argument checks must not touch the database");
+        }
+
+        @Override
+        public Connection getConnection(String user, String password) {
+            return getConnection();
+        }
+
+        @Override
+        public PrintWriter getLogWriter() {
+            return null;
+        }
+
+        @Override
+        public void setLogWriter(PrintWriter out) {}
+
+        @Override
+        public void setLoginTimeout(int seconds) {}
+
+        @Override
+        public int getLoginTimeout() {
+            return 0;
+        }
+
+        @Override
+        public Logger getParentLogger() {
+            return Logger.getGlobal();
+        }
+
+        @Override
+        public <T> T unwrap(Class<T> type) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public boolean isWrapperFor(Class<?> type) {
+            return false;
+        }
+    };
+
+    private static ErrandBuilder builder() {
+        return Errand.builder(UNUSED);
+    }
+
+    @Test
+    void builderRejectsBadSettingsByName() {
+        assertThatThrownBy(() -> Errand.builder(null)).hasMessageContaining("DataSource");
+        assertThatThrownBy(() -> builder().queue("", 1)).hasMessageContaining("Queue name");
+        assertThatThrownBy(() -> builder().queue("q", 0)).hasMessageContaining("concurrency of queue 'q'")
+                .hasMessageContaining("between 1 and 1000");
+        assertThatThrownBy(() -> builder().pollInterval(Duration.ofMillis(1))).hasMessageContaining("pollInterval");
+        assertThatThrownBy(() -> builder().claimBatchSize(0)).hasMessageContaining("claimBatchSize");
+        assertThatThrownBy(() -> builder().leaseDuration(null)).hasMessageContaining("leaseDuration");
+        assertThatThrownBy(() -> builder().heartbeatInterval(Duration.ZERO)).hasMessageContaining("heartbeatInterval");
+        assertThatThrownBy(() -> builder().shutdownTimeout(Duration.ofSeconds(-1)))
+                .hasMessageContaining("shutdownTimeout");
+        assertThatThrownBy(() -> builder().defaultMaxAttempts(0)).hasMessageContaining("defaultMaxAttempts");
+        assertThatThrownBy(() -> builder().defaultRetryPolicy(null)).hasMessageContaining("RetryPolicy.fixed");
+        assertThatThrownBy(() -> builder().nodeId(" ")).hasMessageContaining("nodeId");
+        assertThatThrownBy(() -> builder().clock(null)).hasMessageContaining("DatabaseClock.database()");
+        assertThatThrownBy(() -> builder().succeededRetention(Duration.ZERO)).hasMessageContaining("succeededRetention");
+    }
+
+    @Test
+    void leaseMustOutlastTwoHeartbeats() {
+        assertThatThrownBy(() -> builder().leaseDuration(Duration.ofSeconds(5))
+                .heartbeatInterval(Duration.ofSeconds(3)).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("leaseDuration").hasMessageContaining("twice heartbeatInterval");
+        TaskDefinition<Integer> shortLease = TaskDefinition.builder("short", Integer.class, (n, c) -> { })
+                .leaseDuration(Duration.ofSeconds(15)).build();
+        assertThatThrownBy(() -> builder().register(shortLease).build())
+                .hasMessageContaining("leaseDuration of kind 'short'");
+    }
+
+    @Test
+    void kindsAreRegisteredOnce() {
+        TaskDefinition<Integer> first = TaskDefinition.builder("twice", Integer.class, (n, c) -> { }).build();
+        TaskDefinition<Integer> second = TaskDefinition.builder("twice", Integer.class, (n, c) -> { }).build();
+        assertThatThrownBy(() -> builder().register(first).register(second))
+                .hasMessageContaining("'twice' is registered twice");
+        assertThatThrownBy(() -> builder().register(null)).hasMessageContaining("TaskDefinition.builder");
+    }
+
+    @Test
+    void taskDefinitionRejectsBadOptions() {
+        assertThatThrownBy(() -> TaskDefinition.builder(" ", Integer.class, (n, c) -> { }))
+                .hasMessageContaining("non-blank name");
+        assertThatThrownBy(() -> TaskDefinition.builder("k".repeat(201), Integer.class, (n, c) -> { }))
+                .hasMessageContaining("at most 200");
+        assertThatThrownBy(() -> TaskDefinition.builder("k", null, (n, c) -> { }))
+                .hasMessageContaining("Void.class");
+        assertThatThrownBy(() -> TaskDefinition.builder("k", Integer.class, null)).hasMessageContaining("TaskHandler");
+        assertThatThrownBy(() -> TaskDefinition.builder("k", Integer.class, (n, c) -> { }).maxAttempts(0))
+                .hasMessageContaining("1 or more");
+        assertThatThrownBy(() -> TaskDefinition.builder("k", Integer.class, (n, c) -> { })
+                .leaseDuration(Duration.ofMillis(10))).hasMessageContaining("at least 1 second");
+        assertThatThrownBy(() -> TaskDefinition.builder("k", Integer.class, (n, c) -> { }).mode(null))
+                .hasMessageContaining("TRANSACTIONAL");
+    }
+
+    @Test
+    void retryLaterNeedsADelay() {
+        assertThatThrownBy(() -> RetryLater.after(Duration.ofSeconds(-1))).hasMessageContaining("zero or more");
+        assertThat(RetryLater.after(Duration.ofSeconds(1)).commitWrites().writesCommit()).isTrue();
+        assertThat(RetryLater.after(Duration.ofSeconds(1)).writesCommit()).isFalse();
+    }
+
+    @Test
+    void unsupportedDatabasesAreNamedWithTheSupportedList() {
+        assertThatThrownBy(() -> Dialects.forProduct("Oracle", 23)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("Oracle 23").hasMessageContaining("PostgreSQL 12+");
+        assertThatThrownBy(() -> Dialects.forProduct("PostgreSQL", 9)).hasMessageContaining("PostgreSQL 9");
+        assertThat(Dialects.forProduct("PostgreSQL", 15).name()).isEqualTo("postgresql");
+        assertThat(Dialects.forProduct("H2", 2).name()).isEqualTo("h2");
+    }
+
+    @Test
+    void taskStatesRoundTripThroughTheirColumnValues() {
+        for (TaskState state : TaskState.values()) {
+            assertThat(TaskState.fromDbValue(state.dbValue())).isEqualTo(state);
+        }
+        assertThatThrownBy(() -> TaskState.fromDbValue("done")).hasMessageContaining("expected one of");
+    }
+}
