@@ -37,9 +37,12 @@ public abstract class RescueContract extends ErrandTestSupport {
         super(database);
     }
 
-    /** A node that will look lost: 1 h leases, heartbeats every 30 min. */
+    /**
+     * A node that will look lost: 1 h leases, heartbeats every 30 min, and one worker slot, which its
+     * hanging attempt holds, so that it cannot claim the task again as a live node would.
+     */
     private Errand lostNode(TaskDefinition<?> definition) {
-        return node(builder().nodeId("lost-node").leaseDuration(Duration.ofHours(1))
+        return node(builder().nodeId("lost-node").queue("default", 1).leaseDuration(Duration.ofHours(1))
                 .heartbeatInterval(Duration.ofMinutes(30)).register(definition));
     }
 
