@@ -52,6 +52,7 @@ public final class Errand implements AutoCloseable {
     private final WakeUps wakeUps = new WakeUps();
     private PostgresNotificationListener listener;
     private boolean running;
+    private boolean stopped;
 
     Errand(DataSource dataSource, ErrandSettings settings, Map<String, TaskDefinition<?>> definitions,
             PayloadCodec codec) {
@@ -80,9 +81,16 @@ public final class Errand implements AutoCloseable {
     }
 
     /**
-     * Starts running tasks (unless processing is turned off). Calling it twice has no further effect.
+     * Starts running tasks (unless processing is turned off). Calling it again while running has no
+     * further effect.
+     *
+     * @throws IllegalStateException after {@link #stop()}: a stopped node cannot restart; build a new one
      */
     public synchronized void start() {
+        if (stopped) {
+            throw new IllegalStateException("This Errand node was stopped and cannot start again;"
+                    + " build a new one with Errand.builder(dataSource)");
+        }
         if (running || !settings.processingEnabled()) {
             return;
         }
@@ -118,6 +126,7 @@ public final class Errand implements AutoCloseable {
             return true;
         }
         running = false;
+        stopped = true;
         // Stop claiming first: closing the listener can take a receive timeout, and no poller may
         // claim new work meanwhile.
         boolean finished = engine.stop(timeout);

@@ -43,7 +43,8 @@ public final class Engine {
     final TaskRunner runner;
     private final Rescuer rescuer;
     private final List<QueueWorker> workers = new ArrayList<>();
-    private ScheduledExecutorService scheduler;
+    private ScheduledExecutorService heartbeats;
+    private ScheduledExecutorService maintenance;
 
     /** Everything the engine needs; {@link dev.errand.Errand} fills it in. */
     public record Parts(
@@ -80,15 +81,14 @@ public final class Engine {
     /** Starts the pollers, workers and background jobs. */
     public void start() {
         completer.start();
-        scheduler = Executors.newScheduledThreadPool(1, runnable -> {
-            Thread thread = new Thread(runnable, "errand-scheduler");
-            thread.setDaemon(true);
-            return thread;
-        });
-        every(settings.heartbeatInterval(), leases::heartbeat);
-        every(settings.rescueInterval(), rescuer::sweep);
+        // Heartbeats get a thread of their own: a slow rescue sweep (it runs failure callbacks) must
+        // never delay them long enough for this node's own leases to expire.
+        heartbeats = singleThread("errand-heartbeat");
+        maintenance = singleThread("errand-maintenance");
+        every(heartbeats, settings.heartbeatInterval(), leases::heartbeat);
+        every(maintenance, settings.rescueInterval(), rescuer::sweep);
         if (settings.succeededRetention() != null) {
-            every(settings.pruneInterval(), this::prune);
+            every(maintenance, settings.pruneInterval(), this::prune);
         }
         settings.queues().forEach((queue, concurrency) -> {
             QueueWorker worker = new QueueWorker(this, queue, concurrency);
@@ -120,14 +120,16 @@ public final class Engine {
             finished &= worker.awaitRunning(deadline);
         }
         completer.stop(Math.max(1_000, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
-        if (scheduler != null) {
-            scheduler.shutdownNow();
+        if (heartbeats != null) {
+            heartbeats.shutdownNow();
+            maintenance.shutdownNow();
         }
         log.info("Errand engine stopped on node {} ({})", settings.nodeId(), stats);
         return finished;
     }
 
-    private void release(List<ClaimedTask> unstarted) {
+    /** Returns claimed tasks that never started to pending, without counting their attempt. */
+    void release(List<ClaimedTask> unstarted) {
         if (unstarted.isEmpty()) {
             return;
         }
@@ -156,7 +158,15 @@ public final class Engine {
         }
     }
 
-    private void every(Duration interval, Runnable job) {
+    private static ScheduledExecutorService singleThread(String name) {
+        return Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, name);
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    private static void every(ScheduledExecutorService scheduler, Duration interval, Runnable job) {
         long millis = interval.toMillis();
         scheduler.scheduleWithFixedDelay(() -> {
             try {

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -82,7 +83,7 @@ final class QueueWorker {
         }
     }
 
-    private int claimAndDispatch(int limit) throws SQLException, InterruptedException {
+    private int claimAndDispatch(int limit) throws SQLException {
         ClaimRequest request = new ClaimRequest(queue, limit, engine.settings.nodeId(), TOKENS.nextLong(),
                 TaskStore.micros(engine.settings.leaseDuration()),
                 TaskStore.micros(engine.settings.clock().offset()));
@@ -92,11 +93,20 @@ final class QueueWorker {
             return 0;
         }
         engine.stats.recordClaimed(tasks.size());
-        freeSlots.acquire(tasks.size());
+        // The claim has committed: from here on an interrupt (from stop) must not strand these tasks.
+        // The slots are free, since only this thread takes them, so this does not block.
+        freeSlots.acquireUninterruptibly(tasks.size());
+        List<ClaimedTask> rejected = new ArrayList<>();
         for (ClaimedTask task : tasks) {
             engine.leases.hold(task.id(), engine.settings.leaseDuration());
-            pool.execute(new Attempt(task));
+            try {
+                pool.execute(new Attempt(task));
+            } catch (RejectedExecutionException stopping) {
+                freeSlots.release();
+                rejected.add(task);
+            }
         }
+        engine.release(rejected);
         return tasks.size();
     }
 

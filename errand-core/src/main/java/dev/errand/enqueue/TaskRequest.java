@@ -169,11 +169,11 @@ public final class TaskRequest {
         /**
          * Sets the most attempts for this task.
          *
-         * @throws IllegalArgumentException if below 1
+         * @throws IllegalArgumentException if outside 1..1000
          */
         public Builder maxAttempts(int maxAttempts) {
-            if (maxAttempts < 1) {
-                throw new IllegalArgumentException("maxAttempts must be 1 or more, got " + maxAttempts);
+            if (maxAttempts < 1 || maxAttempts > 1000) {
+                throw new IllegalArgumentException("maxAttempts must be between 1 and 1000, got " + maxAttempts);
             }
             this.maxAttempts = maxAttempts;
             return this;

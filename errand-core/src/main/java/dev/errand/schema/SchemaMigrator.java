@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.Objects;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.FlywayException;
 import org.flywaydb.core.api.output.MigrateResult;
 
 /**
@@ -39,6 +40,7 @@ public final class SchemaMigrator {
      * Applies every pending migration.
      *
      * @return how many migrations ran
+     * @throws IllegalStateException if a migration fails
      */
     public int migrate() {
         Flyway flyway = Flyway.configure(SchemaMigrator.class.getClassLoader())
@@ -50,7 +52,14 @@ public final class SchemaMigrator {
                 .baselineOnMigrate(true)
                 .baselineVersion("0")
                 .load();
-        MigrateResult result = flyway.migrate();
-        return result.migrationsExecuted;
+        try {
+            MigrateResult result = flyway.migrate();
+            return result.migrationsExecuted;
+        } catch (FlywayException e) {
+            throw new IllegalStateException("Errand could not apply its migrations (dialect " + dialectFolder
+                    + ", table prefix '" + prefix.value() + "', history table " + historyTable + "): "
+                    + e.getMessage() + ". Fix the database, or set migrationsEnabled(false) and run the scripts"
+                    + " under dev/errand/schema/" + dialectFolder + "/ yourself", e);
+        }
     }
 }

@@ -18,6 +18,11 @@ public final class PostgresDialect implements Dialect {
     }
 
     @Override
+    public String unquotedIdentifier(String name) {
+        return name.toLowerCase(java.util.Locale.ROOT);
+    }
+
+    @Override
     public String timePlusMicros() {
         // statement_timestamp(), not now(): a long transactional handler must not see its start time.
         return "(statement_timestamp() + CAST(? AS BIGINT) * INTERVAL '1 microsecond')";

@@ -6,7 +6,7 @@ import java.sql.Connection;
  * Runs once when a task of a kind fails for good. It runs in its own transaction, the same one that
  * marks the task failed: its writes on {@code connection} commit with that, exactly once. If the
  * callback throws, that transaction rolls back, the task is still marked failed, and the callback's
- * error is added to the task's error history. The callback is not called again.
+ * error is appended to the task's {@code last_error}. The callback is not called again.
  */
 @FunctionalInterface
 public interface FailureCallback {

@@ -150,11 +150,11 @@ public final class TaskDefinition<P> {
         /**
          * Sets the default maximum attempts for tasks of this kind (an enqueue request may override it).
          *
-         * @throws IllegalArgumentException if below 1
+         * @throws IllegalArgumentException if outside 1..1000
          */
         public Builder<P> maxAttempts(int maxAttempts) {
-            if (maxAttempts < 1) {
-                throw new IllegalArgumentException("maxAttempts must be 1 or more, got " + maxAttempts);
+            if (maxAttempts < 1 || maxAttempts > 1000) {
+                throw new IllegalArgumentException("maxAttempts must be between 1 and 1000, got " + maxAttempts);
             }
             this.maxAttempts = maxAttempts;
             return this;

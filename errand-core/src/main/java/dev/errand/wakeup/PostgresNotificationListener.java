@@ -63,6 +63,10 @@ public final class PostgresNotificationListener implements AutoCloseable {
                         }
                     }
                 }
+                // The connection goes back to a pool: it must not keep collecting notifications there.
+                try (Statement statement = connection.createStatement()) {
+                    statement.execute("UNLISTEN *");
+                }
             } catch (SQLException | RuntimeException e) {
                 if (!running) {
                     return;

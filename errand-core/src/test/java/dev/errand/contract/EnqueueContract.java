@@ -194,7 +194,7 @@ public abstract class EnqueueContract extends ErrandTestSupport {
         assertThatThrownBy(() -> TaskRequest.builder("k", 1).delay(Duration.ofSeconds(-1)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("zero or more");
         assertThatThrownBy(() -> TaskRequest.builder("k", 1).maxAttempts(0))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1 or more");
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("between 1 and 1000");
         assertThatThrownBy(() -> TaskRequest.builder("k", 1).uniqueKey("x".repeat(201)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("200");
         assertThatThrownBy(() -> errand.enqueue(TaskRequest.builder("k", 1).queue("nowhere").build()))

@@ -34,6 +34,38 @@ public abstract class SchemaContract extends ErrandTestSupport {
     }
 
     @Test
+    void mixedCasePrefixWorksWithUnquotedSql() throws Exception {
+        String mixed = "Mx" + prefix;
+        try {
+            Errand errand = node(builder().tablePrefix(mixed));
+            errand.enqueue(TaskRequest.of("k", 1));
+            assertThat(scalar("SELECT COUNT(*) FROM " + mixed + "task")).isEqualTo(1);
+            assertThat(scalar("SELECT COUNT(*) FROM " + mixed + "schema_history")).isPositive();
+        } finally {
+            database.dropTables(mixed);
+        }
+    }
+
+    @Test
+    void failedMigrationStopsStartUpWithAHint() throws Exception {
+        try (var c = dataSource().getConnection(); var s = c.createStatement()) {
+            // A task table that Errand's history does not know about: V1 cannot create it again.
+            s.execute("CREATE TABLE " + prefix + "task (id BIGINT)");
+        }
+        assertThatThrownBy(() -> builder().build()).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("could not apply its migrations").hasMessageContaining("migrationsEnabled(false)");
+    }
+
+    @Test
+    void aStoppedNodeCannotStartAgain() {
+        Errand errand = node(builder());
+        errand.start();
+        errand.stop();
+        assertThatThrownBy(errand::start).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("build a new one");
+    }
+
+    @Test
     void tablePrefixMustBeAPlainIdentifier() {
         for (String bad : new String[] {"x; DROP TABLE users; --", "1abc", "errand-", "", "a b", "a".repeat(41),
                 "\"quoted\""}) {

@@ -119,7 +119,9 @@ class ArgumentValidationTest {
                 .hasMessageContaining("Void.class");
         assertThatThrownBy(() -> TaskDefinition.builder("k", Integer.class, null)).hasMessageContaining("TaskHandler");
         assertThatThrownBy(() -> TaskDefinition.builder("k", Integer.class, (n, c) -> { }).maxAttempts(0))
-                .hasMessageContaining("1 or more");
+                .hasMessageContaining("between 1 and 1000");
+        assertThatThrownBy(() -> TaskDefinition.builder("k", Integer.class, (n, c) -> { }).maxAttempts(1001))
+                .hasMessageContaining("between 1 and 1000");
         assertThatThrownBy(() -> TaskDefinition.builder("k", Integer.class, (n, c) -> { })
                 .leaseDuration(Duration.ofMillis(10))).hasMessageContaining("at least 1 second");
         assertThatThrownBy(() -> TaskDefinition.builder("k", Integer.class, (n, c) -> { }).mode(null))
