@@ -7,7 +7,11 @@ import dev.errand.schema.TablePrefix;
 import dev.errand.task.TaskDefinition;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
+import dev.errand.events.TaskListener;
+import dev.errand.transaction.TransactionRunner;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import javax.sql.DataSource;
@@ -44,6 +48,8 @@ public final class ErrandBuilder {
     boolean migrationsEnabled = true;
     DatabaseClock clock = DatabaseClock.database();
     PayloadCodec codec = new PayloadCodec();
+    TransactionRunner transactionRunner = TransactionRunner.jdbc();
+    final List<TaskListener> listeners = new ArrayList<>();
 
     ErrandBuilder(DataSource dataSource) {
         if (dataSource == null) {
@@ -212,6 +218,27 @@ public final class ErrandBuilder {
             throw new IllegalArgumentException("codec must not be null: use new PayloadCodec()");
         }
         this.codec = codec;
+        return this;
+    }
+
+    /**
+     * Sets who runs the transactions of transactional handlers and failure callbacks (default: plain
+     * JDBC). The Spring Boot starter sets one backed by the application's transaction manager.
+     */
+    public ErrandBuilder transactionRunner(TransactionRunner runner) {
+        if (runner == null) {
+            throw new IllegalArgumentException("transactionRunner must not be null: use TransactionRunner.jdbc()");
+        }
+        this.transactionRunner = runner;
+        return this;
+    }
+
+    /** Adds a listener that hears what happens to tasks on this node, for metrics or logs. */
+    public ErrandBuilder listener(TaskListener listener) {
+        if (listener == null) {
+            throw new IllegalArgumentException("listener must not be null: implement TaskListener");
+        }
+        listeners.add(listener);
         return this;
     }
 

@@ -1,6 +1,9 @@
 package dev.errand;
 
 import dev.errand.clock.DatabaseClock;
+import dev.errand.events.TaskListener;
+import dev.errand.events.TaskListeners;
+import dev.errand.transaction.TransactionRunner;
 import dev.errand.retry.RetryPolicy;
 import dev.errand.schema.TablePrefix;
 import java.time.Duration;
@@ -31,6 +34,8 @@ public final class ErrandSettings {
     private final TablePrefix tablePrefix;
     private final boolean migrationsEnabled;
     private final DatabaseClock clock;
+    private final TransactionRunner transactionRunner;
+    private final TaskListener listener;
 
     ErrandSettings(ErrandBuilder builder) {
         this.nodeId = builder.nodeId;
@@ -52,6 +57,8 @@ public final class ErrandSettings {
         this.tablePrefix = builder.tablePrefix;
         this.migrationsEnabled = builder.migrationsEnabled;
         this.clock = builder.clock;
+        this.transactionRunner = builder.transactionRunner;
+        this.listener = new TaskListeners(builder.listeners);
     }
 
     /** This node's id, stored as {@code lease_owner} on the tasks it claims. */
@@ -147,5 +154,15 @@ public final class ErrandSettings {
     /** The clock every statement reads. */
     public DatabaseClock clock() {
         return clock;
+    }
+
+    /** Who runs the transactions of transactional handlers and failure callbacks. */
+    public TransactionRunner transactionRunner() {
+        return transactionRunner;
+    }
+
+    /** The listeners, as one. */
+    public TaskListener listener() {
+        return listener;
     }
 }

@@ -21,8 +21,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The running side of one node: a {@link QueueWorker} per queue, the batched completer, and a
- * scheduler for heartbeats, rescue and pruning. Built and driven by {@link dev.errand.Errand}.
+ * The running side of one node: a {@link QueueWorker} per queue, the batched completer, a heartbeat
+ * thread, and a maintenance thread for rescue and pruning. Built and driven by {@link dev.errand.Errand}.
  */
 public final class Engine {
 

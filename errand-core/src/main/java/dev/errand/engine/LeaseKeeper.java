@@ -49,7 +49,7 @@ final class LeaseKeeper {
         return held.size();
     }
 
-    /** Extends every held lease; called by the engine's scheduler. */
+    /** Extends every held lease; called on the engine's heartbeat thread. */
     void heartbeat() {
         if (held.isEmpty()) {
             return;

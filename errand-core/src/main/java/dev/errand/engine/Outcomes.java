@@ -101,7 +101,8 @@ final class Outcomes {
     void failForGood(ClaimedTask task, FailureCallback callback, AttemptError error) {
         boolean[] callbackRan = {false};
         try {
-            boolean written = Jdbc.inTransaction(dataSource, c -> {
+            // The host's transaction runner: a callback may use the host's transactional services.
+            boolean written = settings.transactionRunner().inTransaction(dataSource, c -> {
                 boolean updated = store.fail(c, task, error, offset());
                 if (updated && callback != null) {
                     callbackRan[0] = true;
@@ -128,6 +129,7 @@ final class Outcomes {
     private void countRetry(boolean written, ClaimedTask task) {
         if (written) {
             stats.recordRetried();
+            settings.listener().retried(task.kind(), task.queue(), task.attempt());
         } else {
             fencedOff(task);
         }
@@ -136,6 +138,7 @@ final class Outcomes {
     private void countFailure(boolean written, ClaimedTask task) {
         if (written) {
             stats.recordFailed();
+            settings.listener().failed(task.kind(), task.queue(), task.attempt());
         } else {
             fencedOff(task);
         }

@@ -34,7 +34,6 @@ final class Rescuer {
         try {
             while (rescued < MAX_PER_SWEEP && rescueOne()) {
                 rescued++;
-                engine.stats.recordRescued();
             }
         } catch (SQLException | RuntimeException e) {
             log.warn("Rescue sweep stopped after {} tasks: {}; continuing at the next interval", rescued,
@@ -69,6 +68,8 @@ final class Rescuer {
             return false;
         }
         Decision d = decision.get();
+        engine.stats.recordRescued();
+        engine.settings.listener().rescued(d.task().kind(), d.task().queue());
         if (!d.retried()) {
             // Fail outside the lock transaction so that the failure callback gets a transaction of its own.
             engine.outcomes.failForGood(d.task(), d.kind() == null ? null : d.kind().definition().failureCallback(),

@@ -4,13 +4,11 @@ import dev.errand.ErrandSettings;
 import dev.errand.json.PayloadCodec;
 import dev.errand.json.PayloadDecodingException;
 import dev.errand.store.ClaimedTask;
-import dev.errand.store.Jdbc;
 import dev.errand.store.TaskStore;
 import dev.errand.task.ExecutionMode;
 import dev.errand.task.RetryLater;
 import dev.errand.task.TaskHandler;
-import java.sql.Connection;
-import java.sql.SQLException;
+import java.time.Duration;
 import java.util.Map;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
@@ -75,49 +73,63 @@ final class TaskRunner {
 
     private void runInTransaction(ClaimedTask task, RegisteredKind kind, Object payload) {
         long offset = TaskStore.micros(settings.clock().offset());
-        try (Connection connection = dataSource.getConnection()) {
-            boolean autoCommit = connection.getAutoCommit();
-            connection.setAutoCommit(false);
-            try {
+        long begin = System.nanoTime();
+        try {
+            settings.transactionRunner().inTransaction(dataSource, connection -> {
                 if (!store.lockForRun(connection, task, offset)) {
-                    connection.rollback();
-                    stats.recordFencedOff(1);
-                    log.warn("Task {} ({}) lost its lease before it started; another node has it", task.id(),
-                            task.kind());
-                    return;
+                    throw new LeaseLost();
                 }
+                settings.listener().started(task.kind(), task.queue(), task.attempt());
                 try {
                     handle(kind, payload, new AttemptContext(task, connection));
                 } catch (RetryLater request) {
                     if (request.writesCommit() && outcomes.retryLaterInTransaction(connection, task, request)) {
-                        connection.commit();
-                    } else {
-                        connection.rollback();
-                        outcomes.retryLater(task, kind, request);
+                        return null;
                     }
-                    return;
-                } catch (Throwable failure) {
-                    Jdbc.rollbackQuietly(connection, failure);
-                    rethrowIfFatal(failure);
-                    outcomes.attemptFailed(task, kind, failure);
-                    return;
+                    throw new RollBackAndRetryLater(request);
                 }
                 store.succeed(connection, task, offset);
-                connection.commit();
-                stats.recordSucceeded(1);
-            } finally {
-                restoreAutoCommit(connection, autoCommit);
-            }
-        } catch (SQLException e) {
-            // The transaction did not commit, so the handler's writes are gone too; record the attempt.
-            log.warn("Transactional run of task {} ({}) failed in the database: {}", task.id(), task.kind(),
-                    e.getMessage());
-            outcomes.attemptFailed(task, kind, e);
+                return null;
+            });
+            // Committed: the handler's writes and the completion, together.
+            stats.recordSucceeded(1);
+            settings.listener().succeeded(task.kind(), task.queue(), Duration.ofNanos(System.nanoTime() - begin));
+        } catch (LeaseLost lost) {
+            stats.recordFencedOff(1);
+            log.warn("Task {} ({}) lost its lease before it started; another node has it", task.id(), task.kind());
+        } catch (RollBackAndRetryLater rolledBack) {
+            outcomes.retryLater(task, kind, rolledBack.request);
+        } catch (Throwable failure) {
+            // The transaction rolled back, so the handler's writes are gone; record the attempt.
+            rethrowIfFatal(failure);
+            outcomes.attemptFailed(task, kind, failure);
+        }
+    }
+
+    /** The row was not ours to lock: the lease was taken back before the run began. */
+    private static final class LeaseLost extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        LeaseLost() {
+            super(null, null, false, false);
+        }
+    }
+
+    /** Rolls the attempt back, then reschedules it as the handler asked. */
+    private static final class RollBackAndRetryLater extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final transient RetryLater request;
+
+        RollBackAndRetryLater(RetryLater request) {
+            super(null, null, false, false);
+            this.request = request;
         }
     }
 
     private void runOutsideTransaction(ClaimedTask task, RegisteredKind kind, Object payload) {
         leases.hold(task.id(), kind.lease());
+        settings.listener().started(task.kind(), task.queue(), task.attempt());
+        long begin = System.nanoTime();
         try {
             handle(kind, payload, new AttemptContext(task, null));
         } catch (RetryLater request) {
@@ -130,6 +142,7 @@ final class TaskRunner {
             outcomes.attemptFailed(task, kind, failure);
             return;
         }
+        settings.listener().succeeded(task.kind(), task.queue(), Duration.ofNanos(System.nanoTime() - begin));
         completer.complete(task);
     }
 
@@ -141,14 +154,6 @@ final class TaskRunner {
     private static void rethrowIfFatal(Throwable failure) {
         if (failure instanceof VirtualMachineError fatal) {
             throw fatal;
-        }
-    }
-
-    private static void restoreAutoCommit(Connection connection, boolean autoCommit) {
-        try {
-            connection.setAutoCommit(autoCommit);
-        } catch (SQLException e) {
-            log.debug("Could not restore auto-commit on a pooled connection: {}", e.getMessage());
         }
     }
 }

@@ -59,6 +59,7 @@ public final class Enqueuer {
         NewTask task = resolve(request);
         long id = inserter.insert(connection, task);
         announce(connection, Set.of(task.queue()));
+        settings.listener().enqueued(task.kind(), task.queue(), 1);
         return id;
     }
 
@@ -71,6 +72,7 @@ public final class Enqueuer {
             return inserted;
         });
         wakeUps.wake(task.queue());
+        settings.listener().enqueued(task.kind(), task.queue(), 1);
         return id;
     }
 
@@ -85,6 +87,7 @@ public final class Enqueuer {
         List<NewTask> tasks = resolveAll(requests);
         List<Long> ids = insertAll(connection, tasks);
         announce(connection, queuesOf(tasks));
+        reportEnqueued(tasks);
         return ids;
     }
 
@@ -100,7 +103,16 @@ public final class Enqueuer {
             return inserted;
         });
         queues.forEach(wakeUps::wake);
+        reportEnqueued(tasks);
         return ids;
+    }
+
+    private void reportEnqueued(List<NewTask> tasks) {
+        java.util.Map<java.util.List<String>, Integer> counts = new java.util.LinkedHashMap<>();
+        for (NewTask task : tasks) {
+            counts.merge(java.util.List.of(task.kind(), task.queue()), 1, Integer::sum);
+        }
+        counts.forEach((key, count) -> settings.listener().enqueued(key.get(0), key.get(1), count));
     }
 
     private List<Long> insertAll(Connection connection, List<NewTask> tasks) throws SQLException {

@@ -5,9 +5,9 @@ import java.util.Objects;
 
 /**
  * Thrown by a handler to ask for another attempt after a delay it chooses, instead of the kind's
- * retry policy. It is not an error: nothing is added to the task's error history. The attempt still
- * counts toward the task's maximum; if it was the last one, the task fails with the reason as its
- * error (and the attempt's writes roll back, even with {@link #commitWrites()}).
+ * retry policy. It is not an error: while attempts are left nothing is added to the task's error
+ * history. The attempt still counts toward the task's maximum; if it was the last one, the task fails
+ * with the reason as its error (and the attempt's writes roll back, even with {@link #commitWrites()}).
  *
  * <p>For a transactional kind the handler also says whether the writes it made in this attempt
  * commit ({@link #commitWrites()}) or roll back (the default). A non-transactional kind has no

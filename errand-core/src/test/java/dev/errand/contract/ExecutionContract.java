@@ -256,4 +256,69 @@ public abstract class ExecutionContract extends ErrandTestSupport {
         assertThat(taskRows()).as("the completion was flushed before stop returned").isZero();
         assertThat(errand.isRunning()).isFalse();
     }
+
+    @Test
+    void listenersHearEveryStepAndTheTransactionRunnerOwnsHandlerTransactions() throws Exception {
+        java.util.Map<String, AtomicInteger> events = new java.util.concurrent.ConcurrentHashMap<>();
+        dev.errand.events.TaskListener listener = new dev.errand.events.TaskListener() {
+            private void count(String event) {
+                events.computeIfAbsent(event, e -> new AtomicInteger()).incrementAndGet();
+            }
+
+            @Override
+            public void enqueued(String kind, String queue, int count) {
+                events.computeIfAbsent("enqueued:" + kind, e -> new AtomicInteger()).addAndGet(count);
+            }
+
+            @Override
+            public void started(String kind, String queue, int attempt) {
+                count("started:" + kind);
+            }
+
+            @Override
+            public void succeeded(String kind, String queue, Duration duration) {
+                count("succeeded:" + kind);
+            }
+
+            @Override
+            public void retried(String kind, String queue, int attempt) {
+                count("retried:" + kind);
+            }
+
+            @Override
+            public void failed(String kind, String queue, int attempt) {
+                count("failed:" + kind);
+            }
+        };
+        AtomicInteger transactions = new AtomicInteger();
+        dev.errand.transaction.TransactionRunner counting = new dev.errand.transaction.TransactionRunner() {
+            @Override
+            public <T> T inTransaction(javax.sql.DataSource ds, TransactionalWork<T> work) throws Exception {
+                transactions.incrementAndGet();
+                return dev.errand.transaction.TransactionRunner.jdbc().inTransaction(ds, work);
+            }
+        };
+        Errand errand = node(builder().listener(listener).transactionRunner(counting)
+                .register(transactionalEffect("good"))
+                .register(TaskDefinition.builder("bad", Integer.class, (n, ctx) -> {
+                    throw new IllegalStateException("bad " + n);
+                }).retryPolicy(dev.errand.retry.RetryPolicy.fixed(Duration.ZERO)).maxAttempts(2).build()));
+        errand.enqueueAll(List.of(TaskRequest.of("good", new Order(1)), TaskRequest.of("good", new Order(2))));
+        long bad = errand.enqueue(TaskRequest.of("bad", 1));
+        errand.start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> task(errand, bad).state() == TaskState.FAILED
+                && effects() == 2);
+        await().atMost(Duration.ofSeconds(5)).until(() -> events.containsKey("failed:bad"));
+        assertThat(events).satisfies(e -> {
+            assertThat(e.get("enqueued:good")).hasValue(2);
+            assertThat(e.get("enqueued:bad")).hasValue(1);
+            assertThat(e.get("started:good")).hasValue(2);
+            assertThat(e.get("succeeded:good")).hasValue(2);
+            assertThat(e.get("started:bad")).hasValue(2);
+            assertThat(e.get("retried:bad")).hasValue(1);
+            assertThat(e.get("failed:bad")).hasValue(1);
+        });
+        // Two good runs, two bad runs, and the final failure's transaction.
+        assertThat(transactions.get()).isEqualTo(5);
+    }
 }

@@ -1,0 +1,4 @@
+/**
+ * Transactions: who begins, commits and rolls back the transaction a transactional handler runs in.
+ */
+package dev.errand.transaction;
