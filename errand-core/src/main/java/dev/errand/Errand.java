@@ -2,8 +2,7 @@ package dev.errand;
 
 import dev.errand.admin.TaskAdmin;
 import dev.errand.claim.ClaimStrategy;
-import dev.errand.claim.SkipLockedReturningClaim;
-import dev.errand.claim.SkipLockedSelectThenUpdateClaim;
+import dev.errand.claim.ClaimStrategies;
 import dev.errand.engine.Engine;
 import dev.errand.engine.EngineStats;
 import dev.errand.engine.RegisteredKind;
@@ -12,9 +11,9 @@ import dev.errand.enqueue.TaskRequest;
 import dev.errand.json.PayloadCodec;
 import dev.errand.schema.SchemaMigrator;
 import dev.errand.store.Dialect;
-import dev.errand.store.Dialects;
 import dev.errand.store.PostgresDialect;
 import dev.errand.store.TaskStore;
+import dev.errand.store.Transactions;
 import dev.errand.task.TaskDefinition;
 import dev.errand.wakeup.PostgresNotificationListener;
 import dev.errand.wakeup.WakeUps;
@@ -55,24 +54,23 @@ public final class Errand implements AutoCloseable {
     private boolean stopped;
 
     Errand(DataSource dataSource, ErrandSettings settings, Map<String, TaskDefinition<?>> definitions,
-            PayloadCodec codec) {
+            PayloadCodec codec, Dialect dialect, ClaimStrategies.Factory claimStrategy) {
         this.dataSource = dataSource;
         this.settings = settings;
-        this.dialect = Dialects.detect(dataSource);
+        this.dialect = dialect;
         if (settings.migrationsEnabled()) {
             new SchemaMigrator(dataSource, settings.tablePrefix(), dialect.migrationFolder(),
                     dialect.unquotedIdentifier(settings.tablePrefix().historyTable())).migrate();
         }
         String table = settings.tablePrefix().taskTable();
         TaskStore store = new TaskStore(dialect, table, settings.succeededRetention() != null);
-        this.enqueuer = new Enqueuer(dataSource, dialect, codec, settings, definitions, wakeUps);
-        this.admin = new TaskAdmin(dataSource, dialect, store, settings.clock());
+        Transactions transactions = new Transactions(dataSource, dialect, settings.listener());
+        this.enqueuer = new Enqueuer(transactions, dialect, codec, settings, definitions, wakeUps);
+        this.admin = new TaskAdmin(transactions, dialect, store, settings.clock());
         Map<String, RegisteredKind> kinds = new LinkedHashMap<>();
         definitions.forEach((kind, definition) -> kinds.put(kind, RegisteredKind.resolve(definition, settings)));
-        ClaimStrategy claim = dialect.supportsUpdateReturning()
-                ? new SkipLockedReturningClaim(dialect, table)
-                : new SkipLockedSelectThenUpdateClaim(dialect, table);
-        this.engine = new Engine(new Engine.Parts(dataSource, settings, store, claim, kinds, codec, wakeUps));
+        ClaimStrategy claim = claimStrategy.create(dialect, table);
+        this.engine = new Engine(new Engine.Parts(transactions, settings, store, claim, kinds, codec, wakeUps));
     }
 
     /** Starts configuring an Errand node on the application's DataSource. */
@@ -198,6 +196,11 @@ public final class Errand implements AutoCloseable {
     /** Runs one rescue sweep now instead of waiting for the rescue interval; returns how many were rescued. */
     public int rescueExpiredLeases() {
         return engine.rescueNow();
+    }
+
+    /** How many times a deadlock or lock timeout made one of Errand's own transactions run again. */
+    public long lockConflictRetries() {
+        return engine.lockConflictRetries();
     }
 
     /** This node's counters. */

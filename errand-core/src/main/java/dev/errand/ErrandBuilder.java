@@ -1,6 +1,9 @@
 package dev.errand;
 
+import dev.errand.claim.ClaimStrategies;
 import dev.errand.clock.DatabaseClock;
+import dev.errand.store.Dialect;
+import dev.errand.store.Dialects;
 import dev.errand.json.PayloadCodec;
 import dev.errand.retry.RetryPolicy;
 import dev.errand.schema.TablePrefix;
@@ -49,6 +52,8 @@ public final class ErrandBuilder {
     DatabaseClock clock = DatabaseClock.database();
     PayloadCodec codec = new PayloadCodec();
     TransactionRunner transactionRunner = TransactionRunner.jdbc();
+    ClaimStrategies.Factory claimStrategy = ClaimStrategies.skipLocked();
+    Dialect dialect;
     final List<TaskListener> listeners = new ArrayList<>();
 
     ErrandBuilder(DataSource dataSource) {
@@ -233,6 +238,30 @@ public final class ErrandBuilder {
         return this;
     }
 
+    /**
+     * Sets how pollers claim tasks (default {@link ClaimStrategies#skipLocked()}); use
+     * {@link ClaimStrategies#optimisticVersion()} where {@code SKIP LOCKED} is not available.
+     */
+    public ErrandBuilder claimStrategy(ClaimStrategies.Factory factory) {
+        if (factory == null) {
+            throw new IllegalArgumentException("claimStrategy must not be null: use ClaimStrategies.skipLocked()"
+                    + " or ClaimStrategies.optimisticVersion()");
+        }
+        this.claimStrategy = factory;
+        return this;
+    }
+
+    /**
+     * Sets the dialect instead of detecting it from JDBC metadata: one of {@code postgresql},
+     * {@code mariadb}, {@code mysql}, {@code h2}.
+     *
+     * @throws IllegalArgumentException for any other name
+     */
+    public ErrandBuilder dialect(String name) {
+        this.dialect = Dialects.named(name);
+        return this;
+    }
+
     /** Adds a listener that hears what happens to tasks on this node, for metrics or logs. */
     public ErrandBuilder listener(TaskListener listener) {
         if (listener == null) {
@@ -260,7 +289,8 @@ public final class ErrandBuilder {
                         definition.leaseDuration());
             }
         }
-        return new Errand(dataSource, new ErrandSettings(this), Map.copyOf(definitions), codec);
+        return new Errand(dataSource, new ErrandSettings(this), Map.copyOf(definitions), codec,
+                dialect != null ? dialect : Dialects.detect(dataSource), claimStrategy);
     }
 
     private void requireLeaseCoversHeartbeats(String name, Duration lease) {

@@ -4,6 +4,7 @@ import dev.errand.clock.DatabaseClock;
 import dev.errand.store.Dialect;
 import dev.errand.store.Jdbc;
 import dev.errand.store.TaskStore;
+import dev.errand.store.Transactions;
 import dev.errand.task.Task;
 import dev.errand.task.TaskState;
 import java.sql.Connection;
@@ -15,7 +16,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import javax.sql.DataSource;
 
 /**
  * Operator actions on tasks. Each method runs in a transaction of its own and reports whether the
@@ -27,15 +27,15 @@ public final class TaskAdmin {
     private static final String COLUMNS = "id, kind, queue, payload, priority, state, run_at, attempt, max_attempts,"
             + " created_at, started_at, finished_at, lease_owner, lease_expires_at, last_error, errors, unique_key";
 
-    private final DataSource dataSource;
+    private final Transactions transactions;
     private final Dialect dialect;
     private final String table;
     private final DatabaseClock clock;
     private final TaskStore store;
 
     /** Creates the admin API; {@link dev.errand.Errand#admin()} returns one. */
-    public TaskAdmin(DataSource dataSource, Dialect dialect, TaskStore store, DatabaseClock clock) {
-        this.dataSource = dataSource;
+    public TaskAdmin(Transactions transactions, Dialect dialect, TaskStore store, DatabaseClock clock) {
+        this.transactions = transactions;
         this.dialect = dialect;
         this.table = store.table();
         this.store = store;
@@ -110,7 +110,7 @@ public final class TaskAdmin {
             throw new IllegalArgumentException("runAt must not be null; pass the instant the task may run from");
         }
         return update("UPDATE " + table + " SET run_at = " + dialect.timestampParam()
-                + " WHERE id = ? AND state = 'pending'", Jdbc.toOffsetDateTime(runAt), id);
+                + " WHERE id = ? AND state = 'pending'", dialect.timestampValue(runAt), id);
     }
 
     /**
@@ -157,18 +157,18 @@ public final class TaskAdmin {
 
     private <T> T query(Jdbc.ConnectionWork<T> work) {
         try {
-            return Jdbc.inTransaction(dataSource, work);
+            return transactions.run("admin", work);
         } catch (SQLException e) {
             throw new IllegalStateException("Errand admin query failed: " + e.getMessage(), e);
         }
     }
 
-    private static Task read(ResultSet row) throws SQLException {
+    private Task read(ResultSet row) throws SQLException {
         return new Task(row.getLong("id"), row.getString("kind"), row.getString("queue"), row.getString("payload"),
-                row.getInt("priority"), TaskState.fromDbValue(row.getString("state")), Jdbc.instant(row, "run_at"),
-                row.getInt("attempt"), row.getInt("max_attempts"), Jdbc.instant(row, "created_at"),
-                Jdbc.instant(row, "started_at"), Jdbc.instant(row, "finished_at"), row.getString("lease_owner"),
-                Jdbc.instant(row, "lease_expires_at"), row.getString("last_error"), row.getString("errors"),
+                row.getInt("priority"), TaskState.fromDbValue(row.getString("state")), dialect.readInstant(row, "run_at"),
+                row.getInt("attempt"), row.getInt("max_attempts"), dialect.readInstant(row, "created_at"),
+                dialect.readInstant(row, "started_at"), dialect.readInstant(row, "finished_at"), row.getString("lease_owner"),
+                dialect.readInstant(row, "lease_expires_at"), row.getString("last_error"), row.getString("errors"),
                 row.getString("unique_key"));
     }
 

@@ -20,8 +20,8 @@ final class ClaimSql {
 
     /** The SET clause that takes a lease. Parameters: owner, token, lease micros, clock offset. */
     static String takeLease(Dialect dialect) {
-        return "SET state = 'running', attempt = attempt + 1, lease_owner = ?, lease_token = ?,"
-                + " lease_expires_at = " + dialect.timePlusMicros() + ", started_at = "
+        return "SET state = 'running', attempt = attempt + 1, version = version + 1, lease_owner = ?,"
+                + " lease_token = ?, lease_expires_at = " + dialect.timePlusMicros() + ", started_at = "
                 + dialect.timePlusMicros();
     }
 

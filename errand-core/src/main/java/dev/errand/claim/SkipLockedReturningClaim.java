@@ -6,7 +6,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -38,7 +40,7 @@ public final class SkipLockedReturningClaim implements ClaimStrategy {
             try (ResultSet rows = statement.executeQuery()) {
                 while (rows.next()) {
                     claimed.add(new Ranked(ClaimSql.read(rows, request.leaseToken(), 0), rows.getInt("priority"),
-                            rows.getObject("run_at", java.time.OffsetDateTime.class)));
+                            rows.getObject("run_at", OffsetDateTime.class)));
                 }
             }
             // RETURNING gives no order; hand tasks to workers in the order they were chosen.
@@ -51,8 +53,8 @@ public final class SkipLockedReturningClaim implements ClaimStrategy {
         }
     }
 
-    private record Ranked(ClaimedTask task, int priority, java.time.OffsetDateTime runAt) {
-        static final java.util.Comparator<Ranked> ORDER = java.util.Comparator.comparingInt(Ranked::priority)
+    private record Ranked(ClaimedTask task, int priority, OffsetDateTime runAt) {
+        static final Comparator<Ranked> ORDER = Comparator.comparingInt(Ranked::priority)
                 .thenComparing(Ranked::runAt)
                 .thenComparingLong(r -> r.task().id());
     }

@@ -23,7 +23,7 @@ public final class SkipLockedSelectThenUpdateClaim implements ClaimStrategy {
     public SkipLockedSelectThenUpdateClaim(Dialect dialect, String table) {
         this.dialect = dialect;
         this.select = ClaimSql.dueTasks(dialect, table, ClaimSql.COLUMNS) + " FOR UPDATE SKIP LOCKED";
-        this.update = "UPDATE " + table + " " + ClaimSql.takeLease(dialect) + " WHERE " + dialect.idIn("id");
+        this.update = "UPDATE " + table + " " + ClaimSql.takeLease(dialect) + " WHERE ";
     }
 
     @Override
@@ -46,7 +46,7 @@ public final class SkipLockedSelectThenUpdateClaim implements ClaimStrategy {
         for (int i = 0; i < ids.length; i++) {
             ids[i] = tasks.get(i).id();
         }
-        try (PreparedStatement statement = connection.prepareStatement(update)) {
+        try (PreparedStatement statement = connection.prepareStatement(update + dialect.idIn("id", ids.length))) {
             statement.setString(1, request.owner());
             statement.setLong(2, request.leaseToken());
             statement.setLong(3, request.clockOffsetMicros() + request.leaseMicros());

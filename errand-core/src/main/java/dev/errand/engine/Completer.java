@@ -2,14 +2,13 @@ package dev.errand.engine;
 
 import dev.errand.ErrandSettings;
 import dev.errand.store.ClaimedTask;
-import dev.errand.store.Jdbc;
+import dev.errand.store.Transactions;
 import dev.errand.store.TaskStore;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,7 +21,7 @@ final class Completer {
 
     private static final Logger log = LoggerFactory.getLogger(Completer.class);
 
-    private final DataSource dataSource;
+    private final Transactions transactions;
     private final TaskStore store;
     private final ErrandSettings settings;
     private final LeaseKeeper leases;
@@ -31,9 +30,9 @@ final class Completer {
     private final Thread thread;
     private volatile boolean running = true;
 
-    Completer(DataSource dataSource, TaskStore store, ErrandSettings settings, LeaseKeeper leases,
+    Completer(Transactions transactions, TaskStore store, ErrandSettings settings, LeaseKeeper leases,
             EngineStats stats) {
-        this.dataSource = dataSource;
+        this.transactions = transactions;
         this.store = store;
         this.settings = settings;
         this.leases = leases;
@@ -87,7 +86,7 @@ final class Completer {
         }
         long offset = TaskStore.micros(settings.clock().offset());
         try {
-            int completed = Jdbc.inTransaction(dataSource, c -> store.succeedAll(c, ids, tokens, offset));
+            int completed = transactions.run("complete", c -> store.succeedAll(c, ids, tokens, offset));
             stats.recordSucceeded(completed);
             if (completed < ids.length) {
                 stats.recordFencedOff(ids.length - completed);

@@ -4,7 +4,7 @@ import dev.errand.ErrandSettings;
 import dev.errand.claim.ClaimStrategy;
 import dev.errand.json.PayloadCodec;
 import dev.errand.store.ClaimedTask;
-import dev.errand.store.Jdbc;
+import dev.errand.store.Transactions;
 import dev.errand.store.TaskStore;
 import dev.errand.wakeup.WakeUps;
 import java.sql.SQLException;
@@ -29,6 +29,7 @@ public final class Engine {
     private static final Logger log = LoggerFactory.getLogger(Engine.class);
 
     final DataSource dataSource;
+    final Transactions transactions;
     final ErrandSettings settings;
     final TaskStore store;
     final ClaimStrategy claimStrategy;
@@ -48,7 +49,7 @@ public final class Engine {
 
     /** Everything the engine needs; {@link dev.errand.Errand} fills it in. */
     public record Parts(
-            DataSource dataSource,
+            Transactions transactions,
             ErrandSettings settings,
             TaskStore store,
             ClaimStrategy claimStrategy,
@@ -58,7 +59,8 @@ public final class Engine {
 
     /** Wires the engine; nothing runs until {@link #start()}. */
     public Engine(Parts parts) {
-        this.dataSource = parts.dataSource();
+        this.transactions = parts.transactions();
+        this.dataSource = transactions.dataSource();
         this.settings = parts.settings();
         this.store = parts.store();
         this.claimStrategy = parts.claimStrategy();
@@ -66,11 +68,16 @@ public final class Engine {
         this.codec = parts.codec();
         this.wakeUps = parts.wakeUps();
         this.errors = new ErrorTexts(codec, settings.nodeId());
-        this.leases = new LeaseKeeper(dataSource, store, settings);
-        this.completer = new Completer(dataSource, store, settings, leases, stats);
-        this.outcomes = new Outcomes(dataSource, store, settings, errors, stats);
+        this.leases = new LeaseKeeper(transactions, store, settings);
+        this.completer = new Completer(transactions, store, settings, leases, stats);
+        this.outcomes = new Outcomes(transactions, store, settings, errors, stats);
         this.runner = new TaskRunner(this);
         this.rescuer = new Rescuer(this);
+    }
+
+    /** How many times a deadlock or lock timeout made one of Errand's own transactions run again. */
+    public long lockConflictRetries() {
+        return transactions.lockConflictRetries();
     }
 
     /** What this engine has done so far. */
@@ -136,7 +143,7 @@ public final class Engine {
         long[] ids = unstarted.stream().mapToLong(ClaimedTask::id).toArray();
         long[] tokens = unstarted.stream().mapToLong(ClaimedTask::leaseToken).toArray();
         try {
-            int released = Jdbc.inTransaction(dataSource, c -> store.release(c, ids, tokens));
+            int released = transactions.run("release", c -> store.release(c, ids, tokens));
             unstarted.forEach(task -> leases.forget(task.id()));
             log.info("Released {} claimed tasks that had not started", released);
         } catch (SQLException e) {
@@ -148,7 +155,7 @@ public final class Engine {
     private void prune() {
         try {
             long offset = TaskStore.micros(settings.clock().offset());
-            int pruned = Jdbc.inTransaction(dataSource,
+            int pruned = transactions.run("prune",
                     c -> store.pruneSucceeded(c, settings.succeededRetention(), offset));
             if (pruned > 0) {
                 log.debug("Pruned {} succeeded tasks", pruned);

@@ -2,7 +2,7 @@ package dev.errand.engine;
 
 import dev.errand.ErrandSettings;
 import dev.errand.store.TaskStore;
-import java.sql.Connection;
+import dev.errand.store.Transactions;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -10,7 +10,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,13 +25,13 @@ final class LeaseKeeper {
 
     private static final Logger log = LoggerFactory.getLogger(LeaseKeeper.class);
 
-    private final DataSource dataSource;
+    private final Transactions transactions;
     private final TaskStore store;
     private final ErrandSettings settings;
     private final Map<Long, Duration> held = new ConcurrentHashMap<>();
 
-    LeaseKeeper(DataSource dataSource, TaskStore store, ErrandSettings settings) {
-        this.dataSource = dataSource;
+    LeaseKeeper(Transactions transactions, TaskStore store, ErrandSettings settings) {
+        this.transactions = transactions;
         this.store = store;
         this.settings = settings;
     }
@@ -57,11 +56,12 @@ final class LeaseKeeper {
         Map<Duration, List<Long>> byLease = new HashMap<>();
         held.forEach((id, lease) -> byLease.computeIfAbsent(lease, l -> new ArrayList<>()).add(id));
         long offset = TaskStore.micros(settings.clock().offset());
-        try (Connection connection = dataSource.getConnection()) {
-            connection.setAutoCommit(true);
+        try {
             for (Map.Entry<Duration, List<Long>> group : byLease.entrySet()) {
-                long[] ids = group.getValue().stream().mapToLong(Long::longValue).toArray();
-                int extended = store.heartbeat(connection, ids, settings.nodeId(), group.getKey(), offset);
+                // Sorted ids: every node locks rows in the same order, which keeps deadlocks rare.
+                long[] ids = group.getValue().stream().mapToLong(Long::longValue).sorted().toArray();
+                int extended = transactions.run("heartbeat",
+                        c -> store.heartbeat(c, ids, settings.nodeId(), group.getKey(), offset));
                 if (extended < ids.length) {
                     log.debug("Heartbeat extended {} of {} leases; the rest finished or were taken back",
                             extended, ids.length);

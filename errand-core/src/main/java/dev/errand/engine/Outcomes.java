@@ -3,7 +3,7 @@ package dev.errand.engine;
 import dev.errand.ErrandSettings;
 import dev.errand.store.AttemptError;
 import dev.errand.store.ClaimedTask;
-import dev.errand.store.Jdbc;
+import dev.errand.store.Transactions;
 import dev.errand.store.TaskStore;
 import dev.errand.task.FailedTask;
 import dev.errand.task.FailureCallback;
@@ -11,7 +11,6 @@ import dev.errand.task.RetryLater;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
-import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,14 +23,14 @@ final class Outcomes {
 
     private static final Logger log = LoggerFactory.getLogger(Outcomes.class);
 
-    private final DataSource dataSource;
+    private final Transactions transactions;
     private final TaskStore store;
     private final ErrandSettings settings;
     private final ErrorTexts errors;
     private final EngineStats stats;
 
-    Outcomes(DataSource dataSource, TaskStore store, ErrandSettings settings, ErrorTexts errors, EngineStats stats) {
-        this.dataSource = dataSource;
+    Outcomes(Transactions transactions, TaskStore store, ErrandSettings settings, ErrorTexts errors, EngineStats stats) {
+        this.transactions = transactions;
         this.store = store;
         this.settings = settings;
         this.errors = errors;
@@ -70,6 +69,23 @@ final class Outcomes {
         return true;
     }
 
+    /**
+     * The attempt's transaction lost a deadlock or lock timeout: run it again soon, uncounted and with
+     * no error recorded, after a short random pause so that the two sides do not collide again.
+     */
+    void lockConflict(ClaimedTask task, Throwable conflict) {
+        transactions.countLockConflict("run");
+        log.info("Task {} ({}) attempt {} lost a lock conflict ({}); running it again", task.id(), task.kind(),
+                task.attempt(), conflict.getMessage());
+        Duration pause = Duration.ofMillis(java.util.concurrent.ThreadLocalRandom.current().nextLong(10, 200));
+        try {
+            transactions.run("requeue", c -> store.requeueUncounted(c, task, pause, offset()));
+        } catch (SQLException e) {
+            log.error("Could not requeue task {} after a lock conflict ({}); its lease will expire and rescue"
+                    + " will retry it", task.id(), e.getMessage());
+        }
+    }
+
     /** This node has no handler for the task's kind: retry later (the kind may arrive with a deploy). */
     void unknownKind(ClaimedTask task) {
         AttemptError recorded = errors.of(task, "No handler is registered for kind '" + task.kind() + "' on node "
@@ -85,7 +101,7 @@ final class Outcomes {
     /** Puts the task back to pending after {@code delay}, recording {@code error} if there is one. */
     void retry(ClaimedTask task, Duration delay, AttemptError error) {
         try {
-            boolean written = Jdbc.inTransaction(dataSource, c -> store.retry(c, task, delay, error, offset()));
+            boolean written = transactions.run("retry", c -> store.retry(c, task, delay, error, offset()));
             countRetry(written, task);
         } catch (SQLException e) {
             log.error("Could not schedule task {} for retry ({}); its lease will expire and rescue will retry it",
@@ -102,7 +118,7 @@ final class Outcomes {
         boolean[] callbackRan = {false};
         try {
             // The host's transaction runner: a callback may use the host's transactional services.
-            boolean written = settings.transactionRunner().inTransaction(dataSource, c -> {
+            boolean written = settings.transactionRunner().inTransaction(transactions.dataSource(), c -> {
                 boolean updated = store.fail(c, task, error, offset());
                 if (updated && callback != null) {
                     callbackRan[0] = true;

@@ -2,7 +2,6 @@ package dev.errand.engine;
 
 import dev.errand.claim.ClaimRequest;
 import dev.errand.store.ClaimedTask;
-import dev.errand.store.Jdbc;
 import dev.errand.store.TaskStore;
 import dev.errand.wakeup.QueueSignal;
 import java.security.SecureRandom;
@@ -87,7 +86,7 @@ final class QueueWorker {
         ClaimRequest request = new ClaimRequest(queue, limit, engine.settings.nodeId(), TOKENS.nextLong(),
                 TaskStore.micros(engine.settings.leaseDuration()),
                 TaskStore.micros(engine.settings.clock().offset()));
-        List<ClaimedTask> tasks = Jdbc.inTransaction(engine.dataSource,
+        List<ClaimedTask> tasks = engine.transactions.run("claim",
                 connection -> engine.claimStrategy.claim(connection, request));
         if (tasks.isEmpty()) {
             return 0;

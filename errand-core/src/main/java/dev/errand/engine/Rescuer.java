@@ -3,7 +3,6 @@ package dev.errand.engine;
 import dev.errand.store.AttemptError;
 import dev.errand.store.ClaimedTask;
 import dev.errand.store.ExpiredLease;
-import dev.errand.store.Jdbc;
 import dev.errand.store.TaskStore;
 import dev.errand.task.LeaseExpiryAction;
 import java.sql.SQLException;
@@ -44,7 +43,7 @@ final class Rescuer {
 
     private boolean rescueOne() throws SQLException {
         long offset = TaskStore.micros(engine.settings.clock().offset());
-        Optional<Decision> decision = Jdbc.inTransaction(engine.dataSource, connection -> {
+        Optional<Decision> decision = engine.transactions.run("rescue", connection -> {
             Optional<ExpiredLease> expired = engine.store.lockOneExpired(connection, offset);
             if (expired.isEmpty()) {
                 return Optional.empty();

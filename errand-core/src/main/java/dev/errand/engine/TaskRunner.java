@@ -5,6 +5,7 @@ import dev.errand.json.PayloadCodec;
 import dev.errand.json.PayloadDecodingException;
 import dev.errand.store.ClaimedTask;
 import dev.errand.store.TaskStore;
+import dev.errand.store.Transactions;
 import dev.errand.task.ExecutionMode;
 import dev.errand.task.RetryLater;
 import dev.errand.task.TaskHandler;
@@ -33,8 +34,10 @@ final class TaskRunner {
     private final Outcomes outcomes;
     private final ErrorTexts errors;
     private final EngineStats stats;
+    private final Transactions transactions;
 
     TaskRunner(Engine engine) {
+        this.transactions = engine.transactions;
         this.dataSource = engine.dataSource;
         this.store = engine.store;
         this.settings = engine.settings;
@@ -102,7 +105,11 @@ final class TaskRunner {
         } catch (Throwable failure) {
             // The transaction rolled back, so the handler's writes are gone; record the attempt.
             rethrowIfFatal(failure);
-            outcomes.attemptFailed(task, kind, failure);
+            if (transactions.isLockConflict(failure)) {
+                outcomes.lockConflict(task, failure);
+            } else {
+                outcomes.attemptFailed(task, kind, failure);
+            }
         }
     }
 

@@ -3,7 +3,7 @@ package dev.errand.enqueue;
 import dev.errand.ErrandSettings;
 import dev.errand.json.PayloadCodec;
 import dev.errand.store.Dialect;
-import dev.errand.store.Jdbc;
+import dev.errand.store.Transactions;
 import dev.errand.store.NewTask;
 import dev.errand.store.TaskInserter;
 import dev.errand.store.TaskStore;
@@ -16,7 +16,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import javax.sql.DataSource;
 
 /**
  * Turns requests into rows. On a caller's connection the insert joins the caller's transaction: the
@@ -26,7 +25,7 @@ import javax.sql.DataSource;
  */
 public final class Enqueuer {
 
-    private final DataSource dataSource;
+    private final Transactions transactions;
     private final Dialect dialect;
     private final TaskInserter inserter;
     private final PayloadCodec codec;
@@ -36,9 +35,9 @@ public final class Enqueuer {
     private final String channel;
 
     /** Creates the enqueuer; {@link dev.errand.Errand} wires it. */
-    public Enqueuer(DataSource dataSource, Dialect dialect, PayloadCodec codec, ErrandSettings settings,
+    public Enqueuer(Transactions transactions, Dialect dialect, PayloadCodec codec, ErrandSettings settings,
             Map<String, TaskDefinition<?>> definitions, WakeUps wakeUps) {
-        this.dataSource = dataSource;
+        this.transactions = transactions;
         this.dialect = dialect;
         this.codec = codec;
         this.settings = settings;
@@ -66,7 +65,7 @@ public final class Enqueuer {
     /** Inserts one task in a transaction of its own. */
     public long enqueue(TaskRequest request) throws SQLException {
         NewTask task = resolve(request);
-        long id = Jdbc.inTransaction(dataSource, connection -> {
+        long id = transactions.run("enqueue", connection -> {
             long inserted = inserter.insert(connection, task);
             dialect.notifyOnCommit(connection, channel, task.queue());
             return inserted;
@@ -95,7 +94,7 @@ public final class Enqueuer {
     public List<Long> enqueueAll(List<TaskRequest> requests) throws SQLException {
         List<NewTask> tasks = resolveAll(requests);
         Set<String> queues = queuesOf(tasks);
-        List<Long> ids = Jdbc.inTransaction(dataSource, connection -> {
+        List<Long> ids = transactions.run("enqueue", connection -> {
             List<Long> inserted = insertAll(connection, tasks);
             for (String queue : queues) {
                 dialect.notifyOnCommit(connection, channel, queue);

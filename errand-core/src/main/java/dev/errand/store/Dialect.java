@@ -2,7 +2,11 @@ package dev.errand.store;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 
 /**
  * What differs between databases: SQL fragments for time, JSON and id lists, the insert path and the
@@ -46,18 +50,67 @@ public interface Dialect {
     /** Prepares a JSON object (without an {@code at} field) for {@link #appendErrorEntry(String)}. */
     String errorEntryParam(String entryJson);
 
-    /** A condition that {@code column} is one of a bound id array (one {@code ?}). */
-    default String idIn(String column) {
+    /**
+     * A condition that {@code column} is one of {@code count} bound ids. The default binds one array
+     * parameter whatever the count, so the statement text never changes.
+     */
+    default String idIn(String column, int count) {
         return column + " = ANY(?)";
     }
 
-    /** Binds an id array for {@link #idIn(String)}. */
-    default void bindIds(PreparedStatement statement, int index, long[] ids) throws SQLException {
+    /**
+     * Binds the ids of an {@link #idIn(String, int)} condition from parameter {@code index}.
+     *
+     * @return the index of the next parameter
+     */
+    default int bindIds(PreparedStatement statement, int index, long[] ids) throws SQLException {
         Long[] boxed = new Long[ids.length];
         for (int i = 0; i < ids.length; i++) {
             boxed[i] = ids[i];
         }
         statement.setArray(index, statement.getConnection().createArrayOf("BIGINT", boxed));
+        return index + 1;
+    }
+
+    /** The JDBC value that binds {@code instant} to {@link #timestampParam()}, or null. */
+    default Object timestampValue(Instant instant) {
+        return instant == null ? null : OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
+    }
+
+    /** Reads a timestamp column written by Errand as an instant, or null. */
+    default Instant readInstant(ResultSet row, String column) throws SQLException {
+        OffsetDateTime value = row.getObject(column, OffsetDateTime.class);
+        return value == null ? null : value.toInstant();
+    }
+
+    /**
+     * Prepares a connection for one of Errand's own transactions.
+     *
+     * @return a value that {@link #restoreConnection(Connection, int)} takes to undo it
+     */
+    default int prepareConnection(Connection connection) throws SQLException {
+        return -1;
+    }
+
+    /** Undoes {@link #prepareConnection(Connection)} before the connection goes back to its pool. */
+    default void restoreConnection(Connection connection, int prepared) throws SQLException {
+        // Nothing was changed.
+    }
+
+    /**
+     * Whether this failure is a deadlock or lock timeout after which the whole transaction may simply
+     * run again.
+     */
+    default boolean isLockConflict(SQLException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql) {
+                String state = sql.getSQLState();
+                if ("40001".equals(state) || "40P01".equals(state)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** Whether an UPDATE can return the rows it changed, so a claim takes one statement. */

@@ -10,7 +10,7 @@ import javax.sql.DataSource;
 public final class Dialects {
 
     /** What {@link #detect(DataSource)} accepts, for error messages. */
-    public static final String SUPPORTED = "PostgreSQL 12+, H2 2.x";
+    public static final String SUPPORTED = "PostgreSQL 12+, MariaDB 10.6+, MySQL 8.0.1+, H2 2.x";
 
     private Dialects() {}
 
@@ -23,7 +23,8 @@ public final class Dialects {
     public static Dialect detect(DataSource dataSource) {
         try (Connection connection = dataSource.getConnection()) {
             DatabaseMetaData metaData = connection.getMetaData();
-            return forProduct(metaData.getDatabaseProductName(), metaData.getDatabaseMajorVersion());
+            return forProduct(metaData.getDatabaseProductName(), metaData.getDatabaseProductVersion(),
+                    metaData.getDatabaseMajorVersion(), metaData.getDatabaseMinorVersion());
         } catch (SQLException e) {
             throw new IllegalStateException("Cannot read the database's metadata to choose a dialect: "
                     + e.getMessage(), e);
@@ -31,19 +32,49 @@ public final class Dialects {
     }
 
     /**
-     * Chooses a dialect by product name and major version.
+     * Chooses a dialect from what JDBC metadata reports.
      *
-     * @throws IllegalStateException if the pair is not supported
+     * @param productName {@code DatabaseMetaData.getDatabaseProductName()}
+     * @param productVersion {@code DatabaseMetaData.getDatabaseProductVersion()}, which tells MariaDB
+     *     apart when a MySQL driver reports it
+     * @param major the major version
+     * @param minor the minor version
+     * @throws IllegalStateException if the database or its version is not supported
      */
-    public static Dialect forProduct(String productName, int majorVersion) {
+    public static Dialect forProduct(String productName, String productVersion, int major, int minor) {
         String product = productName == null ? "" : productName.toLowerCase(Locale.ROOT);
-        if (product.contains("postgresql") && majorVersion >= 12) {
+        String version = productVersion == null ? "" : productVersion.toLowerCase(Locale.ROOT);
+        if (product.contains("postgresql") && major >= 12) {
             return new PostgresDialect();
         }
-        if (product.equals("h2") && majorVersion >= 2) {
+        if (product.equals("h2") && major >= 2) {
             return new H2Dialect();
         }
-        throw new IllegalStateException("Errand does not support " + productName + " " + majorVersion
-                + "; supported databases are " + SUPPORTED);
+        boolean mariaDb = product.contains("mariadb") || version.contains("mariadb");
+        if (mariaDb && (major > 10 || (major == 10 && minor >= 6))) {
+            return new MariaDbDialect();
+        }
+        if (!mariaDb && product.contains("mysql") && (major > 8 || (major == 8 && minor >= 0))) {
+            return new MariaDbDialect();
+        }
+        throw new IllegalStateException("Errand does not support " + productName + " " + major + "." + minor
+                + "; supported databases are " + SUPPORTED
+                + ". If the detection is wrong, set the dialect explicitly with ErrandBuilder.dialect(...)");
+    }
+
+    /**
+     * Chooses a dialect by name, for {@code ErrandBuilder.dialect(String)}.
+     *
+     * @throws IllegalArgumentException if the name is none of postgresql, h2, mariadb, mysql
+     */
+    public static Dialect named(String name) {
+        String key = name == null ? "" : name.trim().toLowerCase(Locale.ROOT);
+        return switch (key) {
+            case "postgresql" -> new PostgresDialect();
+            case "h2" -> new H2Dialect();
+            case "mariadb", "mysql" -> new MariaDbDialect();
+            default -> throw new IllegalArgumentException("Unknown dialect '" + name
+                    + "'; use one of postgresql, mariadb, mysql, h2");
+        };
     }
 }

@@ -42,6 +42,12 @@ public final class H2Dialect implements Dialect {
     }
 
     @Override
+    public boolean isLockConflict(java.sql.SQLException e) {
+        // 40001: deadlock; 50200 (HYT00): lock wait timeout.
+        return "40001".equals(e.getSQLState()) || e.getErrorCode() == 50200;
+    }
+
+    @Override
     public boolean supportsUpdateReturning() {
         return false;
     }

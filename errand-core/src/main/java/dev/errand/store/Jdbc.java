@@ -2,12 +2,9 @@ package dev.errand.store;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.ResultSet;
-import java.time.Instant;
-import java.time.OffsetDateTime;
 import javax.sql.DataSource;
 
-/** Small JDBC helpers: transactions on a fresh connection and time columns. */
+/** Small JDBC helpers: transactions on a fresh connection. */
 public final class Jdbc {
 
     private Jdbc() {}
@@ -25,18 +22,26 @@ public final class Jdbc {
      */
     public static <T> T inTransaction(DataSource dataSource, ConnectionWork<T> work) throws SQLException {
         try (Connection connection = dataSource.getConnection()) {
-            boolean autoCommit = connection.getAutoCommit();
-            connection.setAutoCommit(false);
-            try {
-                T result = work.apply(connection);
-                connection.commit();
-                return result;
-            } catch (Throwable e) {
-                rollbackQuietly(connection, e);
-                throw asSqlException(e);
-            } finally {
-                connection.setAutoCommit(autoCommit);
-            }
+            return inTransaction(connection, work);
+        }
+    }
+
+    /**
+     * Runs {@code work} in one transaction on {@code connection}: commit on return, roll back on any
+     * throw. The connection's auto-commit setting is restored afterwards.
+     */
+    public static <T> T inTransaction(Connection connection, ConnectionWork<T> work) throws SQLException {
+        boolean autoCommit = connection.getAutoCommit();
+        connection.setAutoCommit(false);
+        try {
+            T result = work.apply(connection);
+            connection.commit();
+            return result;
+        } catch (Throwable e) {
+            rollbackQuietly(connection, e);
+            throw asSqlException(e);
+        } finally {
+            connection.setAutoCommit(autoCommit);
         }
     }
 
@@ -60,16 +65,5 @@ public final class Jdbc {
             throw error;
         }
         return new SQLException(e.getMessage(), e);
-    }
-
-    /** Reads a timestamp column as an instant, or {@code null}. */
-    public static Instant instant(ResultSet row, String column) throws SQLException {
-        OffsetDateTime value = row.getObject(column, OffsetDateTime.class);
-        return value == null ? null : value.toInstant();
-    }
-
-    /** A JDBC value for an instant bound to a timestamp-with-time-zone parameter. */
-    public static OffsetDateTime toOffsetDateTime(Instant instant) {
-        return instant == null ? null : OffsetDateTime.ofInstant(instant, java.time.ZoneOffset.UTC);
     }
 }

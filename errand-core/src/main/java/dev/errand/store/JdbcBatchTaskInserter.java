@@ -68,7 +68,7 @@ final class JdbcBatchTaskInserter implements TaskInserter {
         statement.setString(2, task.queue());
         statement.setString(3, task.payloadJson());
         statement.setInt(4, task.priority());
-        statement.setObject(5, Jdbc.toOffsetDateTime(task.runAt()));
+        statement.setObject(5, dialect.timestampValue(task.runAt()));
         statement.setLong(6, task.delayMicros());
         statement.setInt(7, task.maxAttempts());
         statement.setString(8, task.uniqueKey());

@@ -14,11 +14,13 @@ final class PostgresTaskInserter implements TaskInserter {
 
     private static final int MAX_CONFLICT_ROUNDS = 10;
 
+    private final Dialect dialect;
     private final String insertOne;
     private final String insertMany;
     private final UniqueKeys uniqueKeys;
 
     PostgresTaskInserter(Dialect dialect, String table) {
+        this.dialect = dialect;
         this.insertOne = "INSERT INTO " + table
                 + " (kind, queue, payload, priority, run_at, max_attempts, unique_key) VALUES (?, ?, "
                 + dialect.jsonParam() + ", ?, COALESCE(" + dialect.timestampParam() + ", "
@@ -42,7 +44,7 @@ final class PostgresTaskInserter implements TaskInserter {
                 statement.setString(2, task.queue());
                 statement.setString(3, task.payloadJson());
                 statement.setInt(4, task.priority());
-                statement.setObject(5, Jdbc.toOffsetDateTime(task.runAt()));
+                statement.setObject(5, dialect.timestampValue(task.runAt()));
                 statement.setLong(6, task.delayMicros());
                 statement.setInt(7, task.maxAttempts());
                 statement.setString(8, task.uniqueKey());

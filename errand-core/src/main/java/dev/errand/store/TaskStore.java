@@ -16,6 +16,9 @@ public final class TaskStore {
 
     private static final String CLEAR_LEASE = "lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL";
     private static final String FENCE = " WHERE id = ? AND lease_token = ? AND state = 'running'";
+    // Stand-ins for id lists, expanded per call because some dialects bind one parameter per id.
+    private static final String IDS = "{ids}";
+    private static final String TOKENS = "{tokens}";
 
     private final Dialect dialect;
     private final String table;
@@ -28,6 +31,7 @@ public final class TaskStore {
     private final String failSql;
     private final String heartbeatSql;
     private final String releaseSql;
+    private final String requeueSql;
     private final String expiredSql;
     private final String pruneSql;
 
@@ -43,8 +47,7 @@ public final class TaskStore {
         this.table = table;
         this.keepSucceeded = keepSucceeded;
         String now = dialect.timePlusMicros();
-        String manyFence = " WHERE " + dialect.idIn("id") + " AND " + dialect.idIn("lease_token")
-                + " AND state = 'running'";
+        String manyFence = " WHERE " + IDS + " AND " + TOKENS + " AND state = 'running'";
         this.startSql = "UPDATE " + table + " SET started_at = " + now + FENCE;
         String succeeded = "UPDATE " + table + " SET state = 'succeeded', finished_at = " + now + ", " + CLEAR_LEASE;
         this.succeedOneSql = keepSucceeded ? succeeded + FENCE : "DELETE FROM " + table + FENCE;
@@ -54,10 +57,12 @@ public final class TaskStore {
                 + ", last_error = ?, errors = " + dialect.appendErrorEntry("errors") + FENCE;
         this.failSql = "UPDATE " + table + " SET state = 'failed', finished_at = " + now + ", " + CLEAR_LEASE
                 + ", last_error = ?, errors = " + dialect.appendErrorEntry("errors") + FENCE;
-        this.heartbeatSql = "UPDATE " + table + " SET lease_expires_at = " + now + " WHERE " + dialect.idIn("id")
+        this.heartbeatSql = "UPDATE " + table + " SET lease_expires_at = " + now + " WHERE " + IDS
                 + " AND lease_owner = ? AND state = 'running'";
         this.releaseSql = "UPDATE " + table + " SET state = 'pending', attempt = attempt - 1, started_at = NULL, "
                 + CLEAR_LEASE + manyFence;
+        this.requeueSql = "UPDATE " + table + " SET state = 'pending', attempt = attempt - 1, started_at = NULL,"
+                + " run_at = " + now + ", " + CLEAR_LEASE + FENCE;
         this.expiredSql = "SELECT id, kind, queue, payload, attempt, max_attempts, lease_token, lease_owner FROM "
                 + table + " WHERE state = 'running' AND lease_expires_at < " + now
                 + " ORDER BY lease_expires_at LIMIT 1 FOR UPDATE SKIP LOCKED";
@@ -107,12 +112,12 @@ public final class TaskStore {
      * @return how many rows were completed (fewer if some leases were taken back)
      */
     public int succeedAll(Connection connection, long[] ids, long[] tokens, long offsetMicros) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(succeedManySql)) {
+        try (PreparedStatement statement = connection.prepareStatement(withIds(succeedManySql, ids, tokens))) {
             int i = 1;
             if (keepSucceeded) {
                 statement.setLong(i++, offsetMicros);
             }
-            dialect.bindIds(statement, i++, ids);
+            i = dialect.bindIds(statement, i, ids);
             dialect.bindIds(statement, i, tokens);
             return statement.executeUpdate();
         }
@@ -157,19 +162,33 @@ public final class TaskStore {
      */
     public int heartbeat(Connection connection, long[] ids, String owner, Duration lease, long offsetMicros)
             throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(heartbeatSql)) {
+        try (PreparedStatement statement = connection.prepareStatement(withIds(heartbeatSql, ids, null))) {
             statement.setLong(1, offsetMicros + micros(lease));
-            dialect.bindIds(statement, 2, ids);
-            statement.setString(3, owner);
+            int next = dialect.bindIds(statement, 2, ids);
+            statement.setString(next, owner);
             return statement.executeUpdate();
+        }
+    }
+
+    /**
+     * Puts one running task back to pending after {@code delay} without counting its attempt or
+     * recording an error: its transaction lost a lock conflict, which says nothing about the task.
+     */
+    public boolean requeueUncounted(Connection connection, ClaimedTask task, Duration delay, long offsetMicros)
+            throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(requeueSql)) {
+            statement.setLong(1, offsetMicros + micros(delay));
+            statement.setLong(2, task.id());
+            statement.setLong(3, task.leaseToken());
+            return statement.executeUpdate() == 1;
         }
     }
 
     /** Returns claimed tasks that never started to pending, without counting their attempt. */
     public int release(Connection connection, long[] ids, long[] tokens) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(releaseSql)) {
-            dialect.bindIds(statement, 1, ids);
-            dialect.bindIds(statement, 2, tokens);
+        try (PreparedStatement statement = connection.prepareStatement(withIds(releaseSql, ids, tokens))) {
+            int next = dialect.bindIds(statement, 1, ids);
+            dialect.bindIds(statement, next, tokens);
             return statement.executeUpdate();
         }
     }
@@ -200,6 +219,11 @@ public final class TaskStore {
             statement.setLong(1, offsetMicros - micros(retention));
             return statement.executeUpdate();
         }
+    }
+
+    private String withIds(String sql, long[] ids, long[] tokens) {
+        String expanded = sql.replace(IDS, dialect.idIn("id", ids.length));
+        return tokens == null ? expanded : expanded.replace(TOKENS, dialect.idIn("lease_token", tokens.length));
     }
 
     private int bindError(PreparedStatement statement, int index, AttemptError error, long offsetMicros)

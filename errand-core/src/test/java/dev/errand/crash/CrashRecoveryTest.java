@@ -11,7 +11,7 @@ import dev.errand.task.Task;
 import dev.errand.task.TaskDefinition;
 import dev.errand.task.TaskState;
 import dev.errand.testing.ErrandTestSupport;
-import dev.errand.testing.TestDatabase;
+import dev.errand.testing.Target;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -20,6 +20,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
@@ -36,6 +38,8 @@ import tools.jackson.databind.ObjectMapper;
  * shared with the child JVM anyway, since each process has its own clock object.
  */
 @Timeout(value = 50, unit = TimeUnit.SECONDS)
+@ParameterizedClass(name = "{0}")
+@MethodSource("dev.errand.testing.Targets#servers")
 class CrashRecoveryTest extends ErrandTestSupport {
 
     private static final String CHILD = "crash-child";
@@ -44,8 +48,8 @@ class CrashRecoveryTest extends ErrandTestSupport {
     private static final Duration RECOVERY = Duration.ofSeconds(20);
     private static final Duration DEATH = Duration.ofSeconds(10);
 
-    CrashRecoveryTest() {
-        super(TestDatabase.POSTGRES);
+    CrashRecoveryTest(Target target) {
+        super(target);
     }
 
     /** Copies the class directories for the children now, while they match the classes this JVM loaded. */

@@ -13,7 +13,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
@@ -33,12 +32,14 @@ public abstract class ErrandTestSupport {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     protected final TestDatabase database;
+    protected final Target target;
     protected String prefix;
     protected ShiftableClock clock;
     private final List<Errand> nodes = new ArrayList<>();
 
-    protected ErrandTestSupport(TestDatabase database) {
-        this.database = database;
+    protected ErrandTestSupport(Target target) {
+        this.target = target;
+        this.database = target.database();
     }
 
     @BeforeEach
@@ -65,7 +66,13 @@ public abstract class ErrandTestSupport {
 
     /** A builder with fast test settings, on this test's prefix and clock. */
     protected ErrandBuilder builder() {
-        return Errand.builder(dataSource())
+        return builder(dataSource());
+    }
+
+    /** The same, on another DataSource. */
+    protected ErrandBuilder builder(DataSource dataSource) {
+        return Errand.builder(dataSource)
+                .claimStrategy(target.claimStrategy())
                 .tablePrefix(prefix)
                 .clock(clock)
                 .pollInterval(Duration.ofMillis(50))
@@ -136,11 +143,7 @@ public abstract class ErrandTestSupport {
 
     /** The database's current time (without the test clock's offset). */
     protected Instant databaseNow() throws SQLException {
-        try (Connection c = dataSource().getConnection(); Statement s = c.createStatement();
-                ResultSet rows = s.executeQuery("SELECT CURRENT_TIMESTAMP")) {
-            rows.next();
-            return rows.getObject(1, OffsetDateTime.class).toInstant();
-        }
+        return database.now();
     }
 
     /** The {@code attempt} numbers of a task's error history, in order. */

@@ -8,12 +8,13 @@ import java.sql.Statement;
 import javax.sql.DataSource;
 
 /**
- * A real database for tests, reached over a real connection pool. PostgreSQL comes from
- * {@code ERRAND_TEST_PG_URL} (default: the local server's {@code test} database); H2 is in memory.
+ * A real database for tests, reached over a real connection pool. PostgreSQL and MariaDB come from
+ * {@code ERRAND_TEST_PG_URL} and {@code ERRAND_TEST_MARIADB_URL} (default: the local servers'
+ * {@code test} databases); H2 is in memory.
  */
 public enum TestDatabase {
 
-    POSTGRES {
+    POSTGRES("PostgreSQL", "CURRENT_TIMESTAMP") {
         @Override
         String jdbcUrl() {
             return env("ERRAND_TEST_PG_URL", "jdbc:postgresql://127.0.0.1:5432/test");
@@ -25,7 +26,19 @@ public enum TestDatabase {
         }
     },
 
-    H2 {
+    MARIADB("MariaDB", "UTC_TIMESTAMP(6)") {
+        @Override
+        String jdbcUrl() {
+            return env("ERRAND_TEST_MARIADB_URL", "jdbc:mariadb://127.0.0.1:3306/test");
+        }
+
+        @Override
+        String user() {
+            return env("ERRAND_TEST_MARIADB_USER", "root");
+        }
+    },
+
+    H2("H2", "CURRENT_TIMESTAMP") {
         @Override
         String jdbcUrl() {
             return "jdbc:h2:mem:errand;DB_CLOSE_DELAY=-1";
@@ -36,6 +49,35 @@ public enum TestDatabase {
             return "sa";
         }
     };
+
+    private final String displayName;
+    private final String nowSql;
+
+    TestDatabase(String displayName, String nowSql) {
+        this.displayName = displayName;
+        this.nowSql = nowSql;
+    }
+
+    /** A name for test reports. */
+    public String displayName() {
+        return displayName;
+    }
+
+    /** SQL for the database's current time as Errand compares it (UTC on MariaDB). */
+    public String nowSql() {
+        return nowSql;
+    }
+
+    /** The database's current time. */
+    public java.time.Instant now() throws SQLException {
+        try (Connection c = dataSource().getConnection(); Statement s = c.createStatement();
+                java.sql.ResultSet rows = s.executeQuery("SELECT " + nowSql)) {
+            rows.next();
+            return this == MARIADB
+                    ? rows.getObject(1, java.time.LocalDateTime.class).toInstant(java.time.ZoneOffset.UTC)
+                    : rows.getObject(1, java.time.OffsetDateTime.class).toInstant();
+        }
+    }
 
     private volatile HikariDataSource dataSource;
 
@@ -56,15 +98,20 @@ public enum TestDatabase {
     /** A shared pool to this database. */
     public synchronized DataSource dataSource() {
         if (dataSource == null) {
-            HikariConfig config = new HikariConfig();
-            config.setJdbcUrl(jdbcUrl());
-            config.setUsername(user());
-            config.setPassword("");
-            config.setMaximumPoolSize(40);
-            config.setPoolName("errand-test-" + name().toLowerCase());
-            dataSource = new HikariDataSource(config);
+            dataSource = newDataSource();
         }
         return dataSource;
+    }
+
+    /** A new pool of its own; the caller closes it. */
+    public HikariDataSource newDataSource() {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(jdbcUrl());
+        config.setUsername(user());
+        config.setPassword("");
+        config.setMaximumPoolSize(40);
+        config.setPoolName("errand-test-" + name().toLowerCase());
+        return new HikariDataSource(config);
     }
 
     /** Drops the tables of a test's prefix. */

@@ -137,11 +137,22 @@ class ArgumentValidationTest {
 
     @Test
     void unsupportedDatabasesAreNamedWithTheSupportedList() {
-        assertThatThrownBy(() -> Dialects.forProduct("Oracle", 23)).isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("Oracle 23").hasMessageContaining("PostgreSQL 12+");
-        assertThatThrownBy(() -> Dialects.forProduct("PostgreSQL", 9)).hasMessageContaining("PostgreSQL 9");
-        assertThat(Dialects.forProduct("PostgreSQL", 15).name()).isEqualTo("postgresql");
-        assertThat(Dialects.forProduct("H2", 2).name()).isEqualTo("h2");
+        assertThatThrownBy(() -> Dialects.forProduct("Oracle", "23.4", 23, 4))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("Oracle 23.4")
+                .hasMessageContaining("PostgreSQL 12+, MariaDB 10.6+, MySQL 8.0.1+, H2 2.x")
+                .hasMessageContaining("ErrandBuilder.dialect");
+        assertThatThrownBy(() -> Dialects.forProduct("PostgreSQL", "9.6", 9, 6)).hasMessageContaining("PostgreSQL 9.6");
+        assertThatThrownBy(() -> Dialects.forProduct("MariaDB", "10.5.8-MariaDB", 10, 5))
+                .hasMessageContaining("MariaDB 10.5");
+        assertThat(Dialects.forProduct("PostgreSQL", "15.4", 15, 4).name()).isEqualTo("postgresql");
+        assertThat(Dialects.forProduct("H2", "2.4.240", 2, 4).name()).isEqualTo("h2");
+        assertThat(Dialects.forProduct("MariaDB", "10.11.19-MariaDB", 10, 11).name()).isEqualTo("mariadb");
+        assertThat(Dialects.forProduct("MySQL", "5.5.5-10.6.1-MariaDB", 10, 6).name()).isEqualTo("mariadb");
+        assertThat(Dialects.forProduct("MySQL", "8.4.0", 8, 4).name()).isEqualTo("mariadb");
+        assertThat(Dialects.named("MySQL").name()).isEqualTo("mariadb");
+        assertThatThrownBy(() -> Dialects.named("oracle")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("postgresql, mariadb, mysql, h2");
+        assertThatThrownBy(() -> builder().claimStrategy(null)).hasMessageContaining("ClaimStrategies.skipLocked()");
     }
 
     @Test

@@ -8,6 +8,7 @@ import dev.errand.enqueue.TaskRequest;
 import dev.errand.task.Task;
 import dev.errand.task.TaskState;
 import dev.errand.testing.ErrandTestSupport;
+import dev.errand.testing.Target;
 import dev.errand.testing.TestDatabase;
 import java.sql.Connection;
 import java.time.Duration;
@@ -23,9 +24,13 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** Guarantee 1 (atomic enqueue) and the enqueue API's options and argument checks. */
-public abstract class EnqueueContract extends ErrandTestSupport {
+@ParameterizedClass(name = "{0}")
+@MethodSource("dev.errand.testing.Targets#databases")
+class EnqueueContractTest extends ErrandTestSupport {
 
     record Email(String to, String subject) {}
 
@@ -36,8 +41,8 @@ public abstract class EnqueueContract extends ErrandTestSupport {
         }
     }
 
-    protected EnqueueContract(TestDatabase database) {
-        super(database);
+    EnqueueContractTest(Target target) {
+        super(target);
     }
 
     @Test

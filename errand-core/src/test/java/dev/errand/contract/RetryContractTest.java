@@ -12,17 +12,22 @@ import dev.errand.task.Task;
 import dev.errand.task.TaskDefinition;
 import dev.errand.task.TaskState;
 import dev.errand.testing.ErrandTestSupport;
+import dev.errand.testing.Target;
 import dev.errand.testing.TestDatabase;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** Retry policies, maximum attempts, retry-later, and the failure callback, on a real database. */
-public abstract class RetryContract extends ErrandTestSupport {
+@ParameterizedClass(name = "{0}")
+@MethodSource("dev.errand.testing.Targets#claiming")
+class RetryContractTest extends ErrandTestSupport {
 
-    protected RetryContract(TestDatabase database) {
-        super(database);
+    RetryContractTest(Target target) {
+        super(target);
     }
 
     private static TaskDefinition.Builder<Integer> alwaysFailing(String kind) {

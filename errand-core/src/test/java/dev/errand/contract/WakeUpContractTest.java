@@ -2,26 +2,32 @@ package dev.errand.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.errand.Errand;
 import dev.errand.enqueue.TaskRequest;
 import dev.errand.task.TaskDefinition;
 import dev.errand.testing.ErrandTestSupport;
+import dev.errand.testing.Target;
 import dev.errand.testing.TestDatabase;
 import java.sql.Connection;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Wake-ups: with a poll interval far longer than the test allows, a task must still start quickly
  * because the enqueue signalled the poller.
  */
-public abstract class WakeUpContract extends ErrandTestSupport {
+@ParameterizedClass(name = "{0}")
+@MethodSource("dev.errand.testing.Targets#claiming")
+class WakeUpContractTest extends ErrandTestSupport {
 
     private static final Duration SLOW_POLL = Duration.ofSeconds(30);
 
-    protected WakeUpContract(TestDatabase database) {
-        super(database);
+    WakeUpContractTest(Target target) {
+        super(target);
     }
 
     private Errand worker() {
@@ -53,7 +59,9 @@ public abstract class WakeUpContract extends ErrandTestSupport {
     }
 
     /** PostgreSQL only: another node's commit reaches this node through LISTEN/NOTIFY. */
-    protected void otherNodesCommitWakesThroughTheDatabase() throws Exception {
+    @Test
+    void otherNodesCommitWakesThroughListenNotify() throws Exception {
+        assumeTrue(database == TestDatabase.POSTGRES, "only PostgreSQL has LISTEN/NOTIFY");
         Errand errand = worker();
         errand.start();
         Errand producer = node(builder().processingEnabled(false));

@@ -12,18 +12,23 @@ import dev.errand.task.Task;
 import dev.errand.task.TaskDefinition;
 import dev.errand.task.TaskState;
 import dev.errand.testing.ErrandTestSupport;
+import dev.errand.testing.Target;
 import dev.errand.testing.TestDatabase;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** The admin API: find, list and count (paged), cancel, retry now, reschedule, delete. */
-public abstract class AdminContract extends ErrandTestSupport {
+@ParameterizedClass(name = "{0}")
+@MethodSource("dev.errand.testing.Targets#databases")
+class AdminContractTest extends ErrandTestSupport {
 
-    protected AdminContract(TestDatabase database) {
-        super(database);
+    AdminContractTest(Target target) {
+        super(target);
     }
 
     @Test

@@ -12,6 +12,7 @@ import dev.errand.task.TaskDefinition;
 import dev.errand.task.TaskHandler;
 import dev.errand.task.TaskState;
 import dev.errand.testing.ErrandTestSupport;
+import dev.errand.testing.Target;
 import dev.errand.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -25,16 +26,20 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Guarantee 2 (nothing is lost): expired leases are rescued, live work is not, and every node may
  * rescue at once. A "lost" node is simulated in-process by a node whose handler hangs and whose
  * heartbeats are too slow to matter, while the shared test clock jumps past its lease.
  */
-public abstract class RescueContract extends ErrandTestSupport {
+@ParameterizedClass(name = "{0}")
+@MethodSource("dev.errand.testing.Targets#claiming")
+class RescueContractTest extends ErrandTestSupport {
 
-    protected RescueContract(TestDatabase database) {
-        super(database);
+    RescueContractTest(Target target) {
+        super(target);
     }
 
     /**
@@ -165,7 +170,8 @@ public abstract class RescueContract extends ErrandTestSupport {
         // Rows as a node that died mid-run leaves them.
         try (Connection c = dataSource().getConnection(); Statement s = c.createStatement()) {
             s.executeUpdate("UPDATE " + prefix + "task SET state = 'running', attempt = 1, lease_owner = 'dead-node',"
-                    + " lease_token = 42, lease_expires_at = CURRENT_TIMESTAMP, started_at = CURRENT_TIMESTAMP");
+                    + " lease_token = 42, lease_expires_at = " + database.nowSql() + ", started_at = "
+                    + database.nowSql());
         }
         clock.advance(Duration.ofMinutes(1));
         ExecutorService pool = Executors.newFixedThreadPool(2);

@@ -6,14 +6,19 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.errand.Errand;
 import dev.errand.enqueue.TaskRequest;
 import dev.errand.testing.ErrandTestSupport;
+import dev.errand.testing.Target;
 import dev.errand.testing.TestDatabase;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** Migrations: Errand's own history table, idempotence, opting out, and prefix validation. */
-public abstract class SchemaContract extends ErrandTestSupport {
+@ParameterizedClass(name = "{0}")
+@MethodSource("dev.errand.testing.Targets#databases")
+class SchemaContractTest extends ErrandTestSupport {
 
-    protected SchemaContract(TestDatabase database) {
-        super(database);
+    SchemaContractTest(Target target) {
+        super(target);
     }
 
     @Test

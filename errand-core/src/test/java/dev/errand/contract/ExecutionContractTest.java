@@ -10,6 +10,7 @@ import dev.errand.task.Task;
 import dev.errand.task.TaskDefinition;
 import dev.errand.task.TaskState;
 import dev.errand.testing.ErrandTestSupport;
+import dev.errand.testing.Target;
 import dev.errand.testing.TestDatabase;
 import java.sql.Connection;
 import java.time.Duration;
@@ -20,17 +21,21 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Guarantees 3, 4 and 5 (exactly-once effect, at-least-once runs, order), graceful stop, and the
  * handling of unknown kinds and bad payloads, on a real database.
  */
-public abstract class ExecutionContract extends ErrandTestSupport {
+@ParameterizedClass(name = "{0}")
+@MethodSource("dev.errand.testing.Targets#claiming")
+class ExecutionContractTest extends ErrandTestSupport {
 
     record Order(int number) {}
 
-    protected ExecutionContract(TestDatabase database) {
-        super(database);
+    ExecutionContractTest(Target target) {
+        super(target);
     }
 
     private TaskDefinition<Order> transactionalEffect(String kind) {

@@ -1,9 +1,0 @@
-package dev.errand.contract;
-
-import dev.errand.testing.TestDatabase;
-
-class PostgresAdminTest extends AdminContract {
-    PostgresAdminTest() {
-        super(TestDatabase.POSTGRES);
-    }
-}
