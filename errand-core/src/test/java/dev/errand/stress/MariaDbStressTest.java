@@ -114,6 +114,8 @@ class MariaDbStressTest extends ErrandTestSupport {
         ThreadLocalRandom random = ThreadLocalRandom.current();
         while (System.nanoTime() < deadline) {
             try {
+                // Paced so that the workers keep up: the point is contention, not a backlog to drain.
+                Thread.sleep(random.nextInt(2, 12));
                 if (random.nextInt(4) == 0) {
                     List<TaskRequest> batch = new ArrayList<>();
                     for (int i = 0; i < 20; i++) {
