@@ -31,6 +31,18 @@ public final class Jdbc {
      * throw. The connection's auto-commit setting is restored afterwards.
      */
     public static <T> T inTransaction(Connection connection, ConnectionWork<T> work) throws SQLException {
+        try {
+            return inTransactionRethrowing(connection, work);
+        } catch (Exception e) {
+            throw asSqlException(e);
+        }
+    }
+
+    /**
+     * The same, but whatever {@code work} throws is rethrown unchanged, for callers that must see a
+     * handler's own exception.
+     */
+    public static <T> T inTransactionRethrowing(Connection connection, ConnectionWork<T> work) throws Exception {
         boolean autoCommit = connection.getAutoCommit();
         connection.setAutoCommit(false);
         try {
@@ -39,9 +51,13 @@ public final class Jdbc {
             return result;
         } catch (Throwable e) {
             rollbackQuietly(connection, e);
-            throw asSqlException(e);
+            throw e;
         } finally {
-            connection.setAutoCommit(autoCommit);
+            try {
+                connection.setAutoCommit(autoCommit);
+            } catch (SQLException restoreFailure) {
+                // The pool validates or discards the connection; the outcome above stands.
+            }
         }
     }
 

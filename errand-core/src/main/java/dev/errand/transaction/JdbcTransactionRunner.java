@@ -1,7 +1,7 @@
 package dev.errand.transaction;
 
+import dev.errand.store.Jdbc;
 import java.sql.Connection;
-import java.sql.SQLException;
 import javax.sql.DataSource;
 
 /** {@link TransactionRunner#jdbc()}: begins, commits and rolls back on a fresh pooled connection. */
@@ -14,26 +14,7 @@ final class JdbcTransactionRunner implements TransactionRunner {
     @Override
     public <T> T inTransaction(DataSource dataSource, TransactionalWork<T> work) throws Exception {
         try (Connection connection = dataSource.getConnection()) {
-            boolean autoCommit = connection.getAutoCommit();
-            connection.setAutoCommit(false);
-            try {
-                T result = work.apply(connection);
-                connection.commit();
-                return result;
-            } catch (Throwable failure) {
-                try {
-                    connection.rollback();
-                } catch (SQLException rollbackFailure) {
-                    failure.addSuppressed(rollbackFailure);
-                }
-                throw failure;
-            } finally {
-                try {
-                    connection.setAutoCommit(autoCommit);
-                } catch (SQLException ignored) {
-                    // The pool validates or discards the connection; the outcome above stands.
-                }
-            }
+            return Jdbc.inTransactionRethrowing(connection, work::apply);
         }
     }
 }
