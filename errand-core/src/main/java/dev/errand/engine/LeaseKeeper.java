@@ -56,19 +56,20 @@ final class LeaseKeeper {
         Map<Duration, List<Long>> byLease = new HashMap<>();
         held.forEach((id, lease) -> byLease.computeIfAbsent(lease, l -> new ArrayList<>()).add(id));
         long offset = TaskStore.micros(settings.clock().offset());
-        try {
-            for (Map.Entry<Duration, List<Long>> group : byLease.entrySet()) {
-                // Sorted ids: every node locks rows in the same order, which keeps deadlocks rare.
-                long[] ids = group.getValue().stream().mapToLong(Long::longValue).sorted().toArray();
+        for (Map.Entry<Duration, List<Long>> group : byLease.entrySet()) {
+            // Sorted ids: every node locks rows in the same order, which keeps deadlocks rare.
+            long[] ids = group.getValue().stream().mapToLong(Long::longValue).sorted().toArray();
+            try {
                 int extended = transactions.run("heartbeat",
                         c -> store.heartbeat(c, ids, settings.nodeId(), group.getKey(), offset));
                 if (extended < ids.length) {
                     log.debug("Heartbeat extended {} of {} leases; the rest finished or were taken back",
                             extended, ids.length);
                 }
+            } catch (SQLException e) {
+                log.warn("Heartbeat of {} leases failed: {}; retrying at the next interval", ids.length,
+                        e.getMessage());
             }
-        } catch (SQLException e) {
-            log.warn("Heartbeat of {} leases failed: {}; retrying at the next interval", held.size(), e.getMessage());
         }
     }
 }

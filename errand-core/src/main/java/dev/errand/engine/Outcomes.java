@@ -28,6 +28,8 @@ final class Outcomes {
     private final ErrandSettings settings;
     private final ErrorTexts errors;
     private final EngineStats stats;
+    private static final int MAX_CONFLICTS_IN_A_ROW = 10;
+    private final java.util.Map<Long, Integer> conflictsInARow = new java.util.concurrent.ConcurrentHashMap<>();
 
     Outcomes(Transactions transactions, TaskStore store, ErrandSettings settings, ErrorTexts errors, EngineStats stats) {
         this.transactions = transactions;
@@ -73,7 +75,14 @@ final class Outcomes {
      * The attempt's transaction lost a deadlock or lock timeout: run it again soon, uncounted and with
      * no error recorded, after a short random pause so that the two sides do not collide again.
      */
-    void lockConflict(ClaimedTask task, Throwable conflict) {
+    void lockConflict(ClaimedTask task, RegisteredKind kind, Throwable conflict) {
+        int conflicts = conflictsInARow.merge(task.id(), 1, Integer::sum);
+        if (conflicts > MAX_CONFLICTS_IN_A_ROW) {
+            // It keeps colliding: count it as a failed attempt so that the retry policy can end it.
+            conflictsInARow.remove(task.id());
+            attemptFailed(task, kind, conflict);
+            return;
+        }
         transactions.countLockConflict("run");
         log.info("Task {} ({}) attempt {} lost a lock conflict ({}); running it again", task.id(), task.kind(),
                 task.attempt(), conflict.getMessage());
@@ -83,6 +92,13 @@ final class Outcomes {
         } catch (SQLException e) {
             log.error("Could not requeue task {} after a lock conflict ({}); its lease will expire and rescue"
                     + " will retry it", task.id(), e.getMessage());
+        }
+    }
+
+    /** Forgets a task's lock conflicts once its transaction committed. */
+    void committed(ClaimedTask task) {
+        if (!conflictsInARow.isEmpty()) {
+            conflictsInARow.remove(task.id());
         }
     }
 

@@ -95,6 +95,7 @@ final class TaskRunner {
                 return null;
             });
             // Committed: the handler's writes and the completion, together.
+            outcomes.committed(task);
             stats.recordSucceeded(1);
             settings.listener().succeeded(task.kind(), task.queue(), Duration.ofNanos(System.nanoTime() - begin));
         } catch (LeaseLost lost) {
@@ -106,7 +107,7 @@ final class TaskRunner {
             // The transaction rolled back, so the handler's writes are gone; record the attempt.
             rethrowIfFatal(failure);
             if (transactions.isLockConflict(failure)) {
-                outcomes.lockConflict(task, failure);
+                outcomes.lockConflict(task, kind, failure);
             } else {
                 outcomes.attemptFailed(task, kind, failure);
             }

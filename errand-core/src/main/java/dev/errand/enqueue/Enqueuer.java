@@ -43,7 +43,7 @@ public final class Enqueuer {
         this.settings = settings;
         this.definitions = definitions;
         this.wakeUps = wakeUps;
-        this.inserter = TaskInserter.forDialect(dialect, settings.tablePrefix().taskTable());
+        this.inserter = TaskInserter.forDialect(dialect, settings.tablePrefix().taskTable(), transactions.dataSource());
         this.channel = notificationChannel(settings);
     }
 

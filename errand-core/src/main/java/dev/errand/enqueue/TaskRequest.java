@@ -190,6 +190,11 @@ public final class TaskRequest {
                 throw new IllegalArgumentException("uniqueKey must be 1 to " + MAX_UNIQUE_KEY_LENGTH
                         + " non-blank characters, got " + (uniqueKey == null ? "null" : "\"" + uniqueKey + "\""));
             }
+            // MariaDB and MySQL compare keys ignoring trailing spaces; refusing them keeps keys portable.
+            if (!uniqueKey.strip().equals(uniqueKey)) {
+                throw new IllegalArgumentException("uniqueKey must not start or end with whitespace, got \""
+                        + uniqueKey + "\"; strip it first");
+            }
             this.uniqueKey = uniqueKey;
             return this;
         }

@@ -105,7 +105,8 @@ public interface Dialect {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof SQLException sql) {
                 String state = sql.getSQLState();
-                if ("40001".equals(state) || "40P01".equals(state)) {
+                // 40001 serialization failure, 40P01 deadlock, 55P03 lock_timeout.
+                if ("40001".equals(state) || "40P01".equals(state) || "55P03".equals(state)) {
                     return true;
                 }
             }

@@ -4,15 +4,24 @@ import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import javax.sql.DataSource;
 
 /** Finds the dialect of a database from its JDBC metadata. */
 public final class Dialects {
 
     /** What {@link #detect(DataSource)} accepts, for error messages. */
-    public static final String SUPPORTED = "PostgreSQL 12+, MariaDB 10.6+, MySQL 8.0.1+, H2 2.x";
+    public static final String SUPPORTED = "PostgreSQL 12+, MariaDB 10.6+, MySQL 8.0.16+, H2 2.x";
+
+    private static final Pattern MARIADB_VERSION = Pattern.compile("(\\d+)\\.(\\d+)\\.\\d+-mariadb");
 
     private Dialects() {}
+
+    private static int patch(String version) {
+        Matcher m = Pattern.compile("^\\d+\\.\\d+\\.(\\d+)").matcher(version);
+        return m.find() ? Integer.parseInt(m.group(1)) : 0;
+    }
 
     /**
      * Detects the dialect.
@@ -51,10 +60,18 @@ public final class Dialects {
             return new H2Dialect();
         }
         boolean mariaDb = product.contains("mariadb") || version.contains("mariadb");
-        if (mariaDb && (major > 10 || (major == 10 && minor >= 6))) {
-            return new MariaDbDialect();
-        }
-        if (!mariaDb && product.contains("mysql") && (major > 8 || (major == 8 && minor >= 0))) {
+        if (mariaDb) {
+            // A MySQL driver reports MariaDB 10.x as "5.5.5-10.11.19-MariaDB": the real version follows.
+            Matcher real = MARIADB_VERSION.matcher(version);
+            if (real.find()) {
+                major = Integer.parseInt(real.group(1));
+                minor = Integer.parseInt(real.group(2));
+            }
+            if (major > 10 || (major == 10 && minor >= 6)) {
+                return new MariaDbDialect();
+            }
+        } else if (product.contains("mysql") && (major > 8 || (major == 8 && (minor > 0 || patch(version) >= 16)))) {
+            // 8.0.16: CHECK constraints are enforced; 8.0.13: expression defaults, which the schema uses.
             return new MariaDbDialect();
         }
         throw new IllegalStateException("Errand does not support " + productName + " " + major + "." + minor

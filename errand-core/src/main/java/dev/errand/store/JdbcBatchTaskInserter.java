@@ -19,13 +19,13 @@ final class JdbcBatchTaskInserter implements TaskInserter {
     private final String insertSql;
     private final UniqueKeys uniqueKeys;
 
-    JdbcBatchTaskInserter(Dialect dialect, String table) {
+    JdbcBatchTaskInserter(Dialect dialect, String table, UniqueKeys uniqueKeys) {
         this.dialect = dialect;
         this.insertSql = "INSERT INTO " + table
                 + " (kind, queue, payload, priority, run_at, max_attempts, unique_key) VALUES (?, ?, "
                 + dialect.jsonParam() + ", ?, COALESCE(" + dialect.timestampParam() + ", "
                 + dialect.timePlusMicros() + "), ?, ?)";
-        this.uniqueKeys = new UniqueKeys(table);
+        this.uniqueKeys = uniqueKeys;
     }
 
     @Override

@@ -19,7 +19,7 @@ final class PostgresTaskInserter implements TaskInserter {
     private final String insertMany;
     private final UniqueKeys uniqueKeys;
 
-    PostgresTaskInserter(Dialect dialect, String table) {
+    PostgresTaskInserter(Dialect dialect, String table, UniqueKeys uniqueKeys) {
         this.dialect = dialect;
         this.insertOne = "INSERT INTO " + table
                 + " (kind, queue, payload, priority, run_at, max_attempts, unique_key) VALUES (?, ?, "
@@ -33,7 +33,7 @@ final class PostgresTaskInserter implements TaskInserter {
                 + " CAST(? AS int[]), CAST(? AS text[]), CAST(? AS bigint[]), CAST(? AS int[]))"
                 + " AS r(kind, queue, payload, priority, run_at, delay_micros, max_attempts)"
                 + " RETURNING id";
-        this.uniqueKeys = new UniqueKeys(table);
+        this.uniqueKeys = uniqueKeys;
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.errand.store;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
+import javax.sql.DataSource;
 
 /** Inserts task rows on the caller's connection, so that they join the caller's transaction. */
 public interface TaskInserter {
@@ -21,10 +22,15 @@ public interface TaskInserter {
      */
     long[] insertAll(Connection connection, List<NewTask> tasks) throws SQLException;
 
-    /** Creates the inserter that fits a dialect. */
-    static TaskInserter forDialect(Dialect dialect, String table) {
+    /**
+     * Creates the inserter that fits a dialect.
+     *
+     * @param dataSource for unique-key lookups outside the caller's snapshot
+     */
+    static TaskInserter forDialect(Dialect dialect, String table, DataSource dataSource) {
+        UniqueKeys uniqueKeys = new UniqueKeys(table, dataSource);
         return dialect instanceof PostgresDialect
-                ? new PostgresTaskInserter(dialect, table)
-                : new JdbcBatchTaskInserter(dialect, table);
+                ? new PostgresTaskInserter(dialect, table, uniqueKeys)
+                : new JdbcBatchTaskInserter(dialect, table, uniqueKeys);
     }
 }

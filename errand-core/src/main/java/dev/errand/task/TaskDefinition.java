@@ -59,6 +59,9 @@ public final class TaskDefinition<P> {
             throw new IllegalArgumentException("Task kind must be a non-blank name such as \"send-email\", got "
                     + (kind == null ? "null" : "\"" + kind + "\""));
         }
+        if (!kind.strip().equals(kind)) {
+            throw new IllegalArgumentException("Task kind must not start or end with whitespace, got \"" + kind + "\"");
+        }
         if (kind.length() > MAX_KIND_LENGTH) {
             throw new IllegalArgumentException("Task kind must be at most " + MAX_KIND_LENGTH
                     + " characters, got " + kind.length());

@@ -155,6 +155,34 @@ class EnqueueContractTest extends ErrandTestSupport {
     }
 
     @Test
+    void duplicateKeyCommittedAfterTheCallersSnapshotIsStillFound() throws Exception {
+        Errand errand = node(builder());
+        try (Connection c = dataSource().getConnection()) {
+            c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+            c.setAutoCommit(false);
+            // Take the snapshot now, before another transaction commits the key.
+            try (var s = c.createStatement()) {
+                s.executeQuery("SELECT COUNT(*) FROM " + prefix + "task").close();
+            }
+            long holder = errand.enqueue(TaskRequest.builder("snap", 1).uniqueKey("later-key").build());
+            TaskRequest duplicate = TaskRequest.builder("snap", 2).uniqueKey("later-key").build();
+            if (database == TestDatabase.POSTGRES) {
+                // PostgreSQL's REPEATABLE READ contract: the clash is a serialization failure, and the
+                // caller runs its transaction again, as it would for any other clash.
+                assertThatThrownBy(() -> errand.enqueue(c, duplicate)).isInstanceOf(java.sql.SQLException.class)
+                        .satisfies(e -> assertThat(((java.sql.SQLException) e).getSQLState()).isEqualTo("40001"));
+                c.rollback();
+            } else {
+                assertThat(errand.enqueue(c, duplicate)).isEqualTo(holder);
+                c.commit();
+            }
+            c.setAutoCommit(true);
+            c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+        }
+        assertThat(taskRows()).isEqualTo(1);
+    }
+
+    @Test
     void concurrentEnqueuesOfOneUniqueKeyWriteOneRow() throws Exception {
         Errand errand = node(builder());
         int threads = 8;
@@ -200,6 +228,10 @@ class EnqueueContractTest extends ErrandTestSupport {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("zero or more");
         assertThatThrownBy(() -> TaskRequest.builder("k", 1).maxAttempts(0))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("between 1 and 1000");
+        assertThatThrownBy(() -> TaskRequest.builder("k", 1).uniqueKey("pad "))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("whitespace");
+        assertThatThrownBy(() -> TaskRequest.of(" k", 1))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("whitespace");
         assertThatThrownBy(() -> TaskRequest.builder("k", 1).uniqueKey("x".repeat(201)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("200");
         assertThatThrownBy(() -> errand.enqueue(TaskRequest.builder("k", 1).queue("nowhere").build()))

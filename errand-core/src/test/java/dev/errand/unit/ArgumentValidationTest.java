@@ -139,7 +139,7 @@ class ArgumentValidationTest {
     void unsupportedDatabasesAreNamedWithTheSupportedList() {
         assertThatThrownBy(() -> Dialects.forProduct("Oracle", "23.4", 23, 4))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("Oracle 23.4")
-                .hasMessageContaining("PostgreSQL 12+, MariaDB 10.6+, MySQL 8.0.1+, H2 2.x")
+                .hasMessageContaining("PostgreSQL 12+, MariaDB 10.6+, MySQL 8.0.16+, H2 2.x")
                 .hasMessageContaining("ErrandBuilder.dialect");
         assertThatThrownBy(() -> Dialects.forProduct("PostgreSQL", "9.6", 9, 6)).hasMessageContaining("PostgreSQL 9.6");
         assertThatThrownBy(() -> Dialects.forProduct("MariaDB", "10.5.8-MariaDB", 10, 5))
@@ -147,8 +147,13 @@ class ArgumentValidationTest {
         assertThat(Dialects.forProduct("PostgreSQL", "15.4", 15, 4).name()).isEqualTo("postgresql");
         assertThat(Dialects.forProduct("H2", "2.4.240", 2, 4).name()).isEqualTo("h2");
         assertThat(Dialects.forProduct("MariaDB", "10.11.19-MariaDB", 10, 11).name()).isEqualTo("mariadb");
-        assertThat(Dialects.forProduct("MySQL", "5.5.5-10.6.1-MariaDB", 10, 6).name()).isEqualTo("mariadb");
+        // What MySQL Connector/J really reports for MariaDB 10.11: version 5.5, the real one in the string.
+        assertThat(Dialects.forProduct("MySQL", "5.5.5-10.11.19-MariaDB", 5, 5).name()).isEqualTo("mariadb");
+        assertThatThrownBy(() -> Dialects.forProduct("MySQL", "5.5.5-10.5.2-MariaDB", 5, 5))
+                .hasMessageContaining("10.5");
         assertThat(Dialects.forProduct("MySQL", "8.4.0", 8, 4).name()).isEqualTo("mariadb");
+        assertThat(Dialects.forProduct("MySQL", "8.0.16", 8, 0).name()).isEqualTo("mariadb");
+        assertThatThrownBy(() -> Dialects.forProduct("MySQL", "8.0.12", 8, 0)).hasMessageContaining("MySQL 8.0.16+");
         assertThat(Dialects.named("MySQL").name()).isEqualTo("mariadb");
         assertThatThrownBy(() -> Dialects.named("oracle")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("postgresql, mariadb, mysql, h2");
