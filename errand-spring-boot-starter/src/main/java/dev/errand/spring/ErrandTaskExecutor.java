@@ -17,9 +17,9 @@ import org.springframework.util.ClassUtils;
  * <p>{@link #execute(Runnable)} enqueues through an {@link ErrandClient}: inside a Spring-managed
  * transaction the task commits or rolls back with it; outside one it commits at once.
  *
- * <p>The auto-configuration registers it as bean {@code errandTaskExecutor}, which is not a default
- * autowiring candidate: plain {@code TaskExecutor} injection points, {@code @Async} and Spring Boot's
- * {@code applicationTaskExecutor} are left alone. Inject it by its class or by name.
+ * <p>The auto-configuration registers it as bean {@code errandTaskExecutor}, a fallback candidate: plain
+ * {@code TaskExecutor} injection points, {@code @Async} and Spring Boot's {@code applicationTaskExecutor}
+ * are left alone. Inject it by its class, {@code ErrandTaskExecutor}.
  */
 public final class ErrandTaskExecutor implements TaskExecutor {
 

@@ -12,6 +12,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Fallback;
 import org.springframework.core.task.TaskExecutor;
 
 /**
@@ -20,8 +21,9 @@ import org.springframework.core.task.TaskExecutor;
  *
  * <p>It runs after Spring Boot's task execution auto-configuration, whose {@code applicationTaskExecutor}
  * backs off as soon as any {@code Executor} bean exists: so that one is registered first and stays, and
- * {@code @Async} keeps running in memory. The Errand executor is not a default autowiring candidate, so
- * plain {@code TaskExecutor} injection points keep getting Spring Boot's.
+ * {@code @Async} keeps running in memory. The Errand executor is a {@link Fallback} bean: an injection
+ * point of type {@code TaskExecutor} or {@code Executor} keeps getting Spring Boot's, and one of type
+ * {@link ErrandTaskExecutor} gets this one.
  */
 @AutoConfiguration(after = ErrandAutoConfiguration.class,
         afterName = "org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration")
@@ -34,7 +36,8 @@ public class ErrandTaskExecutorAutoConfiguration {
     public ErrandTaskExecutorAutoConfiguration() {}
 
     /** The persistent executor for every declared runnable class. */
-    @Bean(defaultCandidate = false)
+    @Bean
+    @Fallback
     @ConditionalOnMissingBean
     public ErrandTaskExecutor errandTaskExecutor(ErrandClient client, ObjectProvider<PersistentRunnables> runnables,
             ErrandProperties properties) {
