@@ -18,14 +18,16 @@ import org.springframework.dao.DataAccessResourceFailureException;
 
 /**
  * Counts read from the task table with SQL, for the health indicator, the actuator endpoint and the queue
- * gauges. All times come from the database clock ({@code CURRENT_TIMESTAMP}), never from the JVM. Results
- * are cached for {@code cacheDuration}, so frequent health checks and metric scrapes cost at most one set of
- * queries per period. Thread-safe.
+ * gauges. All times come from the database clock, never from the JVM: {@code CURRENT_TIMESTAMP}, or
+ * {@code UTC_TIMESTAMP(6)} on MariaDB and MySQL, whose task table holds UTC. Results are cached for
+ * {@code cacheDuration}, so frequent health checks and metric scrapes cost at most one set of queries per
+ * period. Thread-safe.
  */
 public final class TaskStatistics {
 
     private final DataSource dataSource;
     private final String table;
+    private final String nowSql;
     private final Duration overdueAfter;
     private final Cached<Load> load;
     private final Cached<Overview> overview;
@@ -39,8 +41,24 @@ public final class TaskStatistics {
      * @param overdueAfter how long past its {@code run_at} a pending task must wait to count as overdue
      */
     public TaskStatistics(DataSource dataSource, String taskTable, Duration cacheDuration, Duration overdueAfter) {
+        this(dataSource, taskTable, cacheDuration, overdueAfter, "postgresql");
+    }
+
+    /**
+     * Creates the statistics for a database dialect.
+     *
+     * @param dataSource Errand's DataSource
+     * @param taskTable the task table's name, such as {@code errand_task}
+     * @param cacheDuration how long results are reused; zero reads the table every time
+     * @param overdueAfter how long past its {@code run_at} a pending task must wait to count as overdue
+     * @param dialect the dialect name as {@code Errand.dialectName()} gives it; it picks the SQL for "now"
+     */
+    public TaskStatistics(DataSource dataSource, String taskTable, Duration cacheDuration, Duration overdueAfter,
+            String dialect) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource must not be null");
         this.table = Objects.requireNonNull(taskTable, "taskTable must not be null");
+        // MariaDB and MySQL tables hold UTC in DATETIME columns; the others compare time zone-aware values.
+        this.nowSql = "mariadb".equals(dialect) || "mysql".equals(dialect) ? "UTC_TIMESTAMP(6)" : "CURRENT_TIMESTAMP";
         this.overdueAfter = Objects.requireNonNull(overdueAfter, "overdueAfter must not be null");
         Objects.requireNonNull(cacheDuration, "cacheDuration must not be null");
         this.load = new Cached<>(cacheDuration, this::readLoad);
@@ -77,7 +95,7 @@ public final class TaskStatistics {
         // One pass over the pending rows that are due: depth, oldest run_at and overdue count per queue.
         try (PreparedStatement s = c.prepareStatement("SELECT queue, COUNT(*), MIN(run_at),"
                 + " SUM(CASE WHEN run_at < ? THEN 1 ELSE 0 END) FROM " + table
-                + " WHERE state = 'pending' AND run_at <= CURRENT_TIMESTAMP GROUP BY queue")) {
+                + " WHERE state = 'pending' AND run_at <= " + nowSql + " GROUP BY queue")) {
             s.setTimestamp(1, Timestamp.from(now.minus(overdueAfter)));
             try (ResultSet row = s.executeQuery()) {
                 while (row.next()) {
@@ -118,8 +136,8 @@ public final class TaskStatistics {
         return new Overview(now, counts, owners);
     }
 
-    private static Instant databaseTime(Connection c) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("SELECT CURRENT_TIMESTAMP"); ResultSet row = s.executeQuery()) {
+    private Instant databaseTime(Connection c) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT " + nowSql); ResultSet row = s.executeQuery()) {
             row.next();
             // getTimestamp on both sides (here and in the queries) keeps the session's time-zone handling symmetric.
             return row.getTimestamp(1).toInstant();

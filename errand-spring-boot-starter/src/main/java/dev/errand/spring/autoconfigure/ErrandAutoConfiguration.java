@@ -123,6 +123,6 @@ public class ErrandAutoConfiguration {
     @ConditionalOnMissingBean
     public TaskStatistics errandTaskStatistics(Errand errand, DataSource dataSource, ErrandProperties properties) {
         return new TaskStatistics(dataSource, errand.settings().tablePrefix().taskTable(),
-                properties.getStats().getCacheDuration(), properties.getStats().getOverdueAfter());
+                properties.getStats().getCacheDuration(), properties.getStats().getOverdueAfter(), errand.dialectName());
     }
 }
