@@ -78,6 +78,6 @@ class SmsDemoApplicationTest {
         HttpResponse<String> endpoint = http.send(HttpRequest.newBuilder(
                 URI.create("http://localhost:" + port + "/actuator/errand")).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(endpoint.statusCode()).isEqualTo(200);
-        assertThat(endpoint.body()).contains("\"send-sms\"", "\"sms-demo\"");
+        assertThat(endpoint.body()).contains("\"send-sms\"", "\"" + errand.settings().nodeId() + "\"");
     }
 }
