@@ -1,0 +1,48 @@
+package dev.errand.examples.sms;
+
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import org.springframework.stereotype.Component;
+
+/**
+ * A pretend SMS gateway: it "sends" by waiting a little, fails {@code sms.failure-rate} of the sends at
+ * random, and always fails numbers ending in {@code 00}, which it does not know.
+ */
+@Component
+public class FlakySmsGateway {
+
+    private static final List<String> TRANSIENT_ERRORS = List.of("carrier timed out", "carrier rate limit reached",
+            "connection reset by gateway");
+
+    private final double failureRate;
+
+    /** Creates the gateway. */
+    public FlakySmsGateway(SmsDemoProperties properties) {
+        this.failureRate = properties.getFailureRate();
+    }
+
+    /**
+     * Sends a message.
+     *
+     * @throws GatewayException when the send fails
+     */
+    public void send(String recipient, String body) throws InterruptedException {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        Thread.sleep(random.nextInt(10, 60));
+        if (recipient.endsWith("00")) {
+            throw new GatewayException("unknown subscriber " + recipient);
+        }
+        if (random.nextDouble() < failureRate) {
+            throw new GatewayException(TRANSIENT_ERRORS.get(random.nextInt(TRANSIENT_ERRORS.size())));
+        }
+    }
+
+    /** A send that failed. */
+    public static final class GatewayException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        GatewayException(String message) {
+            super(message);
+        }
+    }
+}

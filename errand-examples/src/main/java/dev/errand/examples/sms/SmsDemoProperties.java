@@ -1,0 +1,106 @@
+package dev.errand.examples.sms;
+
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/** The demo's {@code sms.*} settings. */
+@ConfigurationProperties("sms")
+public class SmsDemoProperties {
+
+    /** How a failed send is retried. */
+    public enum Retry {
+        /** The same delay after every failure. */
+        FIXED,
+        /** A delay that doubles after each failure, up to a cap. */
+        EXPONENTIAL
+    }
+
+    private int messages = 40;
+    private double failureRate = 0.4;
+    private int maxAttempts = 4;
+    private Retry retry = Retry.EXPONENTIAL;
+    private Duration retryDelay = Duration.ofMillis(200);
+    private Duration retryMaxDelay = Duration.ofSeconds(2);
+    private Duration timeout = Duration.ofMinutes(2);
+    private boolean exitWhenDone = true;
+
+    /** How many messages the run queues. */
+    public int getMessages() {
+        return messages;
+    }
+
+    /** Sets how many messages the run queues. */
+    public void setMessages(int messages) {
+        this.messages = messages;
+    }
+
+    /** The share of sends that the flaky gateway fails at random, 0 to 1. */
+    public double getFailureRate() {
+        return failureRate;
+    }
+
+    /** Sets the share of sends that fail at random. */
+    public void setFailureRate(double failureRate) {
+        this.failureRate = failureRate;
+    }
+
+    /** The most attempts per message. */
+    public int getMaxAttempts() {
+        return maxAttempts;
+    }
+
+    /** Sets the most attempts per message. */
+    public void setMaxAttempts(int maxAttempts) {
+        this.maxAttempts = maxAttempts;
+    }
+
+    /** The retry policy. */
+    public Retry getRetry() {
+        return retry;
+    }
+
+    /** Sets the retry policy. */
+    public void setRetry(Retry retry) {
+        this.retry = retry;
+    }
+
+    /** The fixed delay, or the first delay of the exponential policy. */
+    public Duration getRetryDelay() {
+        return retryDelay;
+    }
+
+    /** Sets the fixed or first delay. */
+    public void setRetryDelay(Duration retryDelay) {
+        this.retryDelay = retryDelay;
+    }
+
+    /** The longest delay of the exponential policy. */
+    public Duration getRetryMaxDelay() {
+        return retryMaxDelay;
+    }
+
+    /** Sets the longest delay of the exponential policy. */
+    public void setRetryMaxDelay(Duration retryMaxDelay) {
+        this.retryMaxDelay = retryMaxDelay;
+    }
+
+    /** How long the demo waits for every message to reach a final state. */
+    public Duration getTimeout() {
+        return timeout;
+    }
+
+    /** Sets how long the demo waits. */
+    public void setTimeout(Duration timeout) {
+        this.timeout = timeout;
+    }
+
+    /** Whether the application exits after the summary. */
+    public boolean isExitWhenDone() {
+        return exitWhenDone;
+    }
+
+    /** Sets whether the application exits after the summary. */
+    public void setExitWhenDone(boolean exitWhenDone) {
+        this.exitWhenDone = exitWhenDone;
+    }
+}

@@ -1,0 +1,10 @@
+-- The demo's business table: one row per SMS. Portable to H2, PostgreSQL and MariaDB.
+CREATE TABLE IF NOT EXISTS sms_message (
+    id         VARCHAR(36)   NOT NULL PRIMARY KEY,
+    batch      VARCHAR(36)   NOT NULL,
+    recipient  VARCHAR(32)   NOT NULL,
+    body       VARCHAR(500)  NOT NULL,
+    status     VARCHAR(16)   NOT NULL,
+    attempts   INTEGER       NOT NULL,
+    last_error VARCHAR(2000)
+);

@@ -1,0 +1,83 @@
+package dev.errand.examples.sms;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.errand.Errand;
+import dev.errand.admin.TaskQuery;
+import dev.errand.task.TaskState;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+/**
+ * The demo starts on an embedded H2 file database, as it does by default, and completes its tasks: every
+ * message is sent or failed, failed ones used all their attempts and carry their error, the numbers the
+ * gateway does not know failed, and Actuator answers.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+    "spring.datasource.url=jdbc:h2:file:./target/sms-demo-test/${random.uuid}",
+    "sms.messages=30", "sms.retry-delay=50ms", "sms.retry-max-delay=200ms", "sms.exit-when-done=false"})
+class SmsDemoApplicationTest {
+
+    @Autowired
+    SmsDemoRunner runner;
+    @Autowired
+    SmsOutbox outbox;
+    @Autowired
+    Errand errand;
+    @Autowired
+    MeterRegistry registry;
+    @LocalServerPort
+    int port;
+
+    @Test
+    void runsOnH2AndEveryMessageReachesAFinalState() throws Exception {
+        // The runner ran during start-up and has returned: the context is ready only after it.
+        SmsDemoSummary summary = runner.summary();
+        assertThat(summary).isNotNull();
+        assertThat(summary.complete()).isTrue();
+        assertThat(errand.dialectName()).isEqualTo("h2");
+
+        List<SmsMessage> messages = outbox.messages(summary.batch());
+        assertThat(messages).hasSize(30);
+        assertThat(messages).allSatisfy(m -> assertThat(m.status()).isIn(SmsOutbox.SENT, SmsOutbox.FAILED));
+        assertThat(summary.sent() + summary.failed()).isEqualTo(30);
+
+        // Numbers ending in 00 are unknown to the gateway: they fail on every attempt.
+        List<SmsMessage> unknown = messages.stream().filter(m -> m.recipient().endsWith("00")).toList();
+        assertThat(unknown).hasSize(3).allSatisfy(m -> {
+            assertThat(m.status()).isEqualTo(SmsOutbox.FAILED);
+            assertThat(m.attempts()).isEqualTo(4);
+            assertThat(m.lastError()).startsWith("unknown subscriber");
+        });
+        assertThat(messages).filteredOn(m -> m.status().equals(SmsOutbox.SENT))
+                .allSatisfy(m -> assertThat(m.attempts()).isBetween(1, 4));
+        assertThat(messages).filteredOn(m -> m.status().equals(SmsOutbox.FAILED))
+                .allSatisfy(m -> assertThat(m.attempts()).isEqualTo(4));
+
+        // Errand's side agrees: no task left to run, one failed task per failed message.
+        assertThat(errand.admin().count(TaskQuery.builder().state(TaskState.PENDING).build())).isZero();
+        assertThat(errand.admin().count(TaskQuery.builder().state(TaskState.RUNNING).build())).isZero();
+        assertThat(errand.admin().count(TaskQuery.builder().state(TaskState.FAILED).build()))
+                .isEqualTo(summary.failed());
+        assertThat(registry.get("errand.tasks.retried").tags("kind", "send-sms").counter().count())
+                .isGreaterThanOrEqualTo(9);
+
+        HttpClient http = HttpClient.newHttpClient();
+        HttpResponse<String> health = http.send(HttpRequest.newBuilder(
+                URI.create("http://localhost:" + port + "/actuator/health")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(health.statusCode()).isEqualTo(200);
+        assertThat(health.body()).contains("\"errand\"", "\"failedTasks\"");
+        HttpResponse<String> endpoint = http.send(HttpRequest.newBuilder(
+                URI.create("http://localhost:" + port + "/actuator/errand")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(endpoint.statusCode()).isEqualTo(200);
+        assertThat(endpoint.body()).contains("\"send-sms\"", "\"" + errand.settings().nodeId() + "\"");
+    }
+}

@@ -1,0 +1,143 @@
+package dev.errand.spring;
+
+import dev.errand.Errand;
+import dev.errand.ErrandBuilder;
+import dev.errand.enqueue.TaskRequest;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import javax.sql.DataSource;
+import org.springframework.dao.DataAccessException;
+import org.springframework.jdbc.UncategorizedSQLException;
+import org.springframework.jdbc.datasource.DataSourceUtils;
+import org.springframework.jdbc.support.SQLExceptionSubclassTranslator;
+import org.springframework.jdbc.support.SQLExceptionTranslator;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+/**
+ * Enqueues tasks from Spring code.
+ *
+ * <ul>
+ *   <li><b>Inside a Spring-managed transaction</b> ({@code @Transactional}, {@code TransactionTemplate},
+ *       with a {@code DataSourceTransactionManager} or {@code JpaTransactionManager} for Errand's
+ *       DataSource) the insert runs on that transaction's connection: the task exists if and only if the
+ *       transaction commits. After the commit this node's poller of the task's queue is woken at once.</li>
+ *   <li><b>Outside a transaction</b> the insert runs in a short transaction of its own and is committed
+ *       before the method returns.</li>
+ * </ul>
+ *
+ * <p>Database errors are thrown as Spring's {@link DataAccessException}, a runtime exception, so a
+ * {@code @Transactional} method that lets one escape rolls back. Thread-safe.
+ */
+public final class ErrandClient {
+
+    private final Errand errand;
+    private final DataSource dataSource;
+    private final SQLExceptionTranslator translator = new SQLExceptionSubclassTranslator();
+
+    /**
+     * Creates a client.
+     *
+     * @param errand the node that writes the tasks
+     * @param dataSource the DataSource that node was built on; its Spring transactions are joined
+     */
+    public ErrandClient(Errand errand, DataSource dataSource) {
+        this.errand = Objects.requireNonNull(errand, "errand must not be null");
+        this.dataSource = Objects.requireNonNull(dataSource, "dataSource must not be null");
+    }
+
+    /**
+     * Enqueues a task of {@code kind} with default options.
+     *
+     * @return the task's id (or that of the active task holding the same unique key)
+     * @throws IllegalArgumentException for a bad request, such as an undeclared queue
+     * @throws DataAccessException if the insert fails
+     */
+    public long enqueue(String kind, Object payload) {
+        return enqueue(TaskRequest.of(kind, payload));
+    }
+
+    /**
+     * Enqueues a task.
+     *
+     * @return the task's id (or that of the active task holding the same unique key)
+     * @throws IllegalArgumentException for a bad request, such as an undeclared queue
+     * @throws DataAccessException if the insert fails
+     */
+    public long enqueue(TaskRequest request) {
+        Objects.requireNonNull(request, "request must not be null");
+        return inCallersTransaction(List.of(request), "enqueue", connection -> errand.enqueue(connection, request),
+                () -> errand.enqueue(request));
+    }
+
+    /**
+     * Enqueues several tasks; those without a unique key are inserted in one round trip.
+     *
+     * @return the ids, in request order
+     * @throws IllegalArgumentException for a bad request
+     * @throws DataAccessException if the insert fails
+     */
+    public List<Long> enqueueAll(List<TaskRequest> requests) {
+        Objects.requireNonNull(requests, "requests must not be null");
+        return inCallersTransaction(requests, "enqueueAll", connection -> errand.enqueueAll(connection, requests),
+                () -> errand.enqueueAll(requests));
+    }
+
+    /** The node this client writes through, for its admin API and settings. */
+    public Errand errand() {
+        return errand;
+    }
+
+    private <T> T inCallersTransaction(List<TaskRequest> requests, String operation, Insert<T> onConnection,
+            OwnTransaction<T> alone) {
+        try {
+            if (!TransactionSynchronizationManager.isActualTransactionActive()) {
+                // No transaction to join: Errand opens, commits and closes its own, and wakes the poller.
+                return alone.run();
+            }
+            // The transaction's connection when a transaction manager of this DataSource runs it.
+            Connection connection = DataSourceUtils.getConnection(dataSource);
+            try {
+                T result = onConnection.run(connection);
+                wakeAfterCommit(requests);
+                return result;
+            } finally {
+                DataSourceUtils.releaseConnection(connection, dataSource);
+            }
+        } catch (SQLException e) {
+            DataAccessException translated = translator.translate("Errand " + operation, null, e);
+            throw translated != null ? translated : new UncategorizedSQLException("Errand " + operation, null, e);
+        }
+    }
+
+    private void wakeAfterCommit(List<TaskRequest> requests) {
+        if (!TransactionSynchronizationManager.isSynchronizationActive()) {
+            return;
+        }
+        Set<String> queues = new LinkedHashSet<>();
+        for (TaskRequest request : requests) {
+            queues.add(request.queue() == null ? ErrandBuilder.DEFAULT_QUEUE : request.queue());
+        }
+        // Before the commit the task is invisible to the poller, so waking it earlier would find nothing.
+        TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+            @Override
+            public void afterCommit() {
+                queues.forEach(errand::wakeUp);
+            }
+        });
+    }
+
+    @FunctionalInterface
+    private interface Insert<T> {
+        T run(Connection connection) throws SQLException;
+    }
+
+    @FunctionalInterface
+    private interface OwnTransaction<T> {
+        T run() throws SQLException;
+    }
+}

@@ -1,0 +1,79 @@
+package dev.errand.spring;
+
+import dev.errand.task.ExecutionMode;
+import dev.errand.task.LeaseExpiryAction;
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Registers a Spring bean as the handler of one task kind. The bean must implement
+ * {@link dev.errand.task.TaskHandler}; the handler's type argument is the payload type. If the bean also
+ * implements {@link dev.errand.task.FailureCallback}, it becomes the kind's failure callback.
+ *
+ * <pre>{@code
+ * @Component
+ * @ErrandTask(value = "send-sms", maxAttempts = 4, retry = ErrandTask.Retry.EXPONENTIAL,
+ *         retryDelay = "1s", retryMaxDelay = "1m")
+ * class SendSms implements TaskHandler<Sms> { ... }
+ * }</pre>
+ *
+ * <p>Options left at their defaults fall back to the engine's ({@code errand.*} properties). An
+ * {@link ErrandTaskCustomizer} bean can change every option after the annotation is read. Two beans that
+ * claim the same kind stop start-up.
+ *
+ * <p>The annotation may also sit on a {@code @Bean} method. Duration attributes accept the formats of
+ * {@code errand.*} properties ({@code "500ms"}, {@code "30s"}, {@code "PT1M"}) and {@code ${…}}
+ * placeholders.
+ */
+@Target({ElementType.TYPE, ElementType.METHOD})
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface ErrandTask {
+
+    /** The task kind: 1 to 200 characters, unique in the application. */
+    String value();
+
+    /** How the handler runs relative to the transaction that completes the task. */
+    ExecutionMode mode() default ExecutionMode.TRANSACTIONAL;
+
+    /** The most attempts for tasks of this kind, 1 to 1000; 0 (the default) means {@code errand.default-max-attempts}. */
+    int maxAttempts() default 0;
+
+    /** The retry policy; {@link Retry#DEFAULT} uses the engine's. */
+    Retry retry() default Retry.DEFAULT;
+
+    /** {@link Retry#FIXED}: the delay between attempts. {@link Retry#EXPONENTIAL}: the first delay. */
+    String retryDelay() default "";
+
+    /** {@link Retry#EXPONENTIAL}: the longest delay (the cap). */
+    String retryMaxDelay() default "";
+
+    /**
+     * The lease that heartbeats keep while a {@link ExecutionMode#NON_TRANSACTIONAL} handler runs, for
+     * example {@code "5m"}; empty for {@code errand.lease-duration}.
+     */
+    String leaseDuration() default "";
+
+    /** What rescue does when the worker running a task of this kind is lost. */
+    LeaseExpiryAction onLeaseExpired() default LeaseExpiryAction.RETRY;
+
+    /**
+     * The payload class, for a bean whose class does not state the handler's type argument (a raw
+     * {@code TaskHandler}, or a {@code @Bean} method that returns the interface). {@code void.class}
+     * (the default) reads it from the bean's class.
+     */
+    Class<?> payload() default void.class;
+
+    /** Retry policies that the annotation can name. Use an {@link ErrandTaskCustomizer} for any other. */
+    enum Retry {
+        /** The engine's default policy ({@code ErrandBuilder.defaultRetryPolicy}). */
+        DEFAULT,
+        /** {@code retryDelay} after every failed attempt. */
+        FIXED,
+        /** {@code retryDelay}, doubling after each failure up to {@code retryMaxDelay}, with ±20% jitter. */
+        EXPONENTIAL
+    }
+}

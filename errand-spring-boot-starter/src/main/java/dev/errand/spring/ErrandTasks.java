@@ -1,0 +1,37 @@
+package dev.errand.spring;
+
+import dev.errand.task.TaskDefinition;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The task kinds the starter registered on the Errand node, each with where it came from. The actuator
+ * endpoint lists them; tests and diagnostics can inspect them.
+ *
+ * @param registrations the registered kinds, in registration order
+ */
+public record ErrandTasks(List<Registration> registrations) {
+
+    /** Copies the list. */
+    public ErrandTasks {
+        registrations = List.copyOf(registrations);
+    }
+
+    /** The registration of {@code kind}, if there is one. */
+    public Optional<Registration> find(String kind) {
+        return registrations.stream().filter(r -> r.definition().kind().equals(kind)).findFirst();
+    }
+
+    /** The registered definitions, in registration order. */
+    public List<TaskDefinition<?>> definitions() {
+        return registrations.stream().<TaskDefinition<?>>map(Registration::definition).toList();
+    }
+
+    /**
+     * One registered kind.
+     *
+     * @param definition the kind's definition, as handed to the builder
+     * @param source where it came from, for example {@code @ErrandTask bean 'smsSender' (com.example.SmsSender)}
+     */
+    public record Registration(TaskDefinition<?> definition, String source) {}
+}

@@ -1,0 +1,164 @@
+package dev.errand.spring.actuate;
+
+import dev.errand.Errand;
+import dev.errand.spring.ErrandTasks;
+import dev.errand.spring.TaskStatistics;
+import dev.errand.task.TaskDefinition;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+
+/**
+ * The {@code errand} actuator endpoint ({@code /actuator/errand} once exposed): this node, its queues, task
+ * counts by state and by kind, and the nodes that hold running tasks. The counts come from one scan of the
+ * task table and may be up to {@code errand.stats.cache-duration} old.
+ */
+@Endpoint(id = "errand")
+public class ErrandEndpoint {
+
+    private final Errand errand;
+    private final ErrandTasks tasks;
+    private final TaskStatistics statistics;
+
+    /** Creates the endpoint. */
+    public ErrandEndpoint(Errand errand, ErrandTasks tasks, TaskStatistics statistics) {
+        this.errand = Objects.requireNonNull(errand, "errand must not be null");
+        this.tasks = Objects.requireNonNull(tasks, "tasks must not be null");
+        this.statistics = Objects.requireNonNull(statistics, "statistics must not be null");
+    }
+
+    /** Describes this node and the task table. */
+    @ReadOperation
+    public ErrandDescriptor errand() {
+        TaskStatistics.Overview overview = statistics.overview();
+        TaskStatistics.Load load = statistics.load();
+
+        Map<String, QueueDescriptor> queues = new TreeMap<>();
+        errand.settings().queues().forEach((name, concurrency) -> queues.put(name, new QueueDescriptor(concurrency)));
+        Map<String, KindDescriptor> kinds = new TreeMap<>();
+        for (TaskDefinition<?> definition : tasks.definitions()) {
+            kinds.put(definition.kind(), new KindDescriptor(true, definition.mode().name(), definition.maxAttempts()));
+        }
+        for (TaskStatistics.Count count : overview.counts()) {
+            queues.computeIfAbsent(count.queue(), name -> new QueueDescriptor(null)).states()
+                    .merge(count.state(), count.count(), Long::sum);
+            kinds.computeIfAbsent(count.kind(), name -> new KindDescriptor(false, null, null)).states()
+                    .merge(count.state(), count.count(), Long::sum);
+        }
+        queues.forEach((name, queue) -> {
+            TaskStatistics.QueueLoad queueLoad = load.queue(name);
+            queue.due = queueLoad.due();
+            queue.lagSeconds = queueLoad.lag().toMillis() / 1000.0;
+        });
+
+        List<String> nodes = new ArrayList<>(overview.leaseOwners());
+        if (!nodes.contains(errand.settings().nodeId())) {
+            nodes.add(errand.settings().nodeId());
+        }
+        return new ErrandDescriptor(
+                new NodeDescriptor(errand.settings().nodeId(), errand.isRunning(),
+                        errand.settings().processingEnabled(), errand.dialectName()),
+                queues, new TreeMap<>(overview.byState()), kinds, nodes, overview.databaseTime().toString());
+    }
+
+    /**
+     * What the endpoint returns.
+     *
+     * @param node this node
+     * @param queues this node's queues and every queue that holds tasks
+     * @param states tasks per state, over all kinds
+     * @param kinds the registered kinds and every kind that holds tasks
+     * @param nodes the nodes holding running tasks, plus this node
+     * @param databaseTime the database's time when the counts were read
+     */
+    public record ErrandDescriptor(NodeDescriptor node, Map<String, QueueDescriptor> queues,
+            Map<String, Long> states, Map<String, KindDescriptor> kinds, List<String> nodes, String databaseTime) {}
+
+    /**
+     * This node.
+     *
+     * @param id its node id
+     * @param running whether its engine runs
+     * @param processingEnabled whether it runs tasks at all
+     * @param dialect the database dialect
+     */
+    public record NodeDescriptor(String id, boolean running, boolean processingEnabled, String dialect) {}
+
+    /** One queue: its concurrency on this node, due tasks, lag and tasks per state. */
+    public static final class QueueDescriptor {
+        private final Integer concurrency;
+        private final Map<String, Long> states = new TreeMap<>();
+        private long due;
+        private double lagSeconds;
+
+        QueueDescriptor(Integer concurrency) {
+            this.concurrency = concurrency;
+        }
+
+        /** Worker threads on this node, or {@code null} if this node does not declare the queue. */
+        public Integer getConcurrency() {
+            return concurrency;
+        }
+
+        /** Pending tasks whose run time has passed. */
+        public long getDue() {
+            return due;
+        }
+
+        /** Seconds the oldest due task has waited. */
+        public double getLagSeconds() {
+            return lagSeconds;
+        }
+
+        /** Tasks per state. */
+        public Map<String, Long> getStates() {
+            return states;
+        }
+
+        Map<String, Long> states() {
+            return states;
+        }
+    }
+
+    /** One kind: whether this node registered it, its mode and maximum attempts, and tasks per state. */
+    public static final class KindDescriptor {
+        private final boolean registered;
+        private final String mode;
+        private final Integer maxAttempts;
+        private final Map<String, Long> states = new TreeMap<>();
+
+        KindDescriptor(boolean registered, String mode, Integer maxAttempts) {
+            this.registered = registered;
+            this.mode = mode;
+            this.maxAttempts = maxAttempts;
+        }
+
+        /** Whether this node has a handler for the kind. */
+        public boolean isRegistered() {
+            return registered;
+        }
+
+        /** The execution mode, or {@code null} if not registered here. */
+        public String getMode() {
+            return mode;
+        }
+
+        /** The kind's maximum attempts, or {@code null} for the engine default or if not registered here. */
+        public Integer getMaxAttempts() {
+            return maxAttempts;
+        }
+
+        /** Tasks per state. */
+        public Map<String, Long> getStates() {
+            return states;
+        }
+
+        Map<String, Long> states() {
+            return states;
+        }
+    }
+}

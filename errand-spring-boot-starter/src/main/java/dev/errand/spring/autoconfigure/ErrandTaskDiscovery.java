@@ -1,0 +1,252 @@
+package dev.errand.spring.autoconfigure;
+
+import dev.errand.retry.RetryPolicy;
+import dev.errand.spring.ErrandConfigurationException;
+import dev.errand.spring.ErrandTask;
+import dev.errand.spring.ErrandTaskCustomizer;
+import dev.errand.spring.ErrandTasks;
+import dev.errand.spring.PersistentRunnables;
+import dev.errand.task.FailedTask;
+import dev.errand.task.FailureCallback;
+import dev.errand.task.TaskContext;
+import dev.errand.task.TaskDefinition;
+import dev.errand.task.TaskHandler;
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.aop.scope.ScopedProxyUtils;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.config.AutowireCapableBeanFactory;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.convert.DurationStyle;
+import org.springframework.core.ResolvableType;
+import org.springframework.core.env.Environment;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Collects the task kinds of an application context: {@link ErrandTask} beans, {@code TaskDefinition} beans
+ * and {@link PersistentRunnables}. It reads bean definitions only and does not create the handler beans:
+ * a handler is looked up when its first task runs, after the context has refreshed. That lets handlers
+ * depend on the {@code ErrandClient} (and so on the Errand node) without a circular reference.
+ */
+final class ErrandTaskDiscovery {
+
+    private final ConfigurableListableBeanFactory beanFactory;
+    private final Environment environment;
+    private final List<ErrandTaskCustomizer> customizers;
+    private final Map<String, ErrandTasks.Registration> registrations = new LinkedHashMap<>();
+
+    ErrandTaskDiscovery(ConfigurableListableBeanFactory beanFactory, Environment environment,
+            List<ErrandTaskCustomizer> customizers) {
+        this.beanFactory = beanFactory;
+        this.environment = environment;
+        this.customizers = customizers;
+    }
+
+    ErrandTasks discover() {
+        for (String beanName : beanFactory.getBeanNamesForAnnotation(ErrandTask.class)) {
+            if (!ScopedProxyUtils.isScopedTarget(beanName)) {
+                addAnnotatedBean(beanName);
+            }
+        }
+        @SuppressWarnings("rawtypes")
+        Map<String, TaskDefinition> definitions = beanFactory.getBeansOfType(TaskDefinition.class);
+        definitions.forEach((beanName, definition) -> add(definition,
+                "TaskDefinition bean '" + beanName + "'"));
+        beanFactory.getBeansOfType(PersistentRunnables.class).forEach((beanName, runnables) ->
+                runnables.kinds().forEach((type, kind) -> addRunnable(kind, type, beanName)));
+        return new ErrandTasks(new ArrayList<>(registrations.values()));
+    }
+
+    private void addAnnotatedBean(String beanName) {
+        ErrandTask annotation = beanFactory.findAnnotationOnBean(beanName, ErrandTask.class);
+        Class<?> beanType = beanFactory.getType(beanName);
+        String kind = annotation.value();
+        String source = "@ErrandTask bean '" + beanName + "'"
+                + (beanType == null ? "" : " (" + ClassUtils.getUserClass(beanType).getName() + ")");
+        if (beanType == null) {
+            throw invalid(kind, source, "its type cannot be determined before it is created",
+                    "Declare the bean with its concrete class, for example as the return type of its @Bean method.");
+        }
+        Class<?> userType = ClassUtils.getUserClass(beanType);
+        if (!TaskHandler.class.isAssignableFrom(userType)) {
+            throw invalid(kind, source, "it does not implement " + TaskHandler.class.getName(),
+                    "Implement TaskHandler<YourPayload> on the bean, or remove @ErrandTask.");
+        }
+        try {
+            TaskDefinition.requireValidKind(kind);
+        } catch (IllegalArgumentException e) {
+            throw invalid(kind, source, e.getMessage(), "Fix the kind in @ErrandTask.");
+        }
+        Class<?> payloadType = payloadType(annotation, userType, kind, source);
+        boolean failureCallback = FailureCallback.class.isAssignableFrom(userType);
+        TaskDefinition.Builder<Object> builder = TaskDefinition.builder(kind, cast(payloadType),
+                new BeanHandler(beanFactory, beanName));
+        try {
+            builder.mode(annotation.mode()).onLeaseExpired(annotation.onLeaseExpired());
+            if (annotation.maxAttempts() != 0) {
+                builder.maxAttempts(annotation.maxAttempts());
+            }
+            RetryPolicy policy = retryPolicy(annotation);
+            if (policy != null) {
+                builder.retryPolicy(policy);
+            }
+            Duration lease = duration("leaseDuration", annotation.leaseDuration(), false);
+            if (lease != null) {
+                builder.leaseDuration(lease);
+            }
+        } catch (IllegalArgumentException e) {
+            throw invalid(kind, source, e.getMessage(), "Fix the option in @ErrandTask.");
+        }
+        if (failureCallback) {
+            builder.onFailure(new BeanFailureCallback(beanFactory, beanName));
+        }
+        customize(kind, builder, source);
+        add(builder.build(), source);
+    }
+
+    private void addRunnable(String kind, Class<? extends Runnable> type, String beanName) {
+        String source = "persistent runnable " + type.getName() + " of PersistentRunnables bean '" + beanName + "'";
+        AutowireCapableBeanFactory factory = beanFactory;
+        TaskDefinition.Builder<Runnable> builder = TaskDefinition.builder(kind, cast(type), (runnable, context) -> {
+            if (runnable == null) {
+                throw new IllegalStateException("Task " + context.taskId() + " of kind '" + kind
+                        + "' has no payload; it was not written by ErrandTaskExecutor");
+            }
+            // Dependencies are not part of the JSON: inject them into the decoded instance.
+            factory.autowireBean(runnable);
+            runnable.run();
+        });
+        customize(kind, builder, source);
+        add(builder.build(), source);
+    }
+
+    private void customize(String kind, TaskDefinition.Builder<?> builder, String source) {
+        for (ErrandTaskCustomizer customizer : customizers) {
+            try {
+                customizer.customize(kind, builder);
+            } catch (IllegalArgumentException e) {
+                throw invalid(kind, source, "customizer " + customizer + " set an invalid option: " + e.getMessage(),
+                        "Fix the ErrandTaskCustomizer bean.");
+            }
+        }
+    }
+
+    private void add(TaskDefinition<?> definition, String source) {
+        ErrandTasks.Registration earlier = registrations.get(definition.kind());
+        if (earlier != null) {
+            throw new ErrandConfigurationException("Task kind '" + definition.kind() + "' is claimed twice: by "
+                    + earlier.source() + " and by " + source + ".",
+                    "Each kind needs exactly one handler: rename one of the kinds, or remove one of the beans.");
+        }
+        registrations.put(definition.kind(), new ErrandTasks.Registration(definition, source));
+    }
+
+    private Class<?> payloadType(ErrandTask annotation, Class<?> userType, String kind, String source) {
+        if (annotation.payload() != void.class) {
+            return annotation.payload();
+        }
+        Class<?> resolved = ResolvableType.forClass(userType).as(TaskHandler.class).getGeneric(0).resolve();
+        if (resolved == null) {
+            throw invalid(kind, source, "its payload type cannot be read from TaskHandler's type argument",
+                    "Implement TaskHandler<YourPayload> with a concrete type, or set @ErrandTask(payload = YourPayload.class).");
+        }
+        return resolved;
+    }
+
+    private RetryPolicy retryPolicy(ErrandTask annotation) {
+        Duration delay = duration("retryDelay", annotation.retryDelay(), annotation.retry() != ErrandTask.Retry.DEFAULT);
+        Duration maxDelay = duration("retryMaxDelay", annotation.retryMaxDelay(),
+                annotation.retry() == ErrandTask.Retry.EXPONENTIAL);
+        return switch (annotation.retry()) {
+            case DEFAULT -> {
+                if (delay != null || maxDelay != null) {
+                    throw new IllegalArgumentException("retryDelay and retryMaxDelay need retry = FIXED or EXPONENTIAL");
+                }
+                yield null;
+            }
+            case FIXED -> {
+                if (maxDelay != null) {
+                    throw new IllegalArgumentException("retryMaxDelay applies to retry = EXPONENTIAL only");
+                }
+                yield RetryPolicy.fixed(delay);
+            }
+            case EXPONENTIAL -> RetryPolicy.exponential(delay, maxDelay);
+        };
+    }
+
+    private Duration duration(String attribute, String text, boolean required) {
+        String resolved = environment.resolveRequiredPlaceholders(text).trim();
+        if (resolved.isEmpty()) {
+            if (required) {
+                throw new IllegalArgumentException(attribute + " is required for this retry policy, for example \"30s\"");
+            }
+            return null;
+        }
+        try {
+            return DurationStyle.detectAndParse(resolved);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(attribute + " \"" + resolved
+                    + "\" is not a duration; write it as \"500ms\", \"30s\", \"5m\" or \"PT30S\"", e);
+        }
+    }
+
+    private static ErrandConfigurationException invalid(String kind, String source, String problem, String action) {
+        return new ErrandConfigurationException("Task kind '" + kind + "' of " + source + " is invalid: " + problem
+                + ".", action);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> Class<T> cast(Class<?> type) {
+        return (Class<T>) type;
+    }
+
+    /** Calls the handler bean, looked up on first use: it may not exist yet when the node is built. */
+    private static final class BeanHandler implements TaskHandler<Object> {
+        private final BeanFactory beanFactory;
+        private final String beanName;
+        private volatile TaskHandler<Object> handler;
+
+        BeanHandler(BeanFactory beanFactory, String beanName) {
+            this.beanFactory = beanFactory;
+            this.beanName = beanName;
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public void handle(Object payload, TaskContext context) throws Exception {
+            TaskHandler<Object> target = handler;
+            if (target == null) {
+                target = beanFactory.getBean(beanName, TaskHandler.class);
+                if (beanFactory.isSingleton(beanName)) {
+                    handler = target;
+                }
+            }
+            target.handle(payload, context);
+        }
+
+        @Override
+        public String toString() {
+            return "bean '" + beanName + "'";
+        }
+    }
+
+    /** Calls the handler bean's {@link FailureCallback}, looked up on first use. */
+    private static final class BeanFailureCallback implements FailureCallback {
+        private final BeanFactory beanFactory;
+        private final String beanName;
+
+        BeanFailureCallback(BeanFactory beanFactory, String beanName) {
+            this.beanFactory = beanFactory;
+            this.beanName = beanName;
+        }
+
+        @Override
+        public void onFailure(FailedTask task, Connection connection) throws Exception {
+            beanFactory.getBean(beanName, FailureCallback.class).onFailure(task, connection);
+        }
+    }
+}

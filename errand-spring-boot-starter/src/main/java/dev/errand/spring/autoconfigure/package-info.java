@@ -1,0 +1,4 @@
+/**
+ * Spring Boot auto-configuration for Errand and its {@code errand.*} properties.
+ */
+package dev.errand.spring.autoconfigure;

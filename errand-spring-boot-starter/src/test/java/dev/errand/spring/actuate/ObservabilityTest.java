@@ -1,0 +1,216 @@
+package dev.errand.spring.actuate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.errand.Errand;
+import dev.errand.spring.ErrandClient;
+import dev.errand.spring.ErrandLifecycle;
+import dev.errand.spring.ErrandTask;
+import dev.errand.spring.TaskStatistics;
+import dev.errand.spring.testing.PostgresTables;
+import dev.errand.task.TaskContext;
+import dev.errand.task.TaskHandler;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.health.registry.HealthContributorRegistry;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.annotation.Import;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.AbstractDataSource;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.ContextConfiguration;
+
+/**
+ * The health indicator, the endpoint, the counters, the timer and the gauges exist and move as tasks
+ * run, fail, wait and are rescued, on PostgreSQL. One worker, so that a blocked task keeps others waiting.
+ */
+@SpringBootTest(classes = ObservabilityTest.App.class, properties = {
+    "errand.poll-interval=100ms", "errand.queues.default.concurrency=1", "errand.shutdown-timeout=2s",
+    "errand.stats.cache-duration=0s", "errand.stats.overdue-after=1s", "errand.node-id=observed-node",
+    "management.endpoints.web.exposure.include=health,errand"})
+@ContextConfiguration(initializers = PostgresTables.class)
+@DirtiesContext
+class ObservabilityTest {
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration(excludeName = {
+        "org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration",
+        "org.springframework.boot.data.jpa.autoconfigure.DataJpaRepositoriesAutoConfiguration"})
+    @Import({Quick.class, Fails.class, Slow.class})
+    static class App {}
+
+    @ErrandTask("quick")
+    static class Quick implements TaskHandler<Void> {
+        @Override
+        public void handle(Void payload, TaskContext context) {}
+    }
+
+    @ErrandTask(value = "fails", maxAttempts = 2, retry = ErrandTask.Retry.FIXED, retryDelay = "50ms")
+    static class Fails implements TaskHandler<Void> {
+        @Override
+        public void handle(Void payload, TaskContext context) {
+            throw new IllegalStateException("always fails");
+        }
+    }
+
+    @ErrandTask("slow")
+    static class Slow implements TaskHandler<Void> {
+        static final CountDownLatch STARTED = new CountDownLatch(1);
+        static final CountDownLatch RELEASE = new CountDownLatch(1);
+
+        @Override
+        public void handle(Void payload, TaskContext context) throws InterruptedException {
+            STARTED.countDown();
+            RELEASE.await(30, TimeUnit.SECONDS);
+        }
+    }
+
+    @Autowired
+    ErrandClient client;
+    @Autowired
+    Errand errand;
+    @Autowired
+    MeterRegistry registry;
+    @Autowired
+    HealthContributorRegistry healthContributors;
+    @Autowired
+    ErrandEndpoint endpoint;
+    @Autowired
+    JdbcTemplate jdbc;
+    @Value("${errand.table-prefix}")
+    String prefix;
+
+    @Test
+    void countersAndTheTimerMoveAsTasksRunFailAndAreRescued() {
+        // Deltas: the other tests of this class share the context and its meters.
+        double enqueued = count("errand.tasks.enqueued", "quick");
+        double started = count("errand.tasks.started", "quick");
+        double succeeded = count("errand.tasks.succeeded", "quick");
+        long timed = timerCount("quick");
+        double failsStarted = count("errand.tasks.started", "fails");
+        double failsRetried = count("errand.tasks.retried", "fails");
+        double failsFailed = count("errand.tasks.failed", "fails");
+        double rescued = count("errand.tasks.rescued", "quick");
+
+        client.enqueue("quick", null);
+        client.enqueue("quick", null);
+        long failing = client.enqueue("fails", null);
+        await().atMost(Duration.ofSeconds(10)).until(() -> count("errand.tasks.succeeded", "quick") == succeeded + 2
+                && errand.admin().find(failing).map(t -> t.state().dbValue().equals("failed")).orElse(false));
+
+        assertThat(count("errand.tasks.enqueued", "quick")).isEqualTo(enqueued + 2);
+        assertThat(count("errand.tasks.started", "quick")).isEqualTo(started + 2);
+        assertThat(timerCount("quick")).isEqualTo(timed + 2);
+        assertThat(count("errand.tasks.started", "fails")).isEqualTo(failsStarted + 2);
+        assertThat(count("errand.tasks.retried", "fails")).isEqualTo(failsRetried + 1);
+        assertThat(count("errand.tasks.failed", "fails")).isEqualTo(failsFailed + 1);
+
+        // A task whose worker vanished: running, with a lease that expired a minute ago.
+        jdbc.update("INSERT INTO " + prefix + "task (kind, queue, state, attempt, max_attempts, lease_owner,"
+                + " lease_token, lease_expires_at, started_at) VALUES ('quick', 'default', 'running', 1, 3,"
+                + " 'vanished-node', 42, now() - interval '1 minute', now() - interval '2 minutes')");
+        assertThat(endpoint.errand().nodes()).containsExactlyInAnyOrder("vanished-node", "observed-node");
+        assertThat(errand.rescueExpiredLeases()).isEqualTo(1);
+        assertThat(count("errand.tasks.rescued", "quick")).isEqualTo(rescued + 1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> count("errand.tasks.succeeded", "quick") == succeeded + 3);
+    }
+
+    @Test
+    void gaugesHealthAndEndpointFollowTheQueue() throws Exception {
+        HealthIndicator health = (HealthIndicator) healthContributors.getContributor("errand");
+        assertThat(health).as("registered as 'errand'").isInstanceOf(ErrandHealthIndicator.class);
+        assertThat(health.health().getStatus()).isEqualTo(Status.UP);
+        long failedBefore = (Long) health.health().getDetails().get("failedTasks");
+
+        client.enqueue("slow", null);
+        assertThat(Slow.STARTED.await(10, TimeUnit.SECONDS)).isTrue();
+        for (int i = 0; i < 3; i++) {
+            client.enqueue("quick", null);
+        }
+        long failing = client.enqueue("fails", null);
+        try {
+            // The one worker is busy: the others wait, and soon count as overdue (errand.stats.overdue-after=1s).
+            await().atMost(Duration.ofSeconds(10)).until(() -> gauge("errand.queue.depth") == 4);
+            await().atMost(Duration.ofSeconds(10)).until(() -> gauge("errand.queue.lag") >= 1.0);
+            Health waiting = health.health();
+            assertThat(waiting.getStatus()).isEqualTo(Status.UP);
+            assertThat((Long) waiting.getDetails().get("overdueTasks")).isEqualTo(4);
+            assertThat(waiting.getDetails()).containsEntry("database", "reachable").containsEntry("running", true)
+                    .containsEntry("nodeId", "observed-node");
+
+            ErrandEndpoint.ErrandDescriptor described = endpoint.errand();
+            assertThat(described.node().id()).isEqualTo("observed-node");
+            assertThat(described.node().dialect()).isEqualTo("postgresql");
+            assertThat(described.queues().get("default").getConcurrency()).isEqualTo(1);
+            assertThat(described.queues().get("default").getDue()).isEqualTo(4);
+            assertThat(described.states()).containsEntry("running", 1L).containsEntry("pending", 4L);
+            assertThat(described.kinds().get("slow").getStates()).containsEntry("running", 1L);
+            assertThat(described.kinds().get("slow").isRegistered()).isTrue();
+            assertThat(described.kinds().get("quick").getStates()).containsEntry("pending", 3L);
+            assertThat(described.nodes()).containsExactly("observed-node");
+        } finally {
+            Slow.RELEASE.countDown();
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> gauge("errand.queue.depth") == 0
+                && errand.admin().find(failing).map(t -> t.state().dbValue().equals("failed")).orElse(false));
+        assertThat(gauge("errand.queue.lag")).isZero();
+        assertThat((Long) health.health().getDetails().get("failedTasks")).isEqualTo(failedBefore + 1);
+    }
+
+    @Test
+    void healthIsDownWhenTheDatabaseIsUnreachableOrTheEngineDoesNotRun() {
+        TaskStatistics unreachable = new TaskStatistics(new AbstractDataSource() {
+            @Override
+            public java.sql.Connection getConnection() throws SQLException {
+                throw new SQLException("connection refused");
+            }
+
+            @Override
+            public java.sql.Connection getConnection(String user, String password) throws SQLException {
+                return getConnection();
+            }
+        }, prefix + "task", Duration.ZERO, Duration.ofMinutes(5));
+        Health down = new ErrandHealthIndicator(errand, unreachable).health();
+        assertThat(down.getStatus()).isEqualTo(Status.DOWN);
+        assertThat(down.getDetails()).containsEntry("database", "unreachable");
+
+        Errand notStarted = Errand.builder(jdbc.getDataSource()).tablePrefix(prefix).migrationsEnabled(false).build();
+        TaskStatistics statistics = new TaskStatistics(jdbc.getDataSource(), prefix + "task", Duration.ZERO,
+                Duration.ofMinutes(5));
+        assertThat(new ErrandHealthIndicator(notStarted, statistics).health().getStatus()).isEqualTo(Status.DOWN);
+        ErrandLifecycle lifecycle = new ErrandLifecycle(notStarted);
+        lifecycle.start();
+        assertThat(new ErrandHealthIndicator(notStarted, statistics).health().getStatus()).isEqualTo(Status.UP);
+        lifecycle.stop();
+        assertThat(lifecycle.isRunning()).isFalse();
+        assertThat(new ErrandHealthIndicator(notStarted, statistics).health().getStatus()).isEqualTo(Status.DOWN);
+    }
+
+    private double count(String name, String kind) {
+        var counter = registry.find(name).tags("kind", kind, "queue", "default").counter();
+        return counter == null ? 0 : counter.count();
+    }
+
+    private long timerCount(String kind) {
+        var timer = registry.find("errand.tasks.execution").tags("kind", kind, "queue", "default").timer();
+        return timer == null ? 0 : timer.count();
+    }
+
+    private double gauge(String name) {
+        var gauge = registry.find(name).tags("queue", "default");
+        return name.endsWith("lag") ? gauge.timeGauge().value(TimeUnit.SECONDS) : gauge.gauge().value();
+    }
+
+}
