@@ -1,6 +1,8 @@
 package dev.errand.spring.autoconfigure;
 
 import dev.errand.ErrandBuilder;
+import dev.errand.claim.ClaimStrategies;
+import dev.errand.store.Dialects;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -112,6 +114,18 @@ public class ErrandProperties implements Validator {
 
     /** Whether Errand applies its own schema migrations (with Flyway, in a history table of its own) at start-up. */
     private boolean migrationsEnabled = true;
+
+    /**
+     * How pollers claim tasks: skip-locked (FOR UPDATE SKIP LOCKED, the default) or optimistic-version (for
+     * databases or proxies without SKIP LOCKED).
+     */
+    private ClaimStrategy claimStrategy = ClaimStrategy.SKIP_LOCKED;
+
+    /**
+     * The database dialect, instead of detecting it from JDBC metadata: postgresql, mariadb, mysql or h2.
+     * Unset: detected.
+     */
+    private String dialect;
 
     private final Stats stats = new Stats();
 
@@ -287,6 +301,34 @@ public class ErrandProperties implements Validator {
         this.tablePrefix = tablePrefix;
     }
 
+    /** How pollers claim tasks. */
+    public ClaimStrategy getClaimStrategy() {
+        return claimStrategy;
+    }
+
+    /** Sets how pollers claim tasks. */
+    public void setClaimStrategy(ClaimStrategy claimStrategy) {
+        this.claimStrategy = claimStrategy;
+    }
+
+    /** The explicit dialect, or {@code null} to detect it. */
+    public String getDialect() {
+        return dialect;
+    }
+
+    /** Sets the explicit dialect. */
+    public void setDialect(String dialect) {
+        this.dialect = dialect;
+    }
+
+    /** The claim strategies {@code errand.claim-strategy} names. */
+    public enum ClaimStrategy {
+        /** {@code FOR UPDATE SKIP LOCKED}, the default. */
+        SKIP_LOCKED,
+        /** Read candidates, then {@code UPDATE … WHERE id = ? AND version = ?}. */
+        OPTIMISTIC_VERSION
+    }
+
     /** Whether Errand applies its own migrations. */
     public boolean isMigrationsEnabled() {
         return migrationsEnabled;
@@ -327,7 +369,12 @@ public class ErrandProperties implements Validator {
                 .unknownKindRetryDelay(unknownKindRetryDelay)
                 .defaultMaxAttempts(defaultMaxAttempts)
                 .tablePrefix(tablePrefix)
-                .migrationsEnabled(migrationsEnabled);
+                .migrationsEnabled(migrationsEnabled)
+                .claimStrategy(claimStrategy == ClaimStrategy.OPTIMISTIC_VERSION
+                        ? ClaimStrategies.optimisticVersion() : ClaimStrategies.skipLocked());
+        if (dialect != null) {
+            builder.dialect(dialect);
+        }
     }
 
     /** Validates {@code ErrandProperties} only. */
@@ -355,6 +402,17 @@ public class ErrandProperties implements Validator {
                             + CONCURRENCY_MAX + ", got " + concurrency);
                 }
             });
+        }
+        if (p.dialect != null) {
+            try {
+                Dialects.named(p.dialect);
+            } catch (IllegalArgumentException e) {
+                reject(errors, "dialect", "errand.dialect must be one of postgresql, mariadb, mysql, h2 (or unset to"
+                        + " detect it), got \"" + p.dialect + "\"");
+            }
+        }
+        if (p.claimStrategy == null) {
+            reject(errors, "claimStrategy", "errand.claim-strategy must be skip-locked or optimistic-version");
         }
         range(errors, "pollInterval", "errand.poll-interval", p.pollInterval, POLL_INTERVAL_MIN, POLL_INTERVAL_MAX);
         range(errors, "claimBatchSize", "errand.claim-batch-size", p.claimBatchSize, 1, CLAIM_BATCH_MAX);

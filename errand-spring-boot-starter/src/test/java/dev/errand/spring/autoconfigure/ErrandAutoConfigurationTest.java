@@ -162,7 +162,8 @@ class ErrandAutoConfigurationTest {
                         "errand.completion-flush-interval=20ms", "errand.completion-batch-size=50",
                         "errand.rescue-interval=30s", "errand.shutdown-timeout=5s", "errand.succeeded-retention=7d",
                         "errand.prune-interval=10m", "errand.unknown-kind-retry-delay=2m",
-                        "errand.default-max-attempts=9")
+                        "errand.default-max-attempts=9", "errand.claim-strategy=optimistic-version",
+                        "errand.dialect=postgresql")
                 .run(context -> {
                     var settings = context.getBean(Errand.class).settings();
                     assertThat(settings.nodeId()).isEqualTo("node-7");
@@ -184,6 +185,9 @@ class ErrandAutoConfigurationTest {
                     assertThat(settings.tablePrefix().value()).startsWith("t");
                     assertThat(settings.migrationsEnabled()).isFalse();
                     assertThat(settings.transactionRunner()).isInstanceOf(SpringTransactionRunner.class);
+                    assertThat(context.getBean(Errand.class).dialectName()).isEqualTo("postgresql");
+                    assertThat(context.getBean(ErrandProperties.class).getClaimStrategy())
+                            .isEqualTo(ErrandProperties.ClaimStrategy.OPTIMISTIC_VERSION);
                 });
     }
 
@@ -242,7 +246,9 @@ class ErrandAutoConfigurationTest {
                 Arguments.of("errand.table-prefix", "bad-prefix", "errand.table-prefix must be a letter or '_'"),
                 Arguments.of("errand.node-id", " ", "errand.node-id must be 1 to 200 non-blank characters"),
                 Arguments.of("errand.stats.cache-duration", "2h", "errand.stats.cache-duration must be between 0s and 1h"),
-                Arguments.of("errand.poll-interval", "soon", "errand.poll-interval"));
+                Arguments.of("errand.poll-interval", "soon", "errand.poll-interval"),
+                Arguments.of("errand.dialect", "oracle", "errand.dialect must be one of postgresql, mariadb, mysql, h2"),
+                Arguments.of("errand.claim-strategy", "fastest", "errand.claim-strategy"));
     }
 
     @Test
