@@ -1,0 +1,69 @@
+package dev.errand.bench;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Where the benchmark's PostgreSQL is, and small helpers to reach it. */
+public record Db(String url, String user, String password) {
+
+    /** From {@code -Dbench.db.url} (default the local {@code test} database), user and password likewise. */
+    public static Db fromSystemProperties() {
+        return new Db(System.getProperty("bench.db.url", "jdbc:postgresql://127.0.0.1:5432/test"),
+                System.getProperty("bench.db.user", "postgres"), System.getProperty("bench.db.password", ""));
+    }
+
+    /** A new pool; the caller closes it. */
+    public HikariDataSource pool(String name, int size) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(url);
+        config.setUsername(user);
+        config.setPassword(password);
+        config.setMaximumPoolSize(size);
+        config.setMinimumIdle(Math.min(2, size));
+        config.setPoolName(name);
+        return new HikariDataSource(config);
+    }
+
+    /** Runs statements in auto-commit mode on a connection of its own. */
+    public void execute(String... sql) {
+        try (Connection c = java.sql.DriverManager.getConnection(url, user, password);
+                Statement s = c.createStatement()) {
+            for (String each : sql) {
+                s.execute(each);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("SQL failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** The first column of the first row, as a long. */
+    public long queryLong(String sql) {
+        try (Connection c = java.sql.DriverManager.getConnection(url, user, password);
+                Statement s = c.createStatement(); ResultSet rows = s.executeQuery(sql)) {
+            rows.next();
+            return rows.getLong(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException("SQL failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** Every row's first column as text. */
+    public List<String> queryLines(String sql) {
+        try (Connection c = java.sql.DriverManager.getConnection(url, user, password);
+                Statement s = c.createStatement(); ResultSet rows = s.executeQuery(sql)) {
+            List<String> lines = new ArrayList<>();
+            while (rows.next()) {
+                lines.add(rows.getString(1));
+            }
+            return lines;
+        } catch (SQLException e) {
+            throw new IllegalStateException("SQL failed: " + e.getMessage(), e);
+        }
+    }
+}
