@@ -27,6 +27,11 @@ public final class SkipLockedReturningClaim implements ClaimStrategy {
     }
 
     @Override
+    public boolean singleStatement() {
+        return true;
+    }
+
+    @Override
     public List<ClaimedTask> claim(Connection connection, ClaimRequest request) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement(sql)) {
             statement.setString(1, request.owner());

@@ -86,7 +86,7 @@ final class Completer {
         }
         long offset = TaskStore.micros(settings.clock().offset());
         try {
-            int completed = transactions.run("complete", c -> store.succeedAll(c, ids, tokens, offset));
+            int completed = transactions.runStatement("complete", c -> store.succeedAll(c, ids, tokens, offset));
             stats.recordSucceeded(completed);
             if (completed < ids.length) {
                 stats.recordFencedOff(ids.length - completed);
