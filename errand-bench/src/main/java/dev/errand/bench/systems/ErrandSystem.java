@@ -112,7 +112,17 @@ public final class ErrandSystem implements BenchSystem {
         // Transactional runs hold a connection each; add the poller, completer, heartbeat, maintenance,
         // listener and outcome writes.
         workerPool = db.pool(prefix + "worker", (transactional ? concurrency : 2) + 6);
-        worker = Errand.builder(workerPool)
+        ErrandBuilder builder = Errand.builder(workerPool);
+        // Errand's defaults unless a run overrides them (for tuning experiments only).
+        Integer claimBatch = Integer.getInteger("bench.errand.claimBatch");
+        if (claimBatch != null) {
+            builder.claimBatchSize(claimBatch);
+        }
+        Integer prefetch = Integer.getInteger("bench.errand.prefetch");
+        if (prefetch != null) {
+            builder.prefetch(prefetch);
+        }
+        worker = builder
                 .tablePrefix(prefix)
                 .migrationsEnabled(false)
                 .queue(ErrandBuilder.DEFAULT_QUEUE, concurrency)
