@@ -84,11 +84,16 @@ public final class ErrandSystem implements BenchSystem {
         }
     }
 
-    /** Bulk insert straight into Errand's table, with the SQL the schema reference documents. */
+    /**
+     * Bulk insert straight into Errand's table, with the SQL the schema reference documents. Every row
+     * gets its own {@code run_at} (one microsecond apart), as real tasks do: identical keys would let
+     * the B-tree deduplicate them and hide the cost of scanning past them.
+     */
     public static String prefillSql(Db db, String prefix, int count, int priority, String delaySeconds) {
         return "INSERT INTO " + prefix + "task (kind, queue, payload, priority, run_at, max_attempts)"
                 + " SELECT 'noop', 'default', '{\"t\":0}'::jsonb, " + priority + ", now() + interval '"
-                + delaySeconds + " seconds', 5 FROM generate_series(1, " + count + ")";
+                + delaySeconds + " seconds' - g * interval '1 microsecond', 5 FROM generate_series(1, " + count
+                + ") AS g";
     }
 
     @Override
