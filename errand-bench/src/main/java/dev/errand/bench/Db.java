@@ -42,16 +42,28 @@ public record Db(String url, String user, String password) {
         }
     }
 
-    /** The first column of the first row, as a long. */
+    /**
+     * The first column of the first row, as a long. Reuses one connection per thread, so that polling
+     * for a count does not make PostgreSQL start a backend each time.
+     */
     public long queryLong(String sql) {
-        try (Connection c = java.sql.DriverManager.getConnection(url, user, password);
-                Statement s = c.createStatement(); ResultSet rows = s.executeQuery(sql)) {
-            rows.next();
-            return rows.getLong(1);
+        try {
+            Connection c = POLLING.get().get(this);
+            if (c == null || c.isClosed()) {
+                c = java.sql.DriverManager.getConnection(url, user, password);
+                POLLING.get().put(this, c);
+            }
+            try (Statement s = c.createStatement(); ResultSet rows = s.executeQuery(sql)) {
+                rows.next();
+                return rows.getLong(1);
+            }
         } catch (SQLException e) {
             throw new IllegalStateException("SQL failed: " + e.getMessage(), e);
         }
     }
+
+    private static final ThreadLocal<java.util.Map<Db, Connection>> POLLING =
+            ThreadLocal.withInitial(java.util.HashMap::new);
 
     /** Every row's first column as text. */
     public List<String> queryLines(String sql) {
