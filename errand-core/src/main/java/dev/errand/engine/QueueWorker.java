@@ -157,19 +157,34 @@ final class QueueWorker {
             this.task = task;
         }
 
+        private final java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+
         @Override
         public void run() {
+            boolean handedToCompleter = false;
             try {
-                engine.runner.run(task);
+                // A non-transactional success keeps its slot until the completer's batch commits, so
+                // that claims cannot run ahead of completions.
+                handedToCompleter = engine.runner.run(task, this::finish);
             } catch (RuntimeException | Error e) {
                 log.error("Unexpected failure running task {} ({}); its lease will expire and rescue will"
                         + " handle it", task.id(), task.kind(), e);
             } finally {
-                freeSlots.release();
-                finished.increment();
-                if (backlog && outstanding() <= wakeAtOutstanding) {
-                    signal.signal();
+                if (!handedToCompleter) {
+                    finish();
                 }
+            }
+        }
+
+        /** Frees the task's slot, once. */
+        void finish() {
+            if (!done.compareAndSet(false, true)) {
+                return;
+            }
+            freeSlots.release();
+            finished.increment();
+            if (backlog && outstanding() <= wakeAtOutstanding) {
+                signal.signal();
             }
         }
     }
