@@ -17,8 +17,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * db-scheduler with the {@code lock-and-fetch} polling strategy ({@code SELECT … FOR UPDATE SKIP
- * LOCKED}), tuned as its README advises for high throughput: fetch again when the in-memory queue falls
- * to {@code lower × threads}, up to {@code upper × threads} executions per fetch. A one-time task
+ * LOCKED}), which its README advises above 1,000 executions per second: fetch again when the in-memory
+ * queue falls to {@code lower × threads}, up to {@code upper × threads} executions per fetch. A one-time task
  * without data; the stamp rides in the instance id. Completed one-time executions are deleted.
  */
 public final class DbSchedulerSystem implements BenchSystem {

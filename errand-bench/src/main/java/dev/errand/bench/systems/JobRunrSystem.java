@@ -31,6 +31,7 @@ public final class JobRunrSystem implements BenchSystem {
     private final Db db;
     private final String prefix;
     private final Duration pollInterval;
+    private final int workerCount;
     private final Jackson3JsonMapper jsonMapper = new Jackson3JsonMapper();
     private HikariDataSource pool;
     private PostgresStorageProvider storage;
@@ -66,10 +67,12 @@ public final class JobRunrSystem implements BenchSystem {
         }
     }
 
-    public JobRunrSystem(Db db, String prefix, Duration pollInterval) {
+    /** @param workerCount JobRunr's worker count, used instead of the scenario's worker count */
+    public JobRunrSystem(Db db, String prefix, Duration pollInterval, int workerCount) {
         this.db = db;
         this.prefix = prefix;
         this.pollInterval = pollInterval;
+        this.workerCount = workerCount;
     }
 
     @Override
@@ -80,7 +83,7 @@ public final class JobRunrSystem implements BenchSystem {
     @Override
     public String version() {
         return "JobRunr " + DbSchedulerSystem.versionOf(BackgroundJobServer.class, "8.7.0") + " (poll interval "
-                + pollInterval.toMillis() + " ms, Jackson 3 mapper)";
+                + pollInterval.toMillis() + " ms, " + workerCount + " workers, Jackson 3 mapper)";
     }
 
     @Override
@@ -137,7 +140,7 @@ public final class JobRunrSystem implements BenchSystem {
         };
         server = new BackgroundJobServer(storage, jsonMapper, activator,
                 BackgroundJobServerConfiguration.usingStandardBackgroundJobServerConfiguration()
-                        .andWorkerCount(concurrency)
+                        .andWorkerCount(workerCount)
                         .andPollInterval(pollInterval));
     }
 
