@@ -28,6 +28,7 @@ import java.util.concurrent.TimeUnit;
  *                        (default 0.7; measured over 2 s)
  * --quiet-wait S         wait at most S seconds for that (default 300), then run and flag the trial
  * --no-jfr, --no-jmh     skip the JFR profile of Errand's burn-down, or the JMH micro-benchmarks
+ * --report-only          rebuild the report and chart from a finished run's files in DIR/benchmarks
  * </pre>
  */
 public final class BenchMain {
@@ -54,6 +55,22 @@ public final class BenchMain {
         Db db = Db.fromSystemProperties();
         String command = System.getProperty("bench.command", "java dev.errand.bench.BenchMain " + String.join(" ", args));
 
+        Path dir = out.resolve("benchmarks");
+        if (System.getProperty("bench.errand.version") == null) {
+            System.setProperty("bench.errand.version", gitCommit());
+        }
+        if (options.containsKey("report-only")) {
+            // Rebuild the report from a finished run's files, for example after editing the notes.
+            List<TrialRecord> records = readResults(dir.resolve("results.tsv"));
+            Map<String, String> meta = readPairs(dir.resolve("meta.tsv"));
+            System.setProperty("bench.errand.version", meta.getOrDefault("errand_commit", "?"));
+            new ChartWriter().write(records, dir.resolve("throughput.png"));
+            new ReportWriter(db, plan, records, meta.get("command"), meta.get("started"), meta.get("load_start"),
+                    meta.get("load_end"), readPairs(dir.resolve("jmh.tsv")), readText(dir.resolve("profile.txt")))
+                    .write(out.resolve("BENCHMARKS.md"));
+            System.out.println("Rebuilt " + out.resolve("BENCHMARKS.md") + " from " + records.size() + " trials");
+            return records;
+        }
         List<TrialRecord> records = new ArrayList<>();
         String startedAt = java.time.ZonedDateTime.now().withNano(0).toString();
         String loadAtStart = Cpu.loadAverage();
@@ -69,23 +86,34 @@ public final class BenchMain {
                     Params params = pairing.params().copy().with("system", system);
                     if (!options.containsKey("no-jfr") && round == 1 && system.equals("errand")
                             && pairing.group().equals("burn-down") && "raw-sql".equals(pairing.peer())) {
-                        params.with("jfr", out.resolve("benchmarks").resolve("errand-burn-down.jfr").toString());
+                        params.with("jfr", dir.resolve("errand-burn-down.jfr").toString());
                     }
                     records.add(trial(db, pairing, system, round, params, inProcess, quietCores, quietWait));
+                    Files.createDirectories(dir);
+                    writeResults(dir.resolve("results.tsv"), records); // keep what finished if the run stops
                 }
             }
         }
+        String loadAtEnd = Cpu.loadAverage();
         Map<String, String> jmh = options.containsKey("no-jmh") || profile.equals("smoke") ? Map.of()
                 : MicroBenchmarks.run();
-        Files.createDirectories(out.resolve("benchmarks"));
-        writeResults(out.resolve("benchmarks").resolve("results.tsv"), records);
-        Path chart = out.resolve("benchmarks").resolve("throughput.png");
-        new ChartWriter().write(records, chart);
-        Path jfr = out.resolve("benchmarks").resolve("errand-burn-down.jfr");
+        Files.createDirectories(dir);
+        writeResults(dir.resolve("results.tsv"), records);
+        Path jfr = dir.resolve("errand-burn-down.jfr");
         String profileSummary = Files.exists(jfr) ? Profiler.summarise(jfr, 12) : "";
-        new ReportWriter(db, plan, records, command, startedAt, loadAtStart, Cpu.loadAverage(), jmh, profileSummary)
-                .write(out.resolve("BENCHMARKS.md"));
         Files.deleteIfExists(jfr);
+        Map<String, String> meta = new LinkedHashMap<>();
+        meta.put("command", command);
+        meta.put("started", startedAt);
+        meta.put("load_start", loadAtStart);
+        meta.put("load_end", loadAtEnd);
+        meta.put("errand_commit", System.getProperty("bench.errand.version"));
+        writePairs(dir.resolve("meta.tsv"), meta);
+        writePairs(dir.resolve("jmh.tsv"), jmh);
+        Files.writeString(dir.resolve("profile.txt"), profileSummary);
+        new ChartWriter().write(records, dir.resolve("throughput.png"));
+        new ReportWriter(db, plan, records, command, startedAt, loadAtStart, loadAtEnd, jmh, profileSummary)
+                .write(out.resolve("BENCHMARKS.md"));
         long failures = records.stream().filter(TrialRecord::failed).count();
         System.out.println("Wrote " + out.resolve("BENCHMARKS.md") + " (" + records.size() + " trials, " + failures
                 + " failed)");
@@ -151,17 +179,73 @@ public final class BenchMain {
         return result;
     }
 
+    /** One line per trial: group, system, peer, round, others' busy cores, load, then key=value fields. */
     private static void writeResults(Path file, List<TrialRecord> records) throws Exception {
         List<String> lines = new ArrayList<>();
-        lines.add("group\tsystem\tpeer\tround\tothers_busy_cores\tload\tresult");
+        lines.add("# group\tsystem\tpeer\tround\tothers_busy_cores\tload\tfigures (key=value)...");
         for (TrialRecord r : records) {
-            Map<String, String> shown = new LinkedHashMap<>(r.result());
-            shown.remove("plan");
-            lines.add(r.group() + "\t" + r.system() + "\t" + r.peer() + "\t" + r.round() + "\t"
-                    + String.format(java.util.Locale.ROOT, "%.2f", r.busyCoresBefore()) + "\t" + r.loadBefore() + "\t"
-                    + shown);
+            StringBuilder line = new StringBuilder(r.group() + "\t" + r.system() + "\t" + r.peer() + "\t"
+                    + r.round() + "\t" + String.format(java.util.Locale.ROOT, "%.2f", r.busyCoresBefore()) + "\t"
+                    + r.loadBefore());
+            r.result().forEach((k, v) -> line.append('\t').append(k).append('=').append(v.replace('\t', ' ')));
+            lines.add(line.toString());
         }
         Files.write(file, lines);
+    }
+
+    private static List<TrialRecord> readResults(Path file) throws Exception {
+        List<TrialRecord> records = new ArrayList<>();
+        for (String line : Files.readAllLines(file)) {
+            if (line.startsWith("#") || line.isBlank()) {
+                continue;
+            }
+            String[] f = line.split("\t");
+            Map<String, String> result = new LinkedHashMap<>();
+            for (int i = 6; i < f.length; i++) {
+                int eq = f[i].indexOf('=');
+                result.put(f[i].substring(0, eq), f[i].substring(eq + 1));
+            }
+            records.add(new TrialRecord(f[0], f[1], f[2].equals("null") ? null : f[2], Integer.parseInt(f[3]),
+                    Double.parseDouble(f[4]), f[5], result));
+        }
+        return records;
+    }
+
+    private static void writePairs(Path file, Map<String, String> pairs) throws Exception {
+        List<String> lines = new ArrayList<>();
+        pairs.forEach((k, v) -> lines.add(k + "\t" + v));
+        Files.write(file, lines);
+    }
+
+    private static Map<String, String> readPairs(Path file) throws Exception {
+        Map<String, String> pairs = new LinkedHashMap<>();
+        if (Files.exists(file)) {
+            for (String line : Files.readAllLines(file)) {
+                int tab = line.indexOf('\t');
+                if (tab > 0) {
+                    pairs.put(line.substring(0, tab), line.substring(tab + 1));
+                }
+            }
+        }
+        return pairs;
+    }
+
+    /** The checked-out commit, with "-dirty" when errand-core or errand-bench has uncommitted changes. */
+    private static String gitCommit() {
+        try {
+            Process head = new ProcessBuilder("git", "rev-parse", "--short", "HEAD").redirectErrorStream(true).start();
+            String commit = new String(head.getInputStream().readAllBytes()).trim();
+            Process status = new ProcessBuilder("git", "status", "--porcelain", "--", "errand-core", "errand-bench")
+                    .redirectErrorStream(true).start();
+            String changes = new String(status.getInputStream().readAllBytes()).trim();
+            return head.waitFor() == 0 ? commit + (changes.isEmpty() ? "" : "-dirty") : "unknown";
+        } catch (Exception e) {
+            return "unknown";
+        }
+    }
+
+    private static String readText(Path file) throws Exception {
+        return Files.exists(file) ? Files.readString(file) : "";
     }
 
     private static Map<String, String> options(String[] args) {
