@@ -12,10 +12,19 @@ import java.util.List;
 /** Where the benchmark's PostgreSQL is, and small helpers to reach it. */
 public record Db(String url, String user, String password) {
 
-    /** From {@code -Dbench.db.url} (default the local {@code test} database), user and password likewise. */
+    /** The schema the benchmark works in, so that no one else's clean-up of {@code public} can reach it. */
+    public static final String SCHEMA = "errand_bench";
+
+    /**
+     * From {@code -Dbench.db.url} (default: schema {@value #SCHEMA} of the local {@code test} database),
+     * user and password likewise. The schema is created if it is missing.
+     */
     public static Db fromSystemProperties() {
-        return new Db(System.getProperty("bench.db.url", "jdbc:postgresql://127.0.0.1:5432/test"),
+        Db db = new Db(System.getProperty("bench.db.url",
+                "jdbc:postgresql://127.0.0.1:5432/test?currentSchema=" + SCHEMA),
                 System.getProperty("bench.db.user", "postgres"), System.getProperty("bench.db.password", ""));
+        db.execute("CREATE SCHEMA IF NOT EXISTS " + SCHEMA);
+        return db;
     }
 
     /** A new pool; the caller closes it. */
