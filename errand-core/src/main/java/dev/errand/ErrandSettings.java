@@ -20,6 +20,7 @@ public final class ErrandSettings {
     private final boolean processingEnabled;
     private final Duration pollInterval;
     private final int claimBatchSize;
+    private final int prefetch;
     private final Duration leaseDuration;
     private final Duration heartbeatInterval;
     private final Duration completionFlushInterval;
@@ -43,6 +44,7 @@ public final class ErrandSettings {
         this.processingEnabled = builder.processingEnabled;
         this.pollInterval = builder.pollInterval;
         this.claimBatchSize = builder.claimBatchSize;
+        this.prefetch = builder.prefetch;
         this.leaseDuration = builder.leaseDuration;
         this.heartbeatInterval = builder.heartbeatInterval;
         this.completionFlushInterval = builder.completionFlushInterval;
@@ -84,6 +86,11 @@ public final class ErrandSettings {
     /** The most tasks one claim statement takes. */
     public int claimBatchSize() {
         return claimBatchSize;
+    }
+
+    /** The most claimed tasks a queue keeps waiting for a free worker. */
+    public int prefetch() {
+        return prefetch;
     }
 
     /** The default lease of a claimed task. */

@@ -2,6 +2,7 @@ package dev.errand.claim;
 
 import dev.errand.store.ClaimedTask;
 import dev.errand.store.Dialect;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 
@@ -10,12 +11,51 @@ final class ClaimSql {
 
     static final String COLUMNS = "id, kind, queue, payload, attempt, max_attempts";
 
+    /** The priorities a task may have (the table's CHECK constraint). */
+    static final int LOWEST_PRIORITY = 10;
+
     private ClaimSql() {}
 
-    /** Due pending tasks of one queue, best first. Parameters: queue, clock offset, limit. */
-    static String dueTasks(Dialect dialect, String table, String columns) {
+    /**
+     * Due pending tasks of one queue, best first, optionally locked with {@code FOR UPDATE SKIP LOCKED}.
+     * Bind its parameters with {@link #bindDue}.
+     *
+     * <p>Where the dialect supports it (PostgreSQL), the query reads one range of the claim index per
+     * priority, {@code (queue, p, run_at <= now)}, in a {@code LATERAL} subquery over the priorities 1
+     * to 10, each with its own limit; the outer limit stops the loop once enough rows are found. A
+     * single ordered scan of the index would instead walk past every task of a better priority that is
+     * not due yet (with a million tasks scheduled for tomorrow at priority 1, each claim read them all
+     * before reaching today's priority-5 tasks). PostgreSQL runs a {@code LATERAL} join over a series
+     * as a nested loop in series order, so rows come out by priority and, within one, by
+     * {@code run_at}; a row lock is taken only on the rows the outer limit lets through.
+     */
+    static String dueTasks(Dialect dialect, String table, String columns, boolean lock) {
+        String skipLocked = lock ? " FOR UPDATE SKIP LOCKED" : "";
+        if (dialect.supportsLateralJoin()) {
+            return "SELECT due.* FROM generate_series(1, " + LOWEST_PRIORITY + ") AS level(priority)"
+                    + " CROSS JOIN LATERAL (SELECT " + columns + " FROM " + table
+                    + " WHERE state = 'pending' AND queue = ? AND priority = level.priority AND run_at <= "
+                    + dialect.timePlusMicros() + " ORDER BY run_at LIMIT ?" + skipLocked + ") AS due LIMIT ?";
+        }
         return "SELECT " + columns + " FROM " + table + " WHERE state = 'pending' AND queue = ? AND run_at <= "
-                + dialect.timePlusMicros() + " ORDER BY priority, run_at LIMIT ?";
+                + dialect.timePlusMicros() + " ORDER BY priority, run_at LIMIT ?" + skipLocked;
+    }
+
+    /**
+     * Binds the parameters of {@link #dueTasks} from {@code index}: queue, clock offset and limit.
+     *
+     * @return the index of the next parameter
+     */
+    static int bindDue(Dialect dialect, PreparedStatement statement, int index, ClaimRequest request, int limit)
+            throws SQLException {
+        int i = index;
+        statement.setString(i++, request.queue());
+        statement.setLong(i++, request.clockOffsetMicros());
+        statement.setInt(i++, limit);
+        if (dialect.supportsLateralJoin()) {
+            statement.setInt(i++, limit);
+        }
+        return i;
     }
 
     /** The SET clause that takes a lease. Parameters: owner, token, lease micros, clock offset. */

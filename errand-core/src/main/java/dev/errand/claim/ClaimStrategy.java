@@ -17,4 +17,12 @@ public interface ClaimStrategy {
      * once it commits.
      */
     List<ClaimedTask> claim(Connection connection, ClaimRequest request) throws SQLException;
+
+    /**
+     * Whether {@link #claim} issues one statement only, so that the engine may run it in auto-commit
+     * mode as its own transaction instead of opening one around it.
+     */
+    default boolean singleStatement() {
+        return false;
+    }
 }

@@ -18,12 +18,14 @@ import java.util.List;
  */
 public final class OptimisticVersionClaim implements ClaimStrategy {
 
+    private final Dialect dialect;
     private final String select;
     private final String update;
 
     /** Creates the strategy for a dialect and task table. */
     public OptimisticVersionClaim(Dialect dialect, String table) {
-        this.select = ClaimSql.dueTasks(dialect, table, ClaimSql.COLUMNS + ", version");
+        this.dialect = dialect;
+        this.select = ClaimSql.dueTasks(dialect, table, ClaimSql.COLUMNS + ", version", false);
         this.update = "UPDATE " + table + " " + ClaimSql.takeLease(dialect)
                 + " WHERE id = ? AND version = ? AND state = 'pending'";
     }
@@ -32,9 +34,8 @@ public final class OptimisticVersionClaim implements ClaimStrategy {
     public List<ClaimedTask> claim(Connection connection, ClaimRequest request) throws SQLException {
         List<Candidate> candidates = new ArrayList<>();
         try (PreparedStatement statement = connection.prepareStatement(select)) {
-            statement.setString(1, request.queue());
-            statement.setLong(2, request.clockOffsetMicros());
-            statement.setInt(3, Math.min(request.limit() * 2, request.limit() + 1_000));
+            ClaimSql.bindDue(dialect, statement, 1, request,
+                    Math.min(request.limit() * 2, request.limit() + 1_000));
             try (ResultSet rows = statement.executeQuery()) {
                 while (rows.next()) {
                     candidates.add(new Candidate(ClaimSql.read(rows, request.leaseToken(), 1), rows.getLong("version")));

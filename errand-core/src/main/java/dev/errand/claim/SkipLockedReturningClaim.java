@@ -17,13 +17,20 @@ import java.util.List;
  */
 public final class SkipLockedReturningClaim implements ClaimStrategy {
 
+    private final Dialect dialect;
     private final String sql;
 
     /** Creates the strategy for a dialect and task table. */
     public SkipLockedReturningClaim(Dialect dialect, String table) {
+        this.dialect = dialect;
         this.sql = "UPDATE " + table + " " + ClaimSql.takeLease(dialect) + " WHERE id IN ("
-                + ClaimSql.dueTasks(dialect, table, "id") + " FOR UPDATE SKIP LOCKED) RETURNING "
+                + ClaimSql.dueTasks(dialect, table, "id", true) + ") RETURNING "
                 + ClaimSql.COLUMNS + ", priority, run_at";
+    }
+
+    @Override
+    public boolean singleStatement() {
+        return true;
     }
 
     @Override
@@ -33,9 +40,7 @@ public final class SkipLockedReturningClaim implements ClaimStrategy {
             statement.setLong(2, request.leaseToken());
             statement.setLong(3, request.clockOffsetMicros() + request.leaseMicros());
             statement.setLong(4, request.clockOffsetMicros());
-            statement.setString(5, request.queue());
-            statement.setLong(6, request.clockOffsetMicros());
-            statement.setInt(7, request.limit());
+            ClaimSql.bindDue(dialect, statement, 5, request, request.limit());
             List<Ranked> claimed = new ArrayList<>(request.limit());
             try (ResultSet rows = statement.executeQuery()) {
                 while (rows.next()) {

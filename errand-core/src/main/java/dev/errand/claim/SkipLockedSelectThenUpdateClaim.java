@@ -22,7 +22,7 @@ public final class SkipLockedSelectThenUpdateClaim implements ClaimStrategy {
     /** Creates the strategy for a dialect and task table. */
     public SkipLockedSelectThenUpdateClaim(Dialect dialect, String table) {
         this.dialect = dialect;
-        this.select = ClaimSql.dueTasks(dialect, table, ClaimSql.COLUMNS) + " FOR UPDATE SKIP LOCKED";
+        this.select = ClaimSql.dueTasks(dialect, table, ClaimSql.COLUMNS, true);
         this.update = "UPDATE " + table + " " + ClaimSql.takeLease(dialect) + " WHERE ";
     }
 
@@ -30,9 +30,7 @@ public final class SkipLockedSelectThenUpdateClaim implements ClaimStrategy {
     public List<ClaimedTask> claim(Connection connection, ClaimRequest request) throws SQLException {
         List<ClaimedTask> tasks = new ArrayList<>(request.limit());
         try (PreparedStatement statement = connection.prepareStatement(select)) {
-            statement.setString(1, request.queue());
-            statement.setLong(2, request.clockOffsetMicros());
-            statement.setInt(3, request.limit());
+            ClaimSql.bindDue(dialect, statement, 1, request, request.limit());
             try (ResultSet rows = statement.executeQuery()) {
                 while (rows.next()) {
                     tasks.add(ClaimSql.read(rows, request.leaseToken(), 1));

@@ -16,6 +16,10 @@ import org.slf4j.LoggerFactory;
  * Buffers the successes of non-transactional tasks and completes them in batches: many ids per
  * statement, flushed every few milliseconds or as soon as a batch is full. Until its batch commits a
  * task keeps its lease, so a crash before the flush means another attempt, never a lost task.
+ *
+ * <p>A task also keeps its place in its queue's claim budget until its batch commits: if flushes fall
+ * behind, the poller claims less, instead of piling up completed tasks that are still running in the
+ * database.
  */
 final class Completer {
 
@@ -26,7 +30,10 @@ final class Completer {
     private final ErrandSettings settings;
     private final LeaseKeeper leases;
     private final EngineStats stats;
-    private final LinkedBlockingQueue<ClaimedTask> buffer = new LinkedBlockingQueue<>();
+    private final LinkedBlockingQueue<Done> buffer = new LinkedBlockingQueue<>();
+
+    /** A success waiting for its batch, and what to call once the batch commits. */
+    private record Done(ClaimedTask task, Runnable whenCompleted) {}
     private final Thread thread;
     private volatile boolean running = true;
 
@@ -45,16 +52,17 @@ final class Completer {
         thread.start();
     }
 
-    void complete(ClaimedTask task) {
-        buffer.add(task);
+    /** Buffers a success; {@code whenCompleted} runs once its batch is in the database (or at stop). */
+    void complete(ClaimedTask task, Runnable whenCompleted) {
+        buffer.add(new Done(task, whenCompleted));
     }
 
     private void loop() {
-        List<ClaimedTask> batch = new ArrayList<>(settings.completionBatchSize());
+        List<Done> batch = new ArrayList<>(settings.completionBatchSize());
         long flushNanos = settings.completionFlushInterval().toNanos();
         while (running || !buffer.isEmpty()) {
             try {
-                ClaimedTask first = buffer.poll(flushNanos, TimeUnit.NANOSECONDS);
+                Done first = buffer.poll(flushNanos, TimeUnit.NANOSECONDS);
                 if (first == null) {
                     continue;
                 }
@@ -63,7 +71,7 @@ final class Completer {
                 long deadline = System.nanoTime() + flushNanos;
                 while (batch.size() < settings.completionBatchSize()) {
                     long left = deadline - System.nanoTime();
-                    ClaimedTask next = left > 0 ? buffer.poll(left, TimeUnit.NANOSECONDS) : buffer.poll();
+                    Done next = left > 0 ? buffer.poll(left, TimeUnit.NANOSECONDS) : buffer.poll();
                     if (next == null) {
                         break;
                     }
@@ -77,16 +85,16 @@ final class Completer {
         }
     }
 
-    private void flush(List<ClaimedTask> batch) {
+    private void flush(List<Done> batch) {
         long[] ids = new long[batch.size()];
         long[] tokens = new long[batch.size()];
         for (int i = 0; i < ids.length; i++) {
-            ids[i] = batch.get(i).id();
-            tokens[i] = batch.get(i).leaseToken();
+            ids[i] = batch.get(i).task().id();
+            tokens[i] = batch.get(i).task().leaseToken();
         }
         long offset = TaskStore.micros(settings.clock().offset());
         try {
-            int completed = transactions.run("complete", c -> store.succeedAll(c, ids, tokens, offset));
+            int completed = transactions.runStatement("complete", c -> store.succeedAll(c, ids, tokens, offset));
             stats.recordSucceeded(completed);
             if (completed < ids.length) {
                 stats.recordFencedOff(ids.length - completed);
@@ -96,6 +104,7 @@ final class Completer {
             for (long id : ids) {
                 leases.forget(id);
             }
+            batch.forEach(Completer::completed);
         } catch (SQLException e) {
             // Keep the tasks buffered: their leases stay alive and the next flush tries again.
             if (running) {
@@ -105,7 +114,16 @@ final class Completer {
             } else {
                 log.error("Completing {} tasks failed while stopping: {}; their leases will expire and they"
                         + " will run again", ids.length, e.getMessage());
+                batch.forEach(Completer::completed);
             }
+        }
+    }
+
+    private static void completed(Done done) {
+        try {
+            done.whenCompleted().run();
+        } catch (RuntimeException e) {
+            log.error("Completion callback of task {} failed", done.task().id(), e);
         }
     }
 
@@ -129,6 +147,9 @@ final class Completer {
         if (!buffer.isEmpty()) {
             log.warn("{} completions were not flushed before stop; their leases will expire and they will"
                     + " run again", buffer.size());
+            List<Done> left = new ArrayList<>();
+            buffer.drainTo(left);
+            left.forEach(Completer::completed);
         }
     }
 }

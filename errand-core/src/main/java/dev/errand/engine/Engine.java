@@ -143,7 +143,7 @@ public final class Engine {
         long[] ids = unstarted.stream().mapToLong(ClaimedTask::id).toArray();
         long[] tokens = unstarted.stream().mapToLong(ClaimedTask::leaseToken).toArray();
         try {
-            int released = transactions.run("release", c -> store.release(c, ids, tokens));
+            int released = transactions.runStatement("release", c -> store.release(c, ids, tokens));
             unstarted.forEach(task -> leases.forget(task.id()));
             log.info("Released {} claimed tasks that had not started", released);
         } catch (SQLException e) {

@@ -60,7 +60,7 @@ final class LeaseKeeper {
             // Sorted ids: every node locks rows in the same order, which keeps deadlocks rare.
             long[] ids = group.getValue().stream().mapToLong(Long::longValue).sorted().toArray();
             try {
-                int extended = transactions.run("heartbeat",
+                int extended = transactions.runStatement("heartbeat",
                         c -> store.heartbeat(c, ids, settings.nodeId(), group.getKey(), offset));
                 if (extended < ids.length) {
                     log.debug("Heartbeat extended {} of {} leases; the rest finished or were taken back",

@@ -88,7 +88,7 @@ final class Outcomes {
                 task.attempt(), conflict.getMessage());
         Duration pause = Duration.ofMillis(java.util.concurrent.ThreadLocalRandom.current().nextLong(10, 200));
         try {
-            transactions.run("requeue", c -> store.requeueUncounted(c, task, pause, offset()));
+            transactions.runStatement("requeue", c -> store.requeueUncounted(c, task, pause, offset()));
         } catch (SQLException e) {
             log.error("Could not requeue task {} after a lock conflict ({}); its lease will expire and rescue"
                     + " will retry it", task.id(), e.getMessage());
@@ -117,7 +117,7 @@ final class Outcomes {
     /** Puts the task back to pending after {@code delay}, recording {@code error} if there is one. */
     void retry(ClaimedTask task, Duration delay, AttemptError error) {
         try {
-            boolean written = transactions.run("retry", c -> store.retry(c, task, delay, error, offset()));
+            boolean written = transactions.runStatement("retry", c -> store.retry(c, task, delay, error, offset()));
             countRetry(written, task);
         } catch (SQLException e) {
             log.error("Could not schedule task {} for retry ({}); its lease will expire and rescue will retry it",

@@ -20,9 +20,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One queue on this node: a poller thread that claims up to the free worker slots in one statement,
- * and a bounded pool that runs what it claimed. The poller sleeps until a wake-up, a freed slot after
- * a full claim, or the poll interval.
+ * One queue on this node: a poller thread that claims due tasks in one statement, and a bounded pool
+ * that runs what it claimed.
+ *
+ * <p>Prefetch: besides one task per worker, the poller keeps up to {@code prefetch} claimed tasks
+ * waiting in the pool's queue, about as many as the queue completed in the last 200 ms. Fast tasks are
+ * therefore claimed in large batches (one statement for many tasks), while slow tasks are not hoarded
+ * away from other nodes. Waiting tasks hold leases that the heartbeat extends, and {@code stop()}
+ * releases them. The poller claims again once half of the buffer has drained; it sleeps until a
+ * wake-up, a worker freeing that much room after a full claim, or the poll interval.
  */
 final class QueueWorker {
 
@@ -31,8 +37,18 @@ final class QueueWorker {
 
     private final Engine engine;
     private final String queue;
+    private static final long RATE_WINDOW_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+
     private final int concurrency;
+    private final int capacity;
+    /** Claimed tasks not finished yet, counted down from {@link #capacity}. */
     private final Semaphore freeSlots;
+    private final java.util.concurrent.atomic.LongAdder finished = new java.util.concurrent.atomic.LongAdder();
+    private long windowStart = System.nanoTime();
+    private long finishedAtWindowStart;
+    private int finishedInLastWindow;
+    /** Workers wake the poller when the claimed-and-unfinished count falls to this. */
+    private volatile int wakeAtOutstanding;
     private final QueueSignal signal;
     private final ThreadPoolExecutor pool;
     private final Thread poller;
@@ -43,7 +59,8 @@ final class QueueWorker {
         this.engine = engine;
         this.queue = queue;
         this.concurrency = concurrency;
-        this.freeSlots = new Semaphore(concurrency);
+        this.capacity = concurrency + engine.settings.prefetch();
+        this.freeSlots = new Semaphore(capacity);
         this.signal = engine.wakeUps.of(queue);
         this.pool = new ThreadPoolExecutor(concurrency, concurrency, 0, TimeUnit.MILLISECONDS,
                 new LinkedBlockingQueue<>(), threads("errand-" + queue + "-worker-"));
@@ -59,13 +76,16 @@ final class QueueWorker {
         Duration errorBackoff = Duration.ofMillis(100);
         while (claiming) {
             try {
-                int free = freeSlots.availablePermits();
-                if (free > 0) {
-                    int limit = Math.min(free, engine.settings.claimBatchSize());
+                int buffer = bufferTarget();
+                int threshold = Math.max(1, (buffer + 1) / 2);
+                int room = concurrency + buffer - outstanding();
+                wakeAtOutstanding = concurrency + buffer - threshold;
+                if (room >= threshold) {
+                    int limit = Math.min(room, engine.settings.claimBatchSize());
                     int claimed = claimAndDispatch(limit);
                     errorBackoff = Duration.ofMillis(100);
                     backlog = claimed == limit;
-                    if (backlog && freeSlots.availablePermits() > 0) {
+                    if (backlog && concurrency + bufferTarget() - outstanding() >= threshold) {
                         continue;
                     }
                 }
@@ -82,12 +102,32 @@ final class QueueWorker {
         }
     }
 
+    private int outstanding() {
+        return capacity - freeSlots.availablePermits();
+    }
+
+    /** How many claimed tasks to keep waiting: what the queue completed in the last 200 ms, capped. */
+    private int bufferTarget() {
+        long now = System.nanoTime();
+        if (now - windowStart >= RATE_WINDOW_NANOS) {
+            long total = finished.sum();
+            long elapsed = now - windowStart;
+            // A long idle stretch counts as a window with its completions spread over it.
+            finishedInLastWindow = (int) Math.min(Integer.MAX_VALUE,
+                    (total - finishedAtWindowStart) * RATE_WINDOW_NANOS / elapsed);
+            finishedAtWindowStart = total;
+            windowStart = now;
+        }
+        return Math.min(engine.settings.prefetch(), finishedInLastWindow);
+    }
+
     private int claimAndDispatch(int limit) throws SQLException {
         ClaimRequest request = new ClaimRequest(queue, limit, engine.settings.nodeId(), TOKENS.nextLong(),
                 TaskStore.micros(engine.settings.leaseDuration()),
                 TaskStore.micros(engine.settings.clock().offset()));
-        List<ClaimedTask> tasks = engine.transactions.run("claim",
-                connection -> engine.claimStrategy.claim(connection, request));
+        List<ClaimedTask> tasks = engine.claimStrategy.singleStatement()
+                ? engine.transactions.runStatement("claim", connection -> engine.claimStrategy.claim(connection, request))
+                : engine.transactions.run("claim", connection -> engine.claimStrategy.claim(connection, request));
         if (tasks.isEmpty()) {
             return 0;
         }
@@ -117,18 +157,34 @@ final class QueueWorker {
             this.task = task;
         }
 
+        private final java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+
         @Override
         public void run() {
+            boolean handedToCompleter = false;
             try {
-                engine.runner.run(task);
+                // A non-transactional success keeps its slot until the completer's batch commits, so
+                // that claims cannot run ahead of completions.
+                handedToCompleter = engine.runner.run(task, this::finish);
             } catch (RuntimeException | Error e) {
                 log.error("Unexpected failure running task {} ({}); its lease will expire and rescue will"
                         + " handle it", task.id(), task.kind(), e);
             } finally {
-                freeSlots.release();
-                if (backlog) {
-                    signal.signal();
+                if (!handedToCompleter) {
+                    finish();
                 }
+            }
+        }
+
+        /** Frees the task's slot, once. */
+        void finish() {
+            if (!done.compareAndSet(false, true)) {
+                return;
+            }
+            freeSlots.release();
+            finished.increment();
+            if (backlog && outstanding() <= wakeAtOutstanding) {
+                signal.signal();
             }
         }
     }
@@ -162,7 +218,7 @@ final class QueueWorker {
             if (pool.awaitTermination(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS)) {
                 return true;
             }
-            int still = concurrency - freeSlots.availablePermits();
+            int still = Math.min(concurrency, outstanding());
             log.warn("{} tasks of queue '{}' still running at the shutdown timeout; interrupting them."
                     + " Their leases will expire and rescue will handle them", still, queue);
             pool.shutdownNow();

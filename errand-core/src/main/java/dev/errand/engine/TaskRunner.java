@@ -50,12 +50,20 @@ final class TaskRunner {
         this.stats = engine.stats;
     }
 
-    void run(ClaimedTask task) {
+    /**
+     * Runs the attempt.
+     *
+     * @param whenCompleted called once the success of a non-transactional run is in the database,
+     *     by the completer after its batch commits
+     * @return true if the success was handed to the completer (which then calls {@code whenCompleted});
+     *     false if the attempt is over (the caller frees its slot itself)
+     */
+    boolean run(ClaimedTask task, Runnable whenCompleted) {
         RegisteredKind kind = kinds.get(task.kind());
         if (kind == null) {
             leases.forget(task.id());
             outcomes.unknownKind(task);
-            return;
+            return false;
         }
         Object payload;
         try {
@@ -64,14 +72,14 @@ final class TaskRunner {
             // Retrying cannot repair a payload: fail at once, with the error on the row.
             leases.forget(task.id());
             outcomes.failForGood(task, kind.definition().failureCallback(), errors.of(task, e));
-            return;
+            return false;
         }
         if (kind.definition().mode() == ExecutionMode.TRANSACTIONAL) {
             leases.forget(task.id());
             runInTransaction(task, kind, payload);
-        } else {
-            runOutsideTransaction(task, kind, payload);
+            return false;
         }
+        return runOutsideTransaction(task, kind, payload, whenCompleted);
     }
 
     private void runInTransaction(ClaimedTask task, RegisteredKind kind, Object payload) {
@@ -134,7 +142,8 @@ final class TaskRunner {
         }
     }
 
-    private void runOutsideTransaction(ClaimedTask task, RegisteredKind kind, Object payload) {
+    private boolean runOutsideTransaction(ClaimedTask task, RegisteredKind kind, Object payload,
+            Runnable whenCompleted) {
         leases.hold(task.id(), kind.lease());
         settings.listener().started(task.kind(), task.queue(), task.attempt());
         long begin = System.nanoTime();
@@ -143,15 +152,16 @@ final class TaskRunner {
         } catch (RetryLater request) {
             leases.forget(task.id());
             outcomes.retryLater(task, kind, request);
-            return;
+            return false;
         } catch (Throwable failure) {
             leases.forget(task.id());
             rethrowIfFatal(failure);
             outcomes.attemptFailed(task, kind, failure);
-            return;
+            return false;
         }
         settings.listener().succeeded(task.kind(), task.queue(), Duration.ofNanos(System.nanoTime() - begin));
-        completer.complete(task);
+        completer.complete(task, whenCompleted);
+        return true;
     }
 
     @SuppressWarnings("unchecked")

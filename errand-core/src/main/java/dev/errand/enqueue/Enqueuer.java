@@ -56,8 +56,10 @@ public final class Enqueuer {
     public long enqueue(Connection connection, TaskRequest request) throws SQLException {
         requireConnection(connection);
         NewTask task = resolve(request);
-        long id = inserter.insert(connection, task);
-        announce(connection, Set.of(task.queue()));
+        long id = inserter.insertAndNotify(connection, task, dialect, channel);
+        if (connection.getAutoCommit()) {
+            wakeUps.wake(task.queue());
+        }
         settings.listener().enqueued(task.kind(), task.queue(), 1);
         return id;
     }
@@ -65,11 +67,11 @@ public final class Enqueuer {
     /** Inserts one task in a transaction of its own. */
     public long enqueue(TaskRequest request) throws SQLException {
         NewTask task = resolve(request);
-        long id = transactions.run("enqueue", connection -> {
-            long inserted = inserter.insert(connection, task);
-            dialect.notifyOnCommit(connection, channel, task.queue());
-            return inserted;
-        });
+        // Without a unique key the insert (and its wake-up) is one statement: run it as its own
+        // auto-commit transaction. A unique key may take a look-up and another insert: one transaction.
+        long id = task.uniqueKey() == null
+                ? transactions.runStatement("enqueue", c -> inserter.insertAndNotify(c, task, dialect, channel))
+                : transactions.run("enqueue", c -> inserter.insertAndNotify(c, task, dialect, channel));
         wakeUps.wake(task.queue());
         settings.listener().enqueued(task.kind(), task.queue(), 1);
         return id;
@@ -85,7 +87,9 @@ public final class Enqueuer {
         requireConnection(connection);
         List<NewTask> tasks = resolveAll(requests);
         List<Long> ids = insertAll(connection, tasks);
-        announce(connection, queuesOf(tasks));
+        if (connection.getAutoCommit()) {
+            queuesOf(tasks).forEach(wakeUps::wake);
+        }
         reportEnqueued(tasks);
         return ids;
     }
@@ -94,13 +98,12 @@ public final class Enqueuer {
     public List<Long> enqueueAll(List<TaskRequest> requests) throws SQLException {
         List<NewTask> tasks = resolveAll(requests);
         Set<String> queues = queuesOf(tasks);
-        List<Long> ids = transactions.run("enqueue", connection -> {
-            List<Long> inserted = insertAll(connection, tasks);
-            for (String queue : queues) {
-                dialect.notifyOnCommit(connection, channel, queue);
-            }
-            return inserted;
-        });
+        // Tasks without unique keys go in one statement (wake-ups included): run it as its own
+        // auto-commit transaction. Unique keys need more statements in one transaction.
+        boolean oneStatement = tasks.stream().allMatch(task -> task.uniqueKey() == null);
+        List<Long> ids = oneStatement && !tasks.isEmpty()
+                ? transactions.runStatement("enqueue", connection -> insertAll(connection, tasks))
+                : transactions.run("enqueue", connection -> insertAll(connection, tasks));
         queues.forEach(wakeUps::wake);
         reportEnqueued(tasks);
         return ids;
@@ -121,22 +124,15 @@ public final class Enqueuer {
                 plain.add(task);
             }
         }
-        long[] plainIds = plain.isEmpty() ? new long[0] : inserter.insertAll(connection, plain);
+        long[] plainIds = plain.isEmpty() ? new long[0]
+                : inserter.insertAllAndNotify(connection, plain, dialect, channel);
         List<Long> ids = new ArrayList<>(tasks.size());
         int next = 0;
         for (NewTask task : tasks) {
-            ids.add(task.uniqueKey() == null ? plainIds[next++] : inserter.insert(connection, task));
+            ids.add(task.uniqueKey() == null ? plainIds[next++]
+                    : inserter.insertAndNotify(connection, task, dialect, channel));
         }
         return ids;
-    }
-
-    private void announce(Connection connection, Set<String> queues) throws SQLException {
-        for (String queue : queues) {
-            dialect.notifyOnCommit(connection, channel, queue);
-        }
-        if (connection.getAutoCommit()) {
-            queues.forEach(wakeUps::wake);
-        }
     }
 
     private List<NewTask> resolveAll(List<TaskRequest> requests) {

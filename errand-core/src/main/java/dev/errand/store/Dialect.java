@@ -114,6 +114,14 @@ public interface Dialect {
         return false;
     }
 
+    /**
+     * Whether the database has {@code LATERAL} joins and {@code generate_series}, so that a claim can
+     * read one index range per priority (see the claim strategies).
+     */
+    default boolean supportsLateralJoin() {
+        return false;
+    }
+
     /** Whether an UPDATE can return the rows it changed, so a claim takes one statement. */
     boolean supportsUpdateReturning();
 

@@ -70,7 +70,7 @@ public final class Jdbc {
         }
     }
 
-    private static SQLException asSqlException(Throwable e) {
+    static SQLException asSqlException(Throwable e) {
         if (e instanceof SQLException sql) {
             return sql;
         }

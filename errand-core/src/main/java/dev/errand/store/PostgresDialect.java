@@ -45,6 +45,11 @@ public final class PostgresDialect implements Dialect {
     }
 
     @Override
+    public boolean supportsLateralJoin() {
+        return true;
+    }
+
+    @Override
     public boolean supportsUpdateReturning() {
         return true;
     }

@@ -16,7 +16,9 @@ final class PostgresTaskInserter implements TaskInserter {
 
     private final Dialect dialect;
     private final String insertOne;
+    private final String insertOneAndNotify;
     private final String insertMany;
+    private final String insertManyAndNotify;
     private final UniqueKeys uniqueKeys;
 
     PostgresTaskInserter(Dialect dialect, String table, UniqueKeys uniqueKeys) {
@@ -25,6 +27,9 @@ final class PostgresTaskInserter implements TaskInserter {
                 + " (kind, queue, payload, priority, run_at, max_attempts, unique_key) VALUES (?, ?, "
                 + dialect.jsonParam() + ", ?, COALESCE(" + dialect.timestampParam() + ", "
                 + dialect.timePlusMicros() + "), ?, ?) ON CONFLICT DO NOTHING RETURNING id";
+        // pg_notify in RETURNING runs once per inserted row, inside the insert's transaction: the
+        // wake-up costs no statement of its own, and a duplicate that inserts nothing sends nothing.
+        this.insertOneAndNotify = insertOne + ", pg_notify(?, ?)";
         this.insertMany = "INSERT INTO " + table + " (kind, queue, payload, priority, run_at, max_attempts)"
                 + " SELECT r.kind, r.queue, CAST(r.payload AS jsonb), r.priority,"
                 + " COALESCE(CAST(r.run_at AS timestamptz),"
@@ -33,13 +38,26 @@ final class PostgresTaskInserter implements TaskInserter {
                 + " CAST(? AS int[]), CAST(? AS text[]), CAST(? AS bigint[]), CAST(? AS int[]))"
                 + " AS r(kind, queue, payload, priority, run_at, delay_micros, max_attempts)"
                 + " RETURNING id";
+        // One pg_notify per row; PostgreSQL folds identical notifications of a transaction into one.
+        this.insertManyAndNotify = insertMany + ", pg_notify(?, queue)";
         this.uniqueKeys = uniqueKeys;
     }
 
     @Override
     public long insert(Connection connection, NewTask task) throws SQLException {
+        return insert(connection, task, null);
+    }
+
+    @Override
+    public long insertAndNotify(Connection connection, NewTask task, Dialect unused, String channel)
+            throws SQLException {
+        return insert(connection, task, channel);
+    }
+
+    private long insert(Connection connection, NewTask task, String channel) throws SQLException {
         for (int round = 0; round < MAX_CONFLICT_ROUNDS; round++) {
-            try (PreparedStatement statement = connection.prepareStatement(insertOne)) {
+            try (PreparedStatement statement = connection.prepareStatement(
+                    channel == null ? insertOne : insertOneAndNotify)) {
                 statement.setString(1, task.kind());
                 statement.setString(2, task.queue());
                 statement.setString(3, task.payloadJson());
@@ -48,6 +66,10 @@ final class PostgresTaskInserter implements TaskInserter {
                 statement.setLong(6, task.delayMicros());
                 statement.setInt(7, task.maxAttempts());
                 statement.setString(8, task.uniqueKey());
+                if (channel != null) {
+                    statement.setString(9, channel);
+                    statement.setString(10, task.queue());
+                }
                 try (ResultSet rows = statement.executeQuery()) {
                     if (rows.next()) {
                         return rows.getLong(1);
@@ -66,6 +88,16 @@ final class PostgresTaskInserter implements TaskInserter {
 
     @Override
     public long[] insertAll(Connection connection, List<NewTask> tasks) throws SQLException {
+        return insertAll(connection, tasks, null);
+    }
+
+    @Override
+    public long[] insertAllAndNotify(Connection connection, List<NewTask> tasks, Dialect unused, String channel)
+            throws SQLException {
+        return insertAll(connection, tasks, channel);
+    }
+
+    private long[] insertAll(Connection connection, List<NewTask> tasks, String channel) throws SQLException {
         int size = tasks.size();
         String[] kinds = new String[size];
         String[] queues = new String[size];
@@ -84,7 +116,8 @@ final class PostgresTaskInserter implements TaskInserter {
             delays[i] = task.delayMicros();
             maxAttempts[i] = task.maxAttempts();
         }
-        try (PreparedStatement statement = connection.prepareStatement(insertMany)) {
+        try (PreparedStatement statement = connection.prepareStatement(
+                channel == null ? insertMany : insertManyAndNotify)) {
             statement.setArray(1, connection.createArrayOf("varchar", kinds));
             statement.setArray(2, connection.createArrayOf("varchar", queues));
             statement.setArray(3, connection.createArrayOf("text", payloads));
@@ -92,6 +125,9 @@ final class PostgresTaskInserter implements TaskInserter {
             statement.setArray(5, connection.createArrayOf("text", runAts));
             statement.setArray(6, connection.createArrayOf("int8", delays));
             statement.setArray(7, connection.createArrayOf("int4", maxAttempts));
+            if (channel != null) {
+                statement.setString(8, channel);
+            }
             // INSERT ... SELECT FROM unnest returns rows in input order; ids map back by position.
             long[] ids = new long[size];
             int i = 0;

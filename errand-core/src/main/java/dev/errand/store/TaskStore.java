@@ -15,7 +15,17 @@ import java.util.Optional;
 public final class TaskStore {
 
     private static final String CLEAR_LEASE = "lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL";
-    private static final String FENCE = " WHERE id = ? AND lease_token = ? AND state = 'running'";
+    /**
+     * "The task is running", written so that the planner cannot use the partial rescue index
+     * ({@code WHERE state = 'running'}) for it. Statistics gathered while few tasks ran (a fresh
+     * backlog is all pending) make that index look like one row, and the planner then preferred it
+     * to the primary key for writes by id: every fenced write scanned all running tasks, and with
+     * hundreds of thousands of them the batched completion fell behind the claims. {@code IS TRUE}
+     * means the same here ({@code state} is NOT NULL) but matches no index predicate, so writes by id
+     * use the primary key.
+     */
+    private static final String RUNNING = "(state = 'running') IS TRUE";
+    private static final String FENCE = " WHERE id = ? AND lease_token = ? AND " + RUNNING;
     // Stand-ins for id lists, expanded per call because some dialects bind one parameter per id.
     private static final String IDS = "{ids}";
     private static final String TOKENS = "{tokens}";
@@ -47,7 +57,7 @@ public final class TaskStore {
         this.table = table;
         this.keepSucceeded = keepSucceeded;
         String now = dialect.timePlusMicros();
-        String manyFence = " WHERE " + IDS + " AND " + TOKENS + " AND state = 'running'";
+        String manyFence = " WHERE " + IDS + " AND " + TOKENS + " AND " + RUNNING;
         this.startSql = "UPDATE " + table + " SET started_at = " + now + FENCE;
         String succeeded = "UPDATE " + table + " SET state = 'succeeded', finished_at = " + now + ", " + CLEAR_LEASE;
         this.succeedOneSql = keepSucceeded ? succeeded + FENCE : "DELETE FROM " + table + FENCE;
@@ -58,7 +68,7 @@ public final class TaskStore {
         this.failSql = "UPDATE " + table + " SET state = 'failed', finished_at = " + now + ", " + CLEAR_LEASE
                 + ", last_error = ?, errors = " + dialect.appendErrorEntry("errors") + FENCE;
         this.heartbeatSql = "UPDATE " + table + " SET lease_expires_at = " + now + " WHERE " + IDS
-                + " AND lease_owner = ? AND state = 'running'";
+                + " AND lease_owner = ? AND " + RUNNING;
         this.releaseSql = "UPDATE " + table + " SET state = 'pending', attempt = attempt - 1, started_at = NULL, "
                 + CLEAR_LEASE + manyFence;
         this.requeueSql = "UPDATE " + table + " SET state = 'pending', attempt = attempt - 1, started_at = NULL,"

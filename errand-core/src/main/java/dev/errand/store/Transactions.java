@@ -81,6 +81,50 @@ public final class Transactions {
         }
     }
 
+    /**
+     * Runs {@code work}, which must issue exactly one data-changing statement, in auto-commit mode: the
+     * statement is its own transaction, which saves the round trip of a separate COMMIT. Lock conflicts
+     * run it again as {@link #run} does.
+     *
+     * @param operation a short name for logs and metrics, such as {@code complete}
+     */
+    public <T> T runStatement(String operation, Jdbc.ConnectionWork<T> work) throws SQLException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return onceAutoCommit(work);
+            } catch (SQLException e) {
+                if (attempt >= MAX_TRIES || !dialect.isLockConflict(e)) {
+                    throw e;
+                }
+                lockConflictRetries.increment();
+                listener.lockConflictRetried(operation);
+                log.debug("{} hit a lock conflict ({}); running it again (try {} of {})", operation,
+                        e.getMessage(), attempt + 1, MAX_TRIES);
+                pause(attempt);
+            }
+        }
+    }
+
+    private <T> T onceAutoCommit(Jdbc.ConnectionWork<T> work) throws SQLException {
+        try (Connection connection = dataSource.getConnection()) {
+            int prepared = dialect.prepareConnection(connection);
+            boolean autoCommit = connection.getAutoCommit();
+            try {
+                if (!autoCommit) {
+                    connection.setAutoCommit(true);
+                }
+                return work.apply(connection);
+            } catch (Exception e) {
+                throw Jdbc.asSqlException(e);
+            } finally {
+                if (!autoCommit) {
+                    connection.setAutoCommit(false);
+                }
+                dialect.restoreConnection(connection, prepared);
+            }
+        }
+    }
+
     private <T> T once(Jdbc.ConnectionWork<T> work) throws SQLException {
         try (Connection connection = dataSource.getConnection()) {
             int prepared = dialect.prepareConnection(connection);

@@ -1,0 +1,90 @@
+package dev.errand.bench;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Where the benchmark's PostgreSQL is, and small helpers to reach it. */
+public record Db(String url, String user, String password) {
+
+    /** The schema the benchmark works in, so that no one else's clean-up of {@code public} can reach it. */
+    public static final String SCHEMA = "errand_bench";
+
+    /**
+     * From {@code -Dbench.db.url} (default: schema {@value #SCHEMA} of the local {@code test} database),
+     * user and password likewise. The schema is created if it is missing.
+     */
+    public static Db fromSystemProperties() {
+        Db db = new Db(System.getProperty("bench.db.url",
+                "jdbc:postgresql://127.0.0.1:5432/test?currentSchema=" + SCHEMA),
+                System.getProperty("bench.db.user", "postgres"), System.getProperty("bench.db.password", ""));
+        db.execute("CREATE SCHEMA IF NOT EXISTS " + SCHEMA);
+        return db;
+    }
+
+    /** A new pool; the caller closes it. */
+    public HikariDataSource pool(String name, int size) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(url);
+        config.setUsername(user);
+        config.setPassword(password);
+        config.setMaximumPoolSize(size);
+        config.setMinimumIdle(Math.min(2, size));
+        config.setPoolName(name);
+        return new HikariDataSource(config);
+    }
+
+    /** Runs statements in auto-commit mode on a connection of its own. */
+    public void execute(String... sql) {
+        try (Connection c = java.sql.DriverManager.getConnection(url, user, password);
+                Statement s = c.createStatement()) {
+            for (String each : sql) {
+                s.execute(each);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("SQL failed: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The first column of the first row, as a long. Reuses one connection per thread, so that polling
+     * for a count does not make PostgreSQL start a backend each time.
+     */
+    public long queryLong(String sql) {
+        try {
+            Connection c = POLLING.get().get(this);
+            if (c == null || c.isClosed()) {
+                c = java.sql.DriverManager.getConnection(url, user, password);
+                POLLING.get().put(this, c);
+            }
+            try (Statement s = c.createStatement(); ResultSet rows = s.executeQuery(sql)) {
+                rows.next();
+                return rows.getLong(1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("SQL failed: " + e.getMessage(), e);
+        }
+    }
+
+    private static final ThreadLocal<java.util.Map<Db, Connection>> POLLING =
+            ThreadLocal.withInitial(java.util.HashMap::new);
+
+    /** Every row's first column as text. */
+    public List<String> queryLines(String sql) {
+        try (Connection c = java.sql.DriverManager.getConnection(url, user, password);
+                Statement s = c.createStatement(); ResultSet rows = s.executeQuery(sql)) {
+            List<String> lines = new ArrayList<>();
+            while (rows.next()) {
+                lines.add(rows.getString(1));
+            }
+            return lines;
+        } catch (SQLException e) {
+            throw new IllegalStateException("SQL failed: " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package dev.errand.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What a run measures: for each scenario, pairs of Errand and a peer that run alternately (Errand,
+ * peer, Errand, peer…) so that their ratio holds when the machine's speed drifts. A pairing without a
+ * peer runs Errand alone.
+ */
+public record Plan(String name, int rounds, List<Pairing> pairings) {
+
+    /** One comparison: the scenario's parameters, the Errand variant and the peer (or null). */
+    public record Pairing(String group, Params params, String errand, String peer) {
+        public String scenario() {
+            return params.require("scenario");
+        }
+    }
+
+    /** The figures the issue asks for: 100,000-task burn-downs, a 1,000,000-task backlog, 2 and 4 nodes. */
+    public static Plan full(int rounds) {
+        return build("full", rounds, 100_000, 5_000, 15_000, 2_000, 100_000, 500, 1_000_000, 10_000, 50_000,
+                1_000_000, 20_000, List.of(2, 4));
+    }
+
+    /** A few hundred tasks per scenario and system: checks that everything works, not how fast. */
+    public static Plan smoke() {
+        return build("smoke", 1, 200, 50, 600, 20, 400, 10, 2_000, 200, 200, 2_000, 200, List.of(2));
+    }
+
+    private static Plan build(String name, int rounds, int burn, int warm, int measureMs, int singles,
+            int batchTotal, int latencyCount, int bigBacklog, int smallBacklog, int nodeTasks, int future, int due,
+            List<Integer> nodeCounts) {
+        List<Pairing> list = new ArrayList<>();
+        Params burnDown = new Params().with("scenario", "burn-down").with("n", burn).with("warm", warm);
+        list.add(new Pairing("burn-down", burnDown, "errand", "raw-sql"));
+        list.add(new Pairing("burn-down", burnDown, "errand-tx", "raw-sql-tx"));
+        list.add(new Pairing("burn-down", burnDown, "errand", "db-scheduler"));
+        list.add(new Pairing("burn-down", burnDown, "errand", "jobrunr"));
+        Params steady = new Params().with("scenario", "steady").with("warm-ms", Math.min(3_000, measureMs / 3))
+                .with("measure-ms", measureMs);
+        for (String peer : List.of("raw-sql", "db-scheduler", "jobrunr")) {
+            list.add(new Pairing("steady", steady, "errand", peer));
+        }
+        Params enqueue = new Params().with("scenario", "enqueue").with("singles", singles)
+                .with("batch-total", batchTotal).with("batch-size", Math.min(1_000, batchTotal / 4));
+        for (String peer : List.of("raw-sql", "db-scheduler", "jobrunr")) {
+            list.add(new Pairing("enqueue", enqueue, "errand", peer));
+        }
+        Params latency = new Params().with("scenario", "latency").with("count", latencyCount).with("interval-ms", 20);
+        list.add(new Pairing("latency", latency, "errand", "db-scheduler"));
+        list.add(new Pairing("latency", latency, "errand", "jobrunr"));
+        for (int backlog : List.of(smallBacklog, bigBacklog)) {
+            Params p = new Params().with("scenario", "backlog").with("backlog", backlog)
+                    .with("warm-ms", Math.min(3_000, measureMs / 3)).with("measure-ms", Math.max(1_000, measureMs * 2 / 3));
+            list.add(new Pairing("backlog-" + label(backlog), p, "errand", "raw-sql"));
+        }
+        list.add(new Pairing("claim-plan", new Params().with("scenario", "claim-plan").with("future", future)
+                .with("due", due), "errand", null));
+        list.add(new Pairing("heap", new Params().with("scenario", "heap").with("n", burn), "errand", null));
+        for (int nodes : nodeCounts) {
+            Params p = new Params().with("scenario", "nodes").with("nodes", nodes).with("n", nodeTasks);
+            for (String peer : List.of("raw-sql", "db-scheduler", "jobrunr")) {
+                list.add(new Pairing("nodes-" + nodes, p, "errand", peer));
+            }
+        }
+        return new Plan(name, rounds, list);
+    }
+
+    static String label(int count) {
+        return count >= 1_000_000 && count % 1_000_000 == 0 ? count / 1_000_000 + "M"
+                : count >= 1_000 && count % 1_000 == 0 ? count / 1_000 + "k" : Integer.toString(count);
+    }
+
+    /** Only the pairings whose group starts with one of {@code groups}. */
+    public Plan only(List<String> groups) {
+        if (groups.isEmpty()) {
+            return this;
+        }
+        List<Pairing> kept = pairings.stream()
+                .filter(pairing -> groups.stream().anyMatch(g -> pairing.group().startsWith(g)))
+                .toList();
+        return new Plan(name, rounds, kept);
+    }
+}

@@ -1,0 +1,41 @@
+package dev.errand.bench;
+
+import dev.errand.bench.systems.DbSchedulerSystem;
+import dev.errand.bench.systems.ErrandSystem;
+import dev.errand.bench.systems.JobRunrSystem;
+import dev.errand.bench.systems.RawSqlSystem;
+import java.time.Duration;
+import java.util.List;
+
+/** Builds the systems under test by id, with the tuning every scenario uses. */
+public final class Systems {
+
+    /** Every system id, Errand's first. */
+    public static final List<String> ALL = List.of("errand", "errand-tx", "raw-sql", "raw-sql-tx", "db-scheduler",
+            "jobrunr");
+
+    private Systems() {}
+
+    /**
+     * Creates a system. Tuning: {@code poll-ms} (Errand and db-scheduler poll interval, default 100),
+     * {@code dbs-lower}/{@code dbs-upper} (db-scheduler lock-and-fetch limits, default 4.0/20.0, the
+     * fractions of its README's benchmark; they beat the README's general high-throughput advice of
+     * 1.0/4.0 here), {@code jobrunr-poll-ms} (default 5000, the smallest JobRunr open source accepts),
+     * {@code jobrunr-workers} (default 20: JobRunr's workers do database work per job, and 20 beat 8
+     * and 16 here), {@code raw-loops} (default 2, one per core).
+     */
+    public static BenchSystem create(String id, Db db, Params p) {
+        Duration poll = Duration.ofMillis(p.integer("poll-ms", 100));
+        return switch (id) {
+            case "errand" -> new ErrandSystem(db, false, "bench_errand_", poll);
+            case "errand-tx" -> new ErrandSystem(db, true, "bench_errandtx_", poll);
+            case "raw-sql" -> new RawSqlSystem(db, false, "bench_raw_", p.integer("raw-loops", 2));
+            case "raw-sql-tx" -> new RawSqlSystem(db, true, "bench_rawtx_", p.integer("raw-loops", 2));
+            case "db-scheduler" -> new DbSchedulerSystem(db, "bench_dbs_tasks", poll, p.decimal("dbs-lower", 4.0),
+                    p.decimal("dbs-upper", 20.0));
+            case "jobrunr" -> new JobRunrSystem(db, "bench_jr_", Duration.ofMillis(p.integer("jobrunr-poll-ms", 5000)),
+                    p.integer("jobrunr-workers", 20));
+            default -> throw new IllegalArgumentException("Unknown system '" + id + "'; known: " + ALL);
+        };
+    }
+}

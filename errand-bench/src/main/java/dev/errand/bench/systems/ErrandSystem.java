@@ -1,0 +1,181 @@
+package dev.errand.bench.systems;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.errand.Errand;
+import dev.errand.ErrandBuilder;
+import dev.errand.bench.BenchSystem;
+import dev.errand.bench.Db;
+import dev.errand.bench.Probe;
+import dev.errand.enqueue.TaskRequest;
+import dev.errand.task.ExecutionMode;
+import dev.errand.task.TaskDefinition;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Errand, in non-transactional mode (batched completion) or transactional mode (one transaction per
+ * task that locks, runs and completes it). Enqueues go through a node with processing off, so a worker
+ * node learns of new tasks through PostgreSQL LISTEN/NOTIFY, never through an in-process signal.
+ */
+public final class ErrandSystem implements BenchSystem {
+
+    /** The payload of every benchmark task: the enqueue stamp, or 0. */
+    public record Stamp(long t) {}
+
+    static final int PREFILL_CHUNK = 5_000;
+
+    private final Db db;
+    private final boolean transactional;
+    private final String prefix;
+    private final Duration pollInterval;
+    private HikariDataSource clientPool;
+    private Errand client;
+    private HikariDataSource workerPool;
+    private Errand worker;
+
+    /**
+     * @param db the database
+     * @param transactional whether the no-op kind runs in TRANSACTIONAL mode
+     * @param prefix the table prefix
+     * @param pollInterval the worker's poll interval (wake-ups come from NOTIFY)
+     */
+    public ErrandSystem(Db db, boolean transactional, String prefix, Duration pollInterval) {
+        this.db = db;
+        this.transactional = transactional;
+        this.prefix = prefix;
+        this.pollInterval = pollInterval;
+    }
+
+    @Override
+    public String id() {
+        return transactional ? "errand-tx" : "errand";
+    }
+
+    @Override
+    public String version() {
+        return "errand-core " + System.getProperty("bench.errand.version", "0.1.0-SNAPSHOT");
+    }
+
+    @Override
+    public String taskTable() {
+        return prefix + "task";
+    }
+
+    @Override
+    public void setUp() {
+        tearDown();
+        clientPool = db.pool(prefix + "client", 4);
+        client = builder(clientPool).processingEnabled(false).build();
+    }
+
+    private ErrandBuilder builder(HikariDataSource pool) {
+        return Errand.builder(pool).tablePrefix(prefix).queue(ErrandBuilder.DEFAULT_QUEUE, 1);
+    }
+
+    @Override
+    public void prefill(int count) throws Exception {
+        if (count > 200_000) {
+            db.execute(prefillSql(db, prefix, count, 5, "0"));
+            return;
+        }
+        for (int done = 0; done < count; done += PREFILL_CHUNK) {
+            enqueueBatch(Math.min(PREFILL_CHUNK, count - done));
+        }
+    }
+
+    /**
+     * Bulk insert straight into Errand's table, with the SQL the schema reference documents. Every row
+     * gets its own {@code run_at} (one microsecond apart), as real tasks do: identical keys would let
+     * the B-tree deduplicate them and hide the cost of scanning past them.
+     */
+    public static String prefillSql(Db db, String prefix, int count, int priority, String delaySeconds) {
+        return "INSERT INTO " + prefix + "task (kind, queue, payload, priority, run_at, max_attempts)"
+                + " SELECT 'noop', 'default', '{\"t\":0}'::jsonb, " + priority + ", now() + interval '"
+                + delaySeconds + " seconds' - g * interval '1 microsecond', 5 FROM generate_series(1, " + count
+                + ") AS g";
+    }
+
+    @Override
+    public void enqueueOne(long stamp) throws Exception {
+        client.enqueue(TaskRequest.of("noop", new Stamp(stamp)));
+    }
+
+    @Override
+    public void enqueueBatch(int count) throws Exception {
+        List<TaskRequest> requests = new ArrayList<>(count);
+        TaskRequest request = TaskRequest.of("noop", new Stamp(0));
+        for (int i = 0; i < count; i++) {
+            requests.add(request);
+        }
+        client.enqueueAll(requests);
+    }
+
+    @Override
+    public void prepareWorkers(int concurrency, Probe probe) {
+        closeWorker();
+        // Transactional runs hold a connection each; add the poller, completer, heartbeat, maintenance,
+        // listener and outcome writes.
+        workerPool = db.pool(prefix + "worker", (transactional ? concurrency : 2) + 6);
+        ErrandBuilder builder = Errand.builder(workerPool);
+        // Errand's defaults unless a run overrides them (for tuning experiments only).
+        Integer claimBatch = Integer.getInteger("bench.errand.claimBatch");
+        if (claimBatch != null) {
+            builder.claimBatchSize(claimBatch);
+        }
+        Integer prefetch = Integer.getInteger("bench.errand.prefetch");
+        if (prefetch != null) {
+            builder.prefetch(prefetch);
+        }
+        worker = builder
+                .tablePrefix(prefix)
+                .migrationsEnabled(false)
+                .queue(ErrandBuilder.DEFAULT_QUEUE, concurrency)
+                .pollInterval(pollInterval)
+                .register(TaskDefinition.builder("noop", Stamp.class, (stamp, ctx) -> probe.ran(stamp.t()))
+                        .mode(transactional ? ExecutionMode.TRANSACTIONAL : ExecutionMode.NON_TRANSACTIONAL)
+                        .build())
+                .build();
+    }
+
+    @Override
+    public void startWorkers() {
+        worker.start();
+    }
+
+    @Override
+    public void stopWorkers() {
+        closeWorker();
+    }
+
+    private void closeWorker() {
+        if (worker != null) {
+            worker.stop(Duration.ofSeconds(10));
+            worker = null;
+        }
+        if (workerPool != null) {
+            workerPool.close();
+            workerPool = null;
+        }
+    }
+
+    @Override
+    public long remaining() {
+        return db.queryLong("SELECT count(*) FROM " + prefix + "task WHERE state IN ('pending', 'running')");
+    }
+
+    @Override
+    public void tearDown() {
+        closeWorker();
+        if (clientPool != null) {
+            clientPool.close();
+            clientPool = null;
+        }
+        db.execute("DROP TABLE IF EXISTS " + prefix + "task", "DROP TABLE IF EXISTS " + prefix + "schema_history");
+    }
+
+    @Override
+    public void close() {
+        tearDown();
+    }
+}

@@ -1,0 +1,38 @@
+package dev.errand.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Runs every scenario against every system with a few hundred tasks, in this JVM (the multi-node
+ * scenario still starts worker JVMs), and checks that the run completes and writes its report and
+ * chart. It checks that the benchmark works, not how fast anything is.
+ */
+class BenchSmokeTest {
+
+    @Test
+    void everyScenarioRunsOnEverySystemAndTheReportIsWritten() throws Exception {
+        Path out = Path.of("target", "smoke-docs");
+        List<TrialRecord> records = BenchMain.run("--profile", "smoke", "--in-process", "--out", out.toString(),
+                "--no-jfr", "--no-jmh", "--quiet-wait", "0");
+
+        assertThat(records).filteredOn(TrialRecord::failed).isEmpty();
+        Set<String> groups = records.stream().map(TrialRecord::group).collect(Collectors.toSet());
+        assertThat(groups).contains("burn-down", "steady", "enqueue", "latency", "backlog-200", "backlog-2k",
+                "claim-plan", "heap", "nodes-2");
+        Set<String> systems = records.stream().map(TrialRecord::system).collect(Collectors.toSet());
+        assertThat(systems).containsExactlyInAnyOrderElementsOf(Systems.ALL);
+        assertThat(records).filteredOn(r -> r.group().equals("burn-down"))
+                .allSatisfy(r -> assertThat(r.number("rate")).isPositive());
+        assertThat(Files.readString(out.resolve("BENCHMARKS.md"))).contains("## Summary", "## Targets", "db-scheduler",
+                "jobrunr", "raw-sql");
+        byte[] png = Files.readAllBytes(out.resolve("benchmarks").resolve("throughput.png"));
+        assertThat(png).startsWith(0x89, 'P', 'N', 'G');
+    }
+}
