@@ -65,20 +65,7 @@ public final class Transactions {
      * @param operation a short name for logs and metrics, such as {@code claim}
      */
     public <T> T run(String operation, Jdbc.ConnectionWork<T> work) throws SQLException {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                return once(work);
-            } catch (SQLException e) {
-                if (attempt >= MAX_TRIES || !dialect.isLockConflict(e)) {
-                    throw e;
-                }
-                lockConflictRetries.increment();
-                listener.lockConflictRetried(operation);
-                log.debug("{} hit a lock conflict ({}); running it again (try {} of {})", operation,
-                        e.getMessage(), attempt + 1, MAX_TRIES);
-                pause(attempt);
-            }
-        }
+        return againAfterLockConflicts(operation, () -> once(work));
     }
 
     /**
@@ -89,9 +76,19 @@ public final class Transactions {
      * @param operation a short name for logs and metrics, such as {@code complete}
      */
     public <T> T runStatement(String operation, Jdbc.ConnectionWork<T> work) throws SQLException {
+        return againAfterLockConflicts(operation, () -> onceAutoCommit(work));
+    }
+
+    /** One try of a transaction. */
+    @FunctionalInterface
+    private interface Try<T> {
+        T call() throws SQLException;
+    }
+
+    private <T> T againAfterLockConflicts(String operation, Try<T> once) throws SQLException {
         for (int attempt = 1; ; attempt++) {
             try {
-                return onceAutoCommit(work);
+                return once.call();
             } catch (SQLException e) {
                 if (attempt >= MAX_TRIES || !dialect.isLockConflict(e)) {
                     throw e;
