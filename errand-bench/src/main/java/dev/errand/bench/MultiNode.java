@@ -8,14 +8,16 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * Scenario 6: a burn-down shared by {@code nodes} worker JVMs ({@link NodeMain}) on one database. The
  * clock starts when every node has been told to go and stops when the database holds no incomplete
- * task. The nodes start cold (no warm-up), for every system alike.
+ * task. Before that, every node runs its share of {@code warm} tasks per node (default 5,000) on the
+ * same tables, so that no system is measured on cold JIT code; those tasks are drained before the
+ * measured backlog is inserted.
  */
 final class MultiNode {
 
@@ -24,13 +26,15 @@ final class MultiNode {
     static Map<String, String> run(Db db, BenchSystem system, Params p) throws Exception {
         int nodes = p.integer("nodes", 2);
         int n = p.integer("n", 100_000);
+        int warm = p.integer("warm", 5_000) * nodes;
         system.setUp();
-        system.prefill(n);
-        db.execute("VACUUM ANALYZE " + system.taskTable());
+        if (warm > 0) {
+            system.prefill(warm);
+        }
         List<Process> processes = new ArrayList<>();
         List<PrintWriter> inputs = new ArrayList<>();
         AtomicLongArray runs = new AtomicLongArray(nodes);
-        CountDownLatch ready = new CountDownLatch(nodes);
+        Semaphore ready = new Semaphore(0);
         try {
             for (int i = 0; i < nodes; i++) {
                 Process process = Forks.java(NodeMain.class, p.toArgs(), "-Xmx512m").start();
@@ -41,9 +45,15 @@ final class MultiNode {
                 reader.setDaemon(true);
                 reader.start();
             }
-            if (!ready.await(2, TimeUnit.MINUTES)) {
-                throw new IllegalStateException("Worker nodes did not get ready in 2 minutes");
+            awaitReady(ready, nodes);
+            if (warm > 0) {
+                inputs.forEach(in -> in.println("WARM"));
+                Scenarios.awaitDrained(system);
+                inputs.forEach(in -> in.println("COOL"));
+                awaitReady(ready, nodes);
             }
+            system.prefill(n);
+            db.execute("VACUUM ANALYZE " + system.taskTable());
             Cpu cpu = Cpu.start();
             long begin = System.nanoTime();
             inputs.forEach(in -> in.println("GO"));
@@ -80,13 +90,19 @@ final class MultiNode {
         }
     }
 
-    private static void read(Process process, int index, AtomicLongArray runs, CountDownLatch ready) {
+    private static void awaitReady(Semaphore ready, int nodes) throws InterruptedException {
+        if (!ready.tryAcquire(nodes, 2, TimeUnit.MINUTES)) {
+            throw new IllegalStateException("Worker nodes did not get ready in 2 minutes");
+        }
+    }
+
+    private static void read(Process process, int index, AtomicLongArray runs, Semaphore ready) {
         try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
                 StandardCharsets.UTF_8))) {
             String line;
             while ((line = out.readLine()) != null) {
                 if (line.equals("READY")) {
-                    ready.countDown();
+                    ready.release();
                 } else if (line.startsWith("RUNS ")) {
                     runs.set(index, Long.parseLong(line.substring(5).trim()));
                 } else if (line.startsWith("STOPPED ")) {

@@ -59,7 +59,8 @@ public record Plan(String name, int rounds, List<Pairing> pairings) {
                 .with("due", due), "errand", null));
         list.add(new Pairing("heap", new Params().with("scenario", "heap").with("n", burn), "errand", null));
         for (int nodes : nodeCounts) {
-            Params p = new Params().with("scenario", "nodes").with("nodes", nodes).with("n", nodeTasks);
+            Params p = new Params().with("scenario", "nodes").with("nodes", nodes).with("n", nodeTasks)
+                    .with("warm", warm);
             for (String peer : List.of("raw-sql", "db-scheduler", "jobrunr")) {
                 list.add(new Pairing("nodes-" + nodes, p, "errand", peer));
             }

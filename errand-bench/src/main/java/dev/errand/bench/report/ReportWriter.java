@@ -140,7 +140,9 @@ public final class ReportWriter {
                   Errand a second node with processing off, so the wake-up is PostgreSQL's NOTIFY, not an
                   in-process signal); the delay from the enqueue call to the handler's start. *Backlog*: the
                   pending backlog is kept near its size by a feeder that tops it up as tasks complete; the rate is
-                  measured after a warm-up. *Nodes*: the burn-down shared by 2 or 4 worker JVMs, started cold.
+                  measured after a warm-up. *Nodes*: the burn-down shared by 2 or 4 worker JVMs; each JVM first
+                  works through its share of a warm-up backlog on the same tables, drained before the measured
+                  tasks are inserted.
                 """);
         md.append('\n');
     }
