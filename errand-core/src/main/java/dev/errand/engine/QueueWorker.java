@@ -106,7 +106,13 @@ final class QueueWorker {
         return capacity - freeSlots.availablePermits();
     }
 
-    /** How many claimed tasks to keep waiting: what the queue completed in the last 200 ms, capped. */
+    /**
+     * How many claimed tasks to keep waiting: what the queue completed in the last 200 ms, or twice what
+     * it has completed so far in the current window if that is more, capped by {@code prefetch}. The
+     * second term lets a node that starts (or wakes up) in front of a backlog double its claims each
+     * time they finish instead of claiming one task per worker for a whole window; since it counts only
+     * finished tasks, slow tasks never grow the buffer beyond what the node has shown it can run.
+     */
     private int bufferTarget() {
         long now = System.nanoTime();
         if (now - windowStart >= RATE_WINDOW_NANOS) {
@@ -118,7 +124,8 @@ final class QueueWorker {
             finishedAtWindowStart = total;
             windowStart = now;
         }
-        return Math.min(engine.settings.prefetch(), finishedInLastWindow);
+        long soFar = finished.sum() - finishedAtWindowStart;
+        return (int) Math.min(engine.settings.prefetch(), Math.max(finishedInLastWindow, 2 * soFar));
     }
 
     private int claimAndDispatch(int limit) throws SQLException {

@@ -163,6 +163,36 @@ class ExecutionContractTest extends ErrandTestSupport {
     }
 
     @Test
+    void slowTasksAreNotHoardedByTheFirstNodeToClaim() throws Exception {
+        // The prefetch buffer grows with what a node finishes; a node alone in front of slow tasks must
+        // not claim the whole backlog, or a second node would find nothing to do.
+        int tasks = 40;
+        TaskDefinition<Integer> slow = TaskDefinition.builder("slow", Integer.class, (n, ctx) -> Thread.sleep(100))
+                .mode(ExecutionMode.NON_TRANSACTIONAL).build();
+        Errand first = node(builder().nodeId("node-a").queue("default", 2).register(slow));
+        Errand second = node(builder().nodeId("node-b").queue("default", 2).register(slow));
+        List<TaskRequest> requests = new ArrayList<>();
+        for (int i = 0; i < tasks; i++) {
+            requests.add(TaskRequest.of("slow", i));
+        }
+        first.enqueueAll(requests);
+        first.start();
+        long mostHeld = 0;
+        long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(800);
+        while (System.nanoTime() < until) {
+            mostHeld = Math.max(mostHeld, scalar("SELECT COUNT(*) FROM " + prefix
+                    + "task WHERE state = 'running' AND lease_owner = 'node-a'"));
+            Thread.sleep(10);
+        }
+        second.start();
+        await().atMost(Duration.ofSeconds(30)).until(() -> taskRows() == 0);
+        assertThat(mostHeld).as("tasks claimed at once by a node with 2 workers of 100 ms tasks")
+                .isBetween(1L, 12L);
+        assertThat(first.stats().succeeded() + second.stats().succeeded()).isEqualTo(tasks);
+        assertThat(second.stats().succeeded()).as("the second node found work").isPositive();
+    }
+
+    @Test
     void retentionKeepsSucceededTasksUntilPruned() throws Exception {
         Errand errand = node(builder().succeededRetention(Duration.ofDays(1))
                 .register(transactionalEffect("kept"))
