@@ -136,7 +136,8 @@ public final class ReportWriter {
                   thread enqueues batches of 100 as fast as it can while the node consumes; the rate is the
                   consumption rate over the measured window after a warm-up. *Enqueue*: single enqueues, each in
                   its own transaction, from one thread; then batches of 1,000 per transaction with each system's
-                  batch API; no worker runs. *Latency*: one task every 20 ms from a separate enqueuing client (for
+                  batch API; no worker runs. Both paths are warmed first with as many batches as are measured
+                  and 500 singles. *Latency*: one task every 20 ms from a separate enqueuing client (for
                   Errand a second node with processing off, so the wake-up is PostgreSQL's NOTIFY, not an
                   in-process signal); the delay from the enqueue call to the handler's start. *Backlog*: the
                   pending backlog is kept near its size by a feeder that tops it up as tasks complete; the rate is
