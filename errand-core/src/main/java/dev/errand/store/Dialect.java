@@ -122,6 +122,14 @@ public interface Dialect {
         return false;
     }
 
+    /**
+     * Whether the optimizer turns {@code priority IN (1, …, 10)} followed by a range on {@code run_at}
+     * into one index range per priority, read in index order (MariaDB and MySQL do; H2 does not).
+     */
+    default boolean readsPriorityListAsRanges() {
+        return false;
+    }
+
     /** Whether an UPDATE can return the rows it changed, so a claim takes one statement. */
     boolean supportsUpdateReturning();
 

@@ -131,4 +131,9 @@ public final class MariaDbDialect implements Dialect {
             connection.setTransactionIsolation(prepared);
         }
     }
+
+    @Override
+    public boolean readsPriorityListAsRanges() {
+        return true;
+    }
 }
