@@ -5,6 +5,7 @@ import java.util.Objects;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
+import org.flywaydb.core.api.migration.JavaMigration;
 import org.flywaydb.core.api.output.MigrateResult;
 
 /**
@@ -36,6 +37,11 @@ public final class SchemaMigrator {
         this.historyTable = Objects.requireNonNull(historyTable, "historyTable");
     }
 
+    /** Migrations that SQL alone cannot express, for this dialect. */
+    private JavaMigration[] javaMigrations() {
+        return "h2".equals(dialectFolder) ? new JavaMigration[] {new H2SessionFreeChecks()} : new JavaMigration[0];
+    }
+
     /**
      * Applies every pending migration.
      *
@@ -51,6 +57,7 @@ public final class SchemaMigrator {
                 // The application's schema is usually not empty; Errand's history starts at 0 there.
                 .baselineOnMigrate(true)
                 .baselineVersion("0")
+                .javaMigrations(javaMigrations())
                 .load();
         try {
             MigrateResult result = flyway.migrate();

@@ -5,7 +5,10 @@ import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import javax.sql.DataSource;
+import org.h2.jdbcx.JdbcDataSource;
 
 /**
  * A real database for tests, reached over a real connection pool. PostgreSQL and MariaDB come from
@@ -38,6 +41,7 @@ public enum TestDatabase {
         }
     },
 
+    /** H2 in memory behind a pool whose connections come and go, as Spring Boot's Hikari pool does. */
     H2("H2", "CURRENT_TIMESTAMP") {
         @Override
         String jdbcUrl() {
@@ -47,6 +51,27 @@ public enum TestDatabase {
         @Override
         String user() {
             return "sa";
+        }
+    },
+
+    /** H2 in memory without a pool: every {@code getConnection()} opens a new session. */
+    H2_UNPOOLED("H2 unpooled", "CURRENT_TIMESTAMP") {
+        @Override
+        String jdbcUrl() {
+            return "jdbc:h2:mem:errand_unpooled;DB_CLOSE_DELAY=-1";
+        }
+
+        @Override
+        String user() {
+            return "sa";
+        }
+
+        @Override
+        public synchronized DataSource dataSource() {
+            JdbcDataSource unpooled = new JdbcDataSource();
+            unpooled.setURL(jdbcUrl());
+            unpooled.setUser(user());
+            return unpooled;
         }
     };
 
@@ -95,6 +120,27 @@ public enum TestDatabase {
         return user();
     }
 
+    /** Whether this is an H2 database, pooled or not. */
+    public boolean isH2() {
+        return this == H2 || this == H2_UNPOOLED;
+    }
+
+    /**
+     * The databases the suite runs on: all of them, or those named in the system property
+     * {@code errand.test.databases} (for example {@code H2,H2_UNPOOLED} for the run on another H2 version).
+     */
+    public static List<TestDatabase> selected() {
+        String names = System.getProperty("errand.test.databases", "").trim();
+        if (names.isEmpty()) {
+            return List.of(values());
+        }
+        List<TestDatabase> chosen = new ArrayList<>();
+        for (String name : names.split(",")) {
+            chosen.add(valueOf(name.trim()));
+        }
+        return chosen;
+    }
+
     /** A shared pool to this database. */
     public synchronized DataSource dataSource() {
         if (dataSource == null) {
@@ -111,6 +157,12 @@ public enum TestDatabase {
         config.setPassword("");
         config.setMaximumPoolSize(40);
         config.setPoolName("errand-test-" + name().toLowerCase());
+        if (this == H2) {
+            // Connections come and go, as in an application: the session that ran the migrations closes.
+            config.setMinimumIdle(0);
+            config.setIdleTimeout(10_000);
+            config.setMaxLifetime(30_000);
+        }
         return new HikariDataSource(config);
     }
 
