@@ -1,22 +1,23 @@
 package dev.errand;
 
 import dev.errand.admin.TaskAdmin;
-import dev.errand.claim.ClaimStrategy;
-import dev.errand.claim.ClaimStrategies;
-import dev.errand.engine.Engine;
-import dev.errand.engine.EngineStats;
-import dev.errand.engine.RegisteredKind;
-import dev.errand.enqueue.Enqueuer;
+import dev.errand.config.ErrandSettings;
+import dev.errand.enqueue.Enqueued;
 import dev.errand.enqueue.TaskRequest;
-import dev.errand.json.PayloadCodec;
-import dev.errand.schema.SchemaMigrator;
-import dev.errand.store.Dialect;
-import dev.errand.store.PostgresDialect;
-import dev.errand.store.TaskStore;
-import dev.errand.store.Transactions;
-import dev.errand.task.TaskDefinition;
-import dev.errand.wakeup.PostgresNotificationListener;
-import dev.errand.wakeup.WakeUps;
+import dev.errand.error.ErrandException;
+import dev.errand.internal.admin.JdbcTaskAdmin;
+import dev.errand.internal.engine.Engine;
+import dev.errand.internal.engine.Kinds;
+import dev.errand.internal.enqueue.Enqueuer;
+import dev.errand.internal.enqueue.Requests;
+import dev.errand.internal.store.Storage;
+import dev.errand.internal.wakeup.PostgresNotificationListener;
+import dev.errand.internal.wakeup.WakeUps;
+import dev.errand.node.NodeHealth;
+import dev.errand.node.NodeStats;
+import dev.errand.node.QueueActivity;
+import dev.errand.spi.ClaimStrategy;
+import dev.errand.spi.TaskListener;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -29,48 +30,51 @@ import javax.sql.DataSource;
  * One Errand node: enqueue tasks into the application's database, run them, and administer them.
  *
  * <pre>{@code
+ * TaskKind<Email> SEND_EMAIL = TaskKind.of("send-email", Email.class);
  * Errand errand = Errand.builder(dataSource)
- *         .register(TaskDefinition.builder("send-email", Email.class, (email, ctx) -> mailer.send(email))
+ *         .register(TaskDefinition.builder(SEND_EMAIL, (email, ctx) -> mailer.send(email))
  *                 .mode(ExecutionMode.NON_TRANSACTIONAL)
  *                 .build())
  *         .build();
  * errand.start();
- * errand.enqueue(connection, TaskRequest.of("send-email", new Email("a@example.com", "Hi")));
+ * errand.enqueue(connection, TaskRequest.of(SEND_EMAIL, new Email("a@example.com", "Hi")));
  * }</pre>
  *
- * <p>Thread-safe. {@link #close()} stops it gracefully.
+ * <p>Thread-safe. {@link #close()} stops it gracefully. Database failures throw
+ * {@link ErrandException}; bad arguments throw {@link IllegalArgumentException}.
  */
 public final class Errand implements AutoCloseable {
 
-    private final DataSource dataSource;
+    /**
+     * What a node is assembled from; {@link ErrandBuilder} collects it.
+     *
+     * @param settings the validated settings
+     * @param storage the task table and transactions
+     * @param kinds the registered kinds
+     * @param claimStrategy how pollers claim
+     * @param listener the application's listeners, as one
+     */
+    record Assembly(ErrandSettings settings, Storage storage, Kinds kinds, ClaimStrategy claimStrategy,
+            TaskListener listener) {}
+
     private final ErrandSettings settings;
-    private final Dialect dialect;
+    private final Storage storage;
     private final Enqueuer enqueuer;
     private final TaskAdmin admin;
     private final Engine engine;
     private final WakeUps wakeUps = new WakeUps();
-    private PostgresNotificationListener listener;
+    private PostgresNotificationListener notifications;
     private boolean running;
     private boolean stopped;
 
-    Errand(DataSource dataSource, ErrandSettings settings, Map<String, TaskDefinition<?>> definitions,
-            PayloadCodec codec, Dialect dialect, ClaimStrategies.Factory claimStrategy) {
-        this.dataSource = dataSource;
-        this.settings = settings;
-        this.dialect = dialect;
-        if (settings.migrationsEnabled()) {
-            new SchemaMigrator(dataSource, settings.tablePrefix(), dialect.migrationFolder(),
-                    dialect.unquotedIdentifier(settings.tablePrefix().historyTable())).migrate();
-        }
-        String table = settings.tablePrefix().taskTable();
-        TaskStore store = new TaskStore(dialect, table, settings.succeededRetention() != null);
-        Transactions transactions = new Transactions(dataSource, dialect, settings.listener());
-        this.enqueuer = new Enqueuer(transactions, dialect, codec, settings, definitions, wakeUps);
-        this.admin = new TaskAdmin(transactions, dialect, store, settings.clock());
-        Map<String, RegisteredKind> kinds = new LinkedHashMap<>();
-        definitions.forEach((kind, definition) -> kinds.put(kind, RegisteredKind.resolve(definition, settings)));
-        ClaimStrategy claim = claimStrategy.create(dialect, table);
-        this.engine = new Engine(new Engine.Parts(transactions, settings, store, claim, kinds, codec, wakeUps));
+    Errand(Assembly assembly) {
+        this.settings = assembly.settings();
+        this.storage = assembly.storage();
+        Requests requests = new Requests(settings, assembly.kinds().definitions(), assembly.kinds().codec());
+        this.enqueuer = new Enqueuer(storage, requests, wakeUps, assembly.listener());
+        this.admin = new JdbcTaskAdmin(storage);
+        this.engine = new Engine(new Engine.Parts(storage, assembly.kinds(), assembly.claimStrategy(), settings,
+                assembly.listener()));
     }
 
     /** Starts configuring an Errand node on the application's DataSource. */
@@ -92,11 +96,11 @@ public final class Errand implements AutoCloseable {
         if (running || !settings.processingEnabled()) {
             return;
         }
-        if (dialect instanceof PostgresDialect) {
-            listener = new PostgresNotificationListener(dataSource, Enqueuer.notificationChannel(settings), wakeUps,
-                    "errand-listener");
+        if (storage.dialect().deliversNotifications()) {
+            notifications = new PostgresNotificationListener(storage.dataSource(),
+                    Enqueuer.notificationChannel(settings), wakeUps, "errand-listener");
         }
-        engine.start();
+        engine.start(wakeUps);
         running = true;
     }
 
@@ -128,9 +132,9 @@ public final class Errand implements AutoCloseable {
         // Stop claiming first: closing the listener can take a receive timeout, and no poller may
         // claim new work meanwhile.
         boolean finished = engine.stop(timeout);
-        if (listener != null) {
-            listener.close();
-            listener = null;
+        if (notifications != null) {
+            notifications.close();
+            notifications = null;
         }
         return finished;
     }
@@ -150,37 +154,62 @@ public final class Errand implements AutoCloseable {
      * Enqueues a task on the caller's connection, inside the caller's transaction: the task exists if
      * and only if that transaction commits.
      *
-     * @return the task's id, or the id of the active task that already holds the request's unique key
-     * @throws IllegalArgumentException for a bad request: unknown queue, unserializable payload, null
-     * @throws SQLException if the insert fails
+     * @return the task, and whether it is new or an active task that already held the request's unique key
+     * @throws IllegalArgumentException for a bad request: unknown queue, a payload of the wrong type or
+     *     that cannot be written, null
+     * @throws ErrandException if the insert fails
      */
-    public long enqueue(Connection connection, TaskRequest request) throws SQLException {
-        return enqueuer.enqueue(connection, request);
+    public Enqueued enqueue(Connection connection, TaskRequest request) {
+        try {
+            return enqueuer.enqueue(connection, request);
+        } catch (SQLException e) {
+            throw new ErrandException("enqueue", e);
+        }
     }
 
     /**
      * Enqueues a task in a transaction of its own.
      *
-     * @return the task's id, or the id of the active task that already holds the request's unique key
+     * @return the task, and whether it is new or deduplicated by its unique key
      * @throws IllegalArgumentException for a bad request
-     * @throws SQLException if the insert fails
+     * @throws ErrandException if the insert fails
      */
-    public long enqueue(TaskRequest request) throws SQLException {
-        return enqueuer.enqueue(request);
+    public Enqueued enqueue(TaskRequest request) {
+        try {
+            return enqueuer.enqueue(request);
+        } catch (SQLException e) {
+            throw new ErrandException("enqueue", e);
+        }
     }
 
     /**
      * Enqueues many tasks on the caller's connection; tasks without a unique key go in one round trip.
      *
-     * @return the ids in request order
+     * @return what each request did, in request order
+     * @throws IllegalArgumentException for a bad request; nothing is inserted
+     * @throws ErrandException if the insert fails
      */
-    public List<Long> enqueueAll(Connection connection, List<TaskRequest> requests) throws SQLException {
-        return enqueuer.enqueueAll(connection, requests);
+    public List<Enqueued> enqueueAll(Connection connection, List<TaskRequest> requests) {
+        try {
+            return enqueuer.enqueueAll(connection, requests);
+        } catch (SQLException e) {
+            throw new ErrandException("enqueueAll", e);
+        }
     }
 
-    /** Enqueues many tasks in one transaction of their own; returns the ids in request order. */
-    public List<Long> enqueueAll(List<TaskRequest> requests) throws SQLException {
-        return enqueuer.enqueueAll(requests);
+    /**
+     * Enqueues many tasks in one transaction of their own.
+     *
+     * @return what each request did, in request order
+     * @throws IllegalArgumentException for a bad request; nothing is inserted
+     * @throws ErrandException if the insert fails; nothing is inserted
+     */
+    public List<Enqueued> enqueueAll(List<TaskRequest> requests) {
+        try {
+            return enqueuer.enqueueAll(requests);
+        } catch (SQLException e) {
+            throw new ErrandException("enqueueAll", e);
+        }
     }
 
     /** Wakes this node's poller of a queue, for example right after the caller's transaction committed. */
@@ -193,19 +222,33 @@ public final class Errand implements AutoCloseable {
         return admin;
     }
 
-    /** Runs one rescue sweep now instead of waiting for the rescue interval; returns how many were rescued. */
+    /**
+     * Runs one rescue sweep now instead of waiting for the rescue interval.
+     *
+     * @return how many tasks were rescued
+     * @throws ErrandException if the database cannot be read
+     */
     public int rescueExpiredLeases() {
-        return engine.rescueNow();
-    }
-
-    /** How many times a deadlock or lock timeout made one of Errand's own transactions run again. */
-    public long lockConflictRetries() {
-        return engine.lockConflictRetries();
+        try {
+            return engine.rescueNow();
+        } catch (SQLException e) {
+            throw new ErrandException("rescue", e);
+        }
     }
 
     /** This node's counters. */
-    public EngineStats stats() {
+    public NodeStats stats() {
         return engine.stats();
+    }
+
+    /** Whether this node's engine threads can do their work; see {@link NodeHealth}. */
+    public NodeHealth health() {
+        return engine.health();
+    }
+
+    /** What each queue does on this node now: executing and buffered tasks. Empty until started. */
+    public Map<String, QueueActivity> activity() {
+        return new LinkedHashMap<>(engine.activity());
     }
 
     /** The settings this node runs with. */
@@ -215,6 +258,6 @@ public final class Errand implements AutoCloseable {
 
     /** The detected database dialect's name, such as {@code postgresql} or {@code h2}. */
     public String dialectName() {
-        return dialect.name();
+        return storage.dialect().name();
     }
 }

@@ -1,5 +1,7 @@
 package dev.errand.admin;
 
+import dev.errand.config.Names;
+import dev.errand.task.TaskKind;
 import dev.errand.task.TaskState;
 
 /**
@@ -81,19 +83,13 @@ public final class TaskQuery {
 
         /** Only tasks of this kind. */
         public Builder kind(String kind) {
-            if (kind == null || kind.isBlank()) {
-                throw new IllegalArgumentException("kind must be a non-blank name; omit it to match every kind");
-            }
-            this.kind = kind;
+            this.kind = Names.require("kind filter", kind, TaskKind.MAX_NAME_LENGTH);
             return this;
         }
 
         /** Only tasks in this queue. */
         public Builder queue(String queue) {
-            if (queue == null || queue.isBlank()) {
-                throw new IllegalArgumentException("queue must be a non-blank name; omit it to match every queue");
-            }
-            this.queue = queue;
+            this.queue = Names.require("queue filter", queue, 100);
             return this;
         }
 

@@ -1,20 +1,29 @@
 package dev.errand.enqueue;
 
-import dev.errand.task.TaskDefinition;
+import dev.errand.config.Names;
+import dev.errand.config.Settings;
+import dev.errand.retry.Delays;
+import dev.errand.task.TaskKind;
 import java.time.Duration;
 import java.time.Instant;
 
 /**
- * A task to enqueue: its kind, payload and options. Create one with {@link #of(String, Object)} or,
- * for options, {@link #builder(String, Object)}. Unset options take defaults: run now, priority 5,
- * queue {@code default}, the kind's maximum attempts, no unique key.
+ * A task to enqueue: its kind, payload and options. Create one with {@link #of(TaskKind, Object)} or,
+ * for options, {@link #builder(TaskKind, Object)}; the forms that take a kind name serve tasks whose
+ * handler lives elsewhere. Unset options take defaults: run now, priority 5, queue {@code default}, the
+ * kind's maximum attempts, no unique key.
  */
 public final class TaskRequest {
 
     /** Longest unique key the schema stores. */
     public static final int MAX_UNIQUE_KEY_LENGTH = 200;
+    /** The earliest run time accepted (MariaDB's {@code DATETIME} starts here). */
+    public static final Instant EARLIEST_RUN_AT = Instant.parse("1000-01-01T00:00:00Z");
+    /** The latest run time accepted (MariaDB's {@code DATETIME} ends here). */
+    public static final Instant LATEST_RUN_AT = Instant.parse("9999-12-31T23:59:59Z");
 
     private final String kind;
+    private final Class<?> payloadType;
     private final Object payload;
     private final Instant runAt;
     private final Duration delay;
@@ -25,6 +34,7 @@ public final class TaskRequest {
 
     private TaskRequest(Builder builder) {
         this.kind = builder.kind;
+        this.payloadType = builder.payloadType;
         this.payload = builder.payload;
         this.runAt = builder.runAt;
         this.delay = builder.delay;
@@ -35,26 +45,71 @@ public final class TaskRequest {
     }
 
     /**
-     * A request with default options.
+     * A request for a task of {@code kind} with default options.
      *
-     * @throws IllegalArgumentException if the kind is null, blank or too long
+     * @throws IllegalArgumentException if the kind is null
+     */
+    public static <P> TaskRequest of(TaskKind<P> kind, P payload) {
+        return builder(kind, payload).build();
+    }
+
+    /**
+     * Starts a request for a task of {@code kind}, with options.
+     *
+     * @throws IllegalArgumentException if the kind is null
+     */
+    public static <P> Builder builder(TaskKind<P> kind, P payload) {
+        if (kind == null) {
+            throw new IllegalArgumentException("kind must not be null: declare it with TaskKind.of(name, Type.class)");
+        }
+        return new Builder(kind.name(), kind.payloadType(), payload);
+    }
+
+    /**
+     * A request by kind name, for a kind this code has no {@link TaskKind} of. If the enqueuing node
+     * registered the kind, the payload must still be of its payload type.
+     *
+     * @throws IllegalArgumentException if the kind is not a valid name
      */
     public static TaskRequest of(String kind, Object payload) {
         return builder(kind, payload).build();
     }
 
     /**
-     * Starts a request with options.
+     * Starts a request by kind name, with options.
      *
-     * @throws IllegalArgumentException if the kind is null, blank or too long
+     * @throws IllegalArgumentException if the kind is not a valid name
      */
     public static Builder builder(String kind, Object payload) {
-        return new Builder(kind, payload);
+        return new Builder(kind, null, payload);
     }
 
-    /** The kind. */
+    /**
+     * Checks a run time.
+     *
+     * @return the run time
+     * @throws IllegalArgumentException if it is null, or outside the years 1000 to 9999 that every
+     *     supported database stores
+     */
+    public static Instant requireRunAt(Instant instant) {
+        if (instant == null) {
+            throw new IllegalArgumentException("runAt must not be null; omit it to run the task now");
+        }
+        if (instant.isBefore(EARLIEST_RUN_AT) || instant.isAfter(LATEST_RUN_AT)) {
+            throw new IllegalArgumentException("runAt must be between " + EARLIEST_RUN_AT + " and " + LATEST_RUN_AT
+                    + ", the range every supported database stores, got " + instant);
+        }
+        return instant;
+    }
+
+    /** The kind name. */
     public String kind() {
         return kind;
+    }
+
+    /** The payload type the request was typed with, or {@code null} for a request by kind name. */
+    public Class<?> payloadType() {
+        return payloadType;
     }
 
     /** The payload object, or {@code null}. */
@@ -95,6 +150,7 @@ public final class TaskRequest {
     /** Builds a {@link TaskRequest}. */
     public static final class Builder {
         private final String kind;
+        private final Class<?> payloadType;
         private final Object payload;
         private Instant runAt;
         private Duration delay = Duration.ZERO;
@@ -103,21 +159,19 @@ public final class TaskRequest {
         private Integer maxAttempts;
         private String uniqueKey;
 
-        private Builder(String kind, Object payload) {
-            this.kind = TaskDefinition.requireValidKind(kind);
+        private Builder(String kind, Class<?> payloadType, Object payload) {
+            this.kind = TaskKind.requireValidName(kind);
+            this.payloadType = payloadType;
             this.payload = payload;
         }
 
         /**
          * Runs the task no earlier than {@code instant}. Replaces any delay.
          *
-         * @throws IllegalArgumentException if null
+         * @throws IllegalArgumentException if null, or outside the years 1000 to 9999
          */
         public Builder runAt(Instant instant) {
-            if (instant == null) {
-                throw new IllegalArgumentException("runAt must not be null; omit it to run the task now");
-            }
-            this.runAt = instant;
+            this.runAt = requireRunAt(instant);
             this.delay = Duration.ZERO;
             return this;
         }
@@ -126,14 +180,10 @@ public final class TaskRequest {
          * Runs the task no earlier than {@code delay} after the database's current time. Replaces any
          * {@link #runAt(Instant)}.
          *
-         * @throws IllegalArgumentException if null or negative
+         * @throws IllegalArgumentException if null, negative or longer than {@link Delays#MAX}
          */
         public Builder delay(Duration delay) {
-            if (delay == null || delay.isNegative()) {
-                throw new IllegalArgumentException("delay must be zero or more, got " + delay
-                        + "; use runAt(Instant) for a fixed time");
-            }
-            this.delay = delay;
+            this.delay = Delays.require("delay", delay);
             this.runAt = null;
             return this;
         }
@@ -153,16 +203,12 @@ public final class TaskRequest {
         }
 
         /**
-         * Sets the queue; it must be declared on the Errand instance.
+         * Sets the queue; it must be declared on the Errand node that enqueues.
          *
-         * @throws IllegalArgumentException if null or blank
+         * @throws IllegalArgumentException if it is not a valid queue name
          */
         public Builder queue(String queue) {
-            if (queue == null || queue.isBlank()) {
-                throw new IllegalArgumentException("queue must be a non-blank name, got "
-                        + (queue == null ? "null" : "\"" + queue + "\""));
-            }
-            this.queue = queue;
+            this.queue = Names.require("queue", queue, 100);
             return this;
         }
 
@@ -172,30 +218,19 @@ public final class TaskRequest {
          * @throws IllegalArgumentException if outside 1..1000
          */
         public Builder maxAttempts(int maxAttempts) {
-            if (maxAttempts < 1 || maxAttempts > 1000) {
-                throw new IllegalArgumentException("maxAttempts must be between 1 and 1000, got " + maxAttempts);
-            }
-            this.maxAttempts = maxAttempts;
+            this.maxAttempts = Settings.MAX_ATTEMPTS.require(maxAttempts);
             return this;
         }
 
         /**
          * Sets a unique key: while a task with this key is pending, waiting or running, enqueueing
-         * another returns the existing task's id and writes nothing.
+         * another returns the existing task (see {@link Enqueued#deduplicated()}) and writes nothing.
          *
-         * @throws IllegalArgumentException if blank or longer than 200 characters
+         * @throws IllegalArgumentException if blank, padded with whitespace, longer than 200 characters
+         *     or holding a control character
          */
         public Builder uniqueKey(String uniqueKey) {
-            if (uniqueKey == null || uniqueKey.isBlank() || uniqueKey.length() > MAX_UNIQUE_KEY_LENGTH) {
-                throw new IllegalArgumentException("uniqueKey must be 1 to " + MAX_UNIQUE_KEY_LENGTH
-                        + " non-blank characters, got " + (uniqueKey == null ? "null" : "\"" + uniqueKey + "\""));
-            }
-            // MariaDB and MySQL compare keys ignoring trailing spaces; refusing them keeps keys portable.
-            if (!uniqueKey.strip().equals(uniqueKey)) {
-                throw new IllegalArgumentException("uniqueKey must not start or end with whitespace, got \""
-                        + uniqueKey + "\"; strip it first");
-            }
-            this.uniqueKey = uniqueKey;
+            this.uniqueKey = Names.require("uniqueKey", uniqueKey, MAX_UNIQUE_KEY_LENGTH);
             return this;
         }
 

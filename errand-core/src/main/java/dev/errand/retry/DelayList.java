@@ -17,14 +17,22 @@ public record DelayList(List<Duration> delays) implements RetryPolicy {
                     + " RetryPolicy.delays(Duration.ofSeconds(10), Duration.ofSeconds(30))");
         }
         for (Duration delay : delays) {
-            Durations.requireNotNegative(delay, "Each retry delay");
+            Delays.require("Each retry delay", delay);
         }
         delays = List.copyOf(delays);
     }
 
+    /**
+     * How many attempts the list covers: one, then one more after each delay. A kind with this policy
+     * and no maximum of its own gets this many attempts.
+     */
+    public int attemptsCovered() {
+        return Math.min(delays.size() + 1, 1_000);
+    }
+
     @Override
     public Duration delayAfter(int failedAttempt) {
-        Durations.requireAttempt(failedAttempt);
+        Delays.requireAttempt(failedAttempt);
         return delays.get(Math.min(failedAttempt, delays.size()) - 1);
     }
 }

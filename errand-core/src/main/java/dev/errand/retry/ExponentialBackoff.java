@@ -16,8 +16,8 @@ public final class ExponentialBackoff implements RetryPolicy {
     private final double jitter;
 
     private ExponentialBackoff(Duration initial, Duration cap, double factor, double jitter) {
-        this.initial = Durations.requirePositive(initial, "Initial backoff delay");
-        this.cap = Durations.requirePositive(cap, "Backoff cap");
+        this.initial = Delays.requirePositive(initial, "Initial backoff delay");
+        this.cap = Delays.requirePositive(cap, "Backoff cap");
         if (cap.compareTo(initial) < 0) {
             throw new IllegalArgumentException("Backoff cap " + cap + " must not be below the initial delay "
                     + initial);
@@ -49,7 +49,7 @@ public final class ExponentialBackoff implements RetryPolicy {
 
     @Override
     public Duration delayAfter(int failedAttempt) {
-        Durations.requireAttempt(failedAttempt);
+        Delays.requireAttempt(failedAttempt);
         double capMillis = cap.toMillis();
         double base = Math.min(capMillis, initial.toMillis() * Math.pow(factor, failedAttempt - 1));
         double spread = jitter == 0.0 ? 1.0 : 1.0 + ThreadLocalRandom.current().nextDouble(-jitter, jitter);

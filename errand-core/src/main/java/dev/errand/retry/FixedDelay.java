@@ -11,12 +11,12 @@ public record FixedDelay(Duration delay) implements RetryPolicy {
      * @throws IllegalArgumentException if the delay is null or negative
      */
     public FixedDelay {
-        Durations.requireNotNegative(delay, "Fixed retry delay");
+        Delays.require("Fixed retry delay", delay);
     }
 
     @Override
     public Duration delayAfter(int failedAttempt) {
-        Durations.requireAttempt(failedAttempt);
+        Delays.requireAttempt(failedAttempt);
         return delay;
     }
 }

@@ -11,7 +11,8 @@ import java.util.Arrays;
 public interface RetryPolicy {
 
     /**
-     * The delay before the attempt that follows {@code failedAttempt}.
+     * The delay before the attempt that follows {@code failedAttempt}. The engine caps what it gets at
+     * {@link Delays#MAX}.
      *
      * @param failedAttempt the number of the attempt that just failed, starting at 1
      * @return a delay of zero or more
@@ -21,7 +22,7 @@ public interface RetryPolicy {
     /**
      * The same delay after every failure.
      *
-     * @throws IllegalArgumentException if the delay is null or negative
+     * @throws IllegalArgumentException if the delay is null, negative, or longer than {@link Delays#MAX}
      */
     static RetryPolicy fixed(Duration delay) {
         return new FixedDelay(delay);
@@ -41,12 +42,14 @@ public interface RetryPolicy {
 
     /**
      * An explicit list of delays: the first after attempt 1, the second after attempt 2, and the last
-     * one again for every later attempt. For example {@code delays(10s, 20s, 30s)}.
+     * one again for every later attempt. For example {@code delays(10s, 20s, 30s)}. A kind with this
+     * policy and no maximum attempts of its own gets one attempt more than the list has delays (4 here).
      *
-     * @throws IllegalArgumentException if the list is empty or holds a null or negative delay
+     * @throws IllegalArgumentException if the list is empty or holds a null, negative or too long delay
      */
-    static RetryPolicy delays(Duration... delays) {
+    static DelayList delays(Duration... delays) {
         // Arrays.asList, not List.of: a null element must reach DelayList's check, not throw a bare NPE.
         return new DelayList(delays == null ? null : Arrays.asList(delays));
     }
+
 }

@@ -6,8 +6,13 @@ package dev.errand.task;
  * @param id the task's id
  * @param kind the task's kind
  * @param queue the task's queue
- * @param payloadJson the raw JSON payload, or {@code null}; raw because decoding may be what failed
- * @param attempt the number of attempts made
+ * @param payload the decoded payload; {@code null} if the task had none, or if it could not be decoded
+ *     (then {@code cause} is {@link FailureCause.UnreadablePayload})
+ * @param payloadJson the payload as stored, or {@code null}
+ * @param attempts the number of attempts made
  * @param error the final error text, as stored in {@code last_error}
+ * @param cause why it failed, by type
+ * @param <P> the payload type
  */
-public record FailedTask(long id, String kind, String queue, String payloadJson, int attempt, String error) {}
+public record FailedTask<P>(long id, String kind, String queue, P payload, String payloadJson, int attempts,
+        String error, FailureCause cause) {}

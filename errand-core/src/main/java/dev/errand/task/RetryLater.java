@@ -1,7 +1,7 @@
 package dev.errand.task;
 
 import java.time.Duration;
-import java.util.Objects;
+import dev.errand.retry.Delays;
 
 /**
  * Thrown by a handler to ask for another attempt after a delay it chooses, instead of the kind's
@@ -29,7 +29,7 @@ public final class RetryLater extends RuntimeException {
     /**
      * Asks for the next attempt after {@code delay}; the attempt's writes roll back.
      *
-     * @throws IllegalArgumentException if the delay is null or negative
+     * @throws IllegalArgumentException if the delay is null, negative or longer than {@link Delays#MAX}
      */
     public static RetryLater after(Duration delay) {
         return after(delay, "retry requested by handler");
@@ -42,10 +42,10 @@ public final class RetryLater extends RuntimeException {
      * @throws IllegalArgumentException if the delay is null or negative, or the reason is null
      */
     public static RetryLater after(Duration delay, String reason) {
-        if (delay == null || delay.isNegative()) {
-            throw new IllegalArgumentException("RetryLater needs a delay of zero or more, got " + delay);
+        Delays.require("The delay of RetryLater", delay);
+        if (reason == null) {
+            throw new IllegalArgumentException("reason must not be null; use RetryLater.after(delay) without one");
         }
-        Objects.requireNonNull(reason, "reason must not be null");
         return new RetryLater(delay, false, reason);
     }
 

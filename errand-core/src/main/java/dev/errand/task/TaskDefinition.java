@@ -1,82 +1,74 @@
 package dev.errand.task;
 
+import dev.errand.config.Settings;
+import dev.errand.retry.DelayList;
 import dev.errand.retry.RetryPolicy;
 import java.time.Duration;
-import java.util.Objects;
 
 /**
- * A registered task kind: its handler, its payload type and its options. Build one with
- * {@link #builder(String, Class, TaskHandler)}.
+ * A registered task kind: its handler and its options. Build one with
+ * {@link #builder(TaskKind, TaskHandler)}.
  *
  * @param <P> the payload type
  */
 public final class TaskDefinition<P> {
 
-    /** Longest kind name the schema stores. */
-    public static final int MAX_KIND_LENGTH = 200;
-
-    private final String kind;
-    private final Class<P> payloadType;
+    private final TaskKind<P> taskKind;
     private final TaskHandler<P> handler;
     private final ExecutionMode mode;
     private final RetryPolicy retryPolicy;
     private final Integer maxAttempts;
     private final Duration leaseDuration;
     private final LeaseExpiryAction leaseExpiryAction;
-    private final FailureCallback failureCallback;
+    private final FailureCallback<? super P> failureCallback;
 
     private TaskDefinition(Builder<P> builder) {
-        this.kind = builder.kind;
-        this.payloadType = builder.payloadType;
+        this.taskKind = builder.kind;
         this.handler = builder.handler;
         this.mode = builder.mode;
         this.retryPolicy = builder.retryPolicy;
-        this.maxAttempts = builder.maxAttempts;
+        this.maxAttempts = builder.maxAttempts != null ? builder.maxAttempts
+                : builder.retryPolicy instanceof DelayList delays ? delays.attemptsCovered() : null;
         this.leaseDuration = builder.leaseDuration;
         this.leaseExpiryAction = builder.leaseExpiryAction;
         this.failureCallback = builder.failureCallback;
     }
 
     /**
-     * Starts a definition. Options not set fall back to the engine's defaults.
+     * Starts a definition of {@code kind}. Options not set fall back to the engine's defaults.
+     *
+     * @throws IllegalArgumentException if an argument is null
+     */
+    public static <P> Builder<P> builder(TaskKind<P> kind, TaskHandler<P> handler) {
+        return new Builder<>(kind, handler);
+    }
+
+    /**
+     * Starts a definition from a kind name and payload type, the same as
+     * {@code builder(TaskKind.of(kind, payloadType), handler)}.
      *
      * @param kind the kind name stored on each task, 1 to 200 characters, not blank
      * @param payloadType the class the JSON payload decodes into; records work
      * @param handler the handler that runs each task
-     * @throws IllegalArgumentException if an argument is null or the kind is blank or too long
+     * @throws IllegalArgumentException if an argument is null or the kind is not a valid name
      */
     public static <P> Builder<P> builder(String kind, Class<P> payloadType, TaskHandler<P> handler) {
-        return new Builder<>(kind, payloadType, handler);
-    }
-
-    /**
-     * Checks a kind name, as used by definitions and enqueue requests.
-     *
-     * @throws IllegalArgumentException if it is null, blank or longer than 200 characters
-     */
-    public static String requireValidKind(String kind) {
-        if (kind == null || kind.isBlank()) {
-            throw new IllegalArgumentException("Task kind must be a non-blank name such as \"send-email\", got "
-                    + (kind == null ? "null" : "\"" + kind + "\""));
-        }
-        if (!kind.strip().equals(kind)) {
-            throw new IllegalArgumentException("Task kind must not start or end with whitespace, got \"" + kind + "\"");
-        }
-        if (kind.length() > MAX_KIND_LENGTH) {
-            throw new IllegalArgumentException("Task kind must be at most " + MAX_KIND_LENGTH
-                    + " characters, got " + kind.length());
-        }
-        return kind;
+        return new Builder<>(TaskKind.of(kind, payloadType), handler);
     }
 
     /** The kind name. */
     public String kind() {
-        return kind;
+        return taskKind.name();
+    }
+
+    /** The typed kind. */
+    public TaskKind<P> taskKind() {
+        return taskKind;
     }
 
     /** The payload class. */
     public Class<P> payloadType() {
-        return payloadType;
+        return taskKind.payloadType();
     }
 
     /** The handler. */
@@ -94,7 +86,10 @@ public final class TaskDefinition<P> {
         return retryPolicy;
     }
 
-    /** The kind's default maximum attempts, or {@code null} for the engine default. */
+    /**
+     * The kind's default maximum attempts: as set, else one more than the delays of a
+     * {@link RetryPolicy#delays delay list}, else {@code null} for the engine default.
+     */
     public Integer maxAttempts() {
         return maxAttempts;
     }
@@ -110,7 +105,7 @@ public final class TaskDefinition<P> {
     }
 
     /** The failure callback, or {@code null}. */
-    public FailureCallback failureCallback() {
+    public FailureCallback<? super P> failureCallback() {
         return failureCallback;
     }
 
@@ -120,21 +115,19 @@ public final class TaskDefinition<P> {
      * @param <P> the payload type
      */
     public static final class Builder<P> {
-        private final String kind;
-        private final Class<P> payloadType;
+        private final TaskKind<P> kind;
         private final TaskHandler<P> handler;
         private ExecutionMode mode = ExecutionMode.TRANSACTIONAL;
         private RetryPolicy retryPolicy;
         private Integer maxAttempts;
         private Duration leaseDuration;
         private LeaseExpiryAction leaseExpiryAction = LeaseExpiryAction.RETRY;
-        private FailureCallback failureCallback;
+        private FailureCallback<? super P> failureCallback;
 
-        private Builder(String kind, Class<P> payloadType, TaskHandler<P> handler) {
-            this.kind = requireValidKind(kind);
-            this.payloadType = requireArgument(payloadType, "payloadType",
-                    "pass the payload's class, or Void.class for tasks without one");
-            this.handler = requireArgument(handler, "handler", "pass the TaskHandler that runs this kind");
+        private Builder(TaskKind<P> kind, TaskHandler<P> handler) {
+            this.kind = requireArgument(kind, "kind", "declare one with TaskKind.of(name, PayloadType.class)");
+            this.handler = requireArgument(handler, "handler", "pass the TaskHandler that runs kind '"
+                    + kind.name() + "'");
         }
 
         /** Sets how the handler runs relative to the completing transaction. */
@@ -143,7 +136,10 @@ public final class TaskDefinition<P> {
             return this;
         }
 
-        /** Sets the delay policy between attempts. */
+        /**
+         * Sets the delay policy between attempts. A {@link RetryPolicy#delays delay list} also sets the
+         * maximum attempts to one more than its delays, unless {@link #maxAttempts(int)} is set.
+         */
         public Builder<P> retryPolicy(RetryPolicy retryPolicy) {
             this.retryPolicy = requireArgument(retryPolicy, "retryPolicy",
                     "use RetryPolicy.fixed, exponential or delays");
@@ -156,23 +152,17 @@ public final class TaskDefinition<P> {
          * @throws IllegalArgumentException if outside 1..1000
          */
         public Builder<P> maxAttempts(int maxAttempts) {
-            if (maxAttempts < 1 || maxAttempts > 1000) {
-                throw new IllegalArgumentException("maxAttempts must be between 1 and 1000, got " + maxAttempts);
-            }
-            this.maxAttempts = maxAttempts;
+            this.maxAttempts = Settings.MAX_ATTEMPTS.require(maxAttempts);
             return this;
         }
 
         /**
          * Sets how long a claim holds before rescue may take the task back, unless heartbeats extend it.
          *
-         * @throws IllegalArgumentException if null or below one second
+         * @throws IllegalArgumentException if null or outside 1 s to 24 h
          */
         public Builder<P> leaseDuration(Duration leaseDuration) {
-            if (leaseDuration == null || leaseDuration.compareTo(Duration.ofSeconds(1)) < 0) {
-                throw new IllegalArgumentException("leaseDuration must be at least 1 second, got " + leaseDuration);
-            }
-            this.leaseDuration = leaseDuration;
+            this.leaseDuration = Settings.LEASE_DURATION.require(leaseDuration);
             return this;
         }
 
@@ -183,7 +173,7 @@ public final class TaskDefinition<P> {
         }
 
         /** Sets the callback that runs once when a task of this kind fails for good. */
-        public Builder<P> onFailure(FailureCallback callback) {
+        public Builder<P> onFailure(FailureCallback<? super P> callback) {
             this.failureCallback = requireArgument(callback, "callback", "pass a FailureCallback");
             return this;
         }
@@ -199,10 +189,5 @@ public final class TaskDefinition<P> {
             }
             return value;
         }
-    }
-
-    @Override
-    public String toString() {
-        return "TaskDefinition[" + kind + ", " + mode + ", payload=" + Objects.toString(payloadType.getName()) + "]";
     }
 }

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import dev.errand.Errand;
 import dev.errand.admin.Page;
 import dev.errand.admin.TaskQuery;
+import dev.errand.enqueue.Enqueued;
 import dev.errand.enqueue.TaskRequest;
 import dev.errand.task.Task;
 import dev.errand.task.TaskDefinition;
@@ -38,7 +39,7 @@ class AdminContractTest extends ErrandTestSupport {
         for (int i = 0; i < 25; i++) {
             requests.add(TaskRequest.builder(i % 2 == 0 ? "even" : "odd", i).queue(i < 20 ? "default" : "bulk").build());
         }
-        List<Long> ids = errand.enqueueAll(requests);
+        List<Long> ids = errand.enqueueAll(requests).stream().map(Enqueued::id).toList();
         errand.admin().cancel(ids.get(0));
 
         assertThat(errand.admin().count(TaskQuery.all())).isEqualTo(25);
@@ -65,7 +66,7 @@ class AdminContractTest extends ErrandTestSupport {
             }
             recordEffect(ctx.connection(), ctx.taskId(), "ran-" + n);
         }).maxAttempts(1).build()));
-        long pending = errand.enqueue(TaskRequest.builder("flaky", 1).delay(Duration.ofHours(1)).build());
+        long pending = errand.enqueue(TaskRequest.builder("flaky", 1).delay(Duration.ofHours(1)).build()).id();
         Instant newTime = Instant.parse("2040-01-01T00:00:00Z");
         assertThat(errand.admin().reschedule(pending, newTime)).isTrue();
         assertThat(task(errand, pending).runAt()).isEqualTo(newTime);
@@ -76,7 +77,7 @@ class AdminContractTest extends ErrandTestSupport {
         assertThat(task(errand, pending).finishedAt()).isNotNull();
         assertThat(errand.admin().reschedule(pending, newTime)).isFalse();
 
-        long failing = errand.enqueue(TaskRequest.of("flaky", -1));
+        long failing = errand.enqueue(TaskRequest.of("flaky", -1)).id();
         errand.start();
         await().atMost(Duration.ofSeconds(10)).until(() -> task(errand, failing).state() == TaskState.FAILED);
         // Fix the data the way an operator would, then retry now: attempts start afresh, history stays.

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.errand.Errand;
+import dev.errand.enqueue.Enqueued;
 import dev.errand.enqueue.TaskRequest;
+import dev.errand.error.ErrandException;
 import dev.errand.task.Task;
 import dev.errand.task.TaskState;
 import dev.errand.testing.ErrandTestSupport;
@@ -52,7 +54,7 @@ class EnqueueContractTest extends ErrandTestSupport {
             c.setAutoCommit(false);
             errand.enqueue(c, TaskRequest.of("email", new Email("a@example.com", "rolled back")));
             c.rollback();
-            long kept = errand.enqueue(c, TaskRequest.of("email", new Email("b@example.com", "committed")));
+            long kept = errand.enqueue(c, TaskRequest.of("email", new Email("b@example.com", "committed"))).id();
             c.commit();
             c.setAutoCommit(true);
             assertThat(taskRows()).isEqualTo(1);
@@ -69,7 +71,7 @@ class EnqueueContractTest extends ErrandTestSupport {
     @Test
     void ownConnectionEnqueueCommitsAtOnce() throws Exception {
         Errand errand = node(builder().queue("mail", 2).defaultMaxAttempts(7));
-        long id = errand.enqueue(TaskRequest.builder("email", null).queue("mail").priority(2).build());
+        long id = errand.enqueue(TaskRequest.builder("email", null).queue("mail").priority(2).build()).id();
         Task task = task(errand, id);
         assertThat(task.queue()).isEqualTo("mail");
         assertThat(task.priority()).isEqualTo(2);
@@ -81,8 +83,8 @@ class EnqueueContractTest extends ErrandTestSupport {
     void runAtAndDelayAreStoredInDatabaseTime() throws Exception {
         Errand errand = node(builder());
         Instant at = Instant.parse("2031-03-04T05:06:07.123456Z");
-        long fixed = errand.enqueue(TaskRequest.builder("k", 1).runAt(at).build());
-        long delayed = errand.enqueue(TaskRequest.builder("k", 2).delay(Duration.ofHours(2)).build());
+        long fixed = errand.enqueue(TaskRequest.builder("k", 1).runAt(at).build()).id();
+        long delayed = errand.enqueue(TaskRequest.builder("k", 2).delay(Duration.ofHours(2)).build()).id();
         Instant now = databaseNow();
         assertThat(task(errand, fixed).runAt()).isEqualTo(at);
         assertThat(task(errand, delayed).runAt())
@@ -101,7 +103,7 @@ class EnqueueContractTest extends ErrandTestSupport {
         List<Long> ids;
         try (Connection c = dataSource().getConnection()) {
             c.setAutoCommit(false);
-            ids = errand.enqueueAll(c, requests);
+            ids = errand.enqueueAll(c, requests).stream().map(Enqueued::id).toList();
             c.commit();
         }
         assertThat(ids).hasSize(501).doesNotHaveDuplicates();
@@ -129,25 +131,29 @@ class EnqueueContractTest extends ErrandTestSupport {
     @Test
     void duplicateUniqueKeyReturnsTheActiveTask() throws Exception {
         Errand errand = node(builder());
-        long first = errand.enqueue(TaskRequest.builder("report", 1).uniqueKey("report-2026-11").build());
-        long second = errand.enqueue(TaskRequest.builder("report", 2).uniqueKey("report-2026-11").build());
-        assertThat(second).isEqualTo(first);
+        Enqueued first = errand.enqueue(TaskRequest.builder("report", 1).uniqueKey("report-2026-11").build());
+        Enqueued second = errand.enqueue(TaskRequest.builder("report", 2).uniqueKey("report-2026-11").build());
+        assertThat(first.created()).isTrue();
+        assertThat(second.deduplicated()).isTrue();
+        assertThat(second.id()).isEqualTo(first.id());
         assertThat(taskRows()).isEqualTo(1);
         // A finished task frees its key.
-        assertThat(errand.admin().cancel(first)).isTrue();
-        long third = errand.enqueue(TaskRequest.builder("report", 3).uniqueKey("report-2026-11").build());
-        assertThat(third).isNotEqualTo(first);
+        assertThat(errand.admin().cancel(first.id())).isTrue();
+        Enqueued third = errand.enqueue(TaskRequest.builder("report", 3).uniqueKey("report-2026-11").build());
+        assertThat(third.created()).isTrue();
+        assertThat(third.id()).isNotEqualTo(first.id());
         assertThat(taskRows()).isEqualTo(2);
     }
 
     @Test
     void duplicateUniqueKeyInsideCallerTransactionKeepsTheTransactionUsable() throws Exception {
         Errand errand = node(builder());
-        long first = errand.enqueue(TaskRequest.builder("report", 1).uniqueKey("k1").build());
+        long first = errand.enqueue(TaskRequest.builder("report", 1).uniqueKey("k1").build()).id();
         try (Connection c = dataSource().getConnection()) {
             c.setAutoCommit(false);
-            assertThat(errand.enqueue(c, TaskRequest.builder("report", 2).uniqueKey("k1").build())).isEqualTo(first);
-            long other = errand.enqueue(c, TaskRequest.of("report", 3));
+            assertThat(errand.enqueue(c, TaskRequest.builder("report", 2).uniqueKey("k1").build()))
+                    .isEqualTo(new Enqueued(first, false));
+            long other = errand.enqueue(c, TaskRequest.of("report", 3)).id();
             c.commit();
             assertThat(task(errand, other).state()).isEqualTo(TaskState.PENDING);
         }
@@ -164,16 +170,16 @@ class EnqueueContractTest extends ErrandTestSupport {
             try (var s = c.createStatement()) {
                 s.executeQuery("SELECT COUNT(*) FROM " + prefix + "task").close();
             }
-            long holder = errand.enqueue(TaskRequest.builder("snap", 1).uniqueKey("later-key").build());
+            long holder = errand.enqueue(TaskRequest.builder("snap", 1).uniqueKey("later-key").build()).id();
             TaskRequest duplicate = TaskRequest.builder("snap", 2).uniqueKey("later-key").build();
             if (database == TestDatabase.POSTGRES) {
                 // PostgreSQL's REPEATABLE READ contract: the clash is a serialization failure, and the
                 // caller runs its transaction again, as it would for any other clash.
-                assertThatThrownBy(() -> errand.enqueue(c, duplicate)).isInstanceOf(java.sql.SQLException.class)
-                        .satisfies(e -> assertThat(((java.sql.SQLException) e).getSQLState()).isEqualTo("40001"));
+                assertThatThrownBy(() -> errand.enqueue(c, duplicate)).isInstanceOf(ErrandException.class)
+                        .satisfies(e -> assertThat(((ErrandException) e).sqlState()).isEqualTo("40001"));
                 c.rollback();
             } else {
-                assertThat(errand.enqueue(c, duplicate)).isEqualTo(holder);
+                assertThat(errand.enqueue(c, duplicate)).isEqualTo(new Enqueued(holder, false));
                 c.commit();
             }
             c.setAutoCommit(true);
@@ -196,7 +202,7 @@ class EnqueueContractTest extends ErrandTestSupport {
                     int payload = t;
                     Callable<Long> enqueue = () -> {
                         start.await();
-                        return errand.enqueue(TaskRequest.builder("race", payload).uniqueKey(key).build());
+                        return errand.enqueue(TaskRequest.builder("race", payload).uniqueKey(key).build()).id();
                     };
                     results.add(pool.submit(enqueue));
                 }
@@ -216,7 +222,7 @@ class EnqueueContractTest extends ErrandTestSupport {
     @Test
     void badArgumentsAreRejectedWithAHint() {
         Errand errand = node(builder());
-        assertThatThrownBy(() -> TaskRequest.of(null, 1)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> TaskRequest.of((String) null, 1)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("non-blank");
         assertThatThrownBy(() -> TaskRequest.of("  ", 1)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("non-blank");
@@ -251,7 +257,7 @@ class EnqueueContractTest extends ErrandTestSupport {
     void timesRoundTripToTheMicrosecond() throws Exception {
         Errand errand = node(builder());
         Instant at = Instant.now().plus(3, ChronoUnit.DAYS).truncatedTo(ChronoUnit.MICROS);
-        long id = errand.enqueue(TaskRequest.builder("k", 1).runAt(at).build());
+        long id = errand.enqueue(TaskRequest.builder("k", 1).runAt(at).build()).id();
         assertThat(task(errand, id).runAt()).isEqualTo(at);
     }
 }

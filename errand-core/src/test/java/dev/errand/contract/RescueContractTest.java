@@ -70,7 +70,7 @@ class RescueContractTest extends ErrandTestSupport {
         CountDownLatch release = new CountDownLatch(1);
         Errand lost = lostNode(TaskDefinition.builder("call-api", Integer.class,
                 hangingThenRecording(started, release, "lost", false)).mode(ExecutionMode.NON_TRANSACTIONAL).build());
-        long id = lost.enqueue(TaskRequest.of("call-api", 1));
+        long id = lost.enqueue(TaskRequest.of("call-api", 1)).id();
         lost.start();
         assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
 
@@ -107,7 +107,7 @@ class RescueContractTest extends ErrandTestSupport {
                 .onLeaseExpired(LeaseExpiryAction.FAIL)
                 .onFailure((failed, c) -> callbacks.incrementAndGet()).build();
         Errand lost = lostNode(definition);
-        long id = lost.enqueue(TaskRequest.of("charge-card", 1));
+        long id = lost.enqueue(TaskRequest.of("charge-card", 1)).id();
         lost.start();
         assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
         Errand survivor = node(builder().nodeId("survivor").register(TaskDefinition.builder("charge-card",
@@ -129,7 +129,7 @@ class RescueContractTest extends ErrandTestSupport {
         CountDownLatch release = new CountDownLatch(1);
         Errand slow = lostNode(TaskDefinition.builder("ledger", Integer.class,
                 hangingThenRecording(started, release, "ledger", true)).build());
-        long id = slow.enqueue(TaskRequest.of("ledger", 1));
+        long id = slow.enqueue(TaskRequest.of("ledger", 1)).id();
         slow.start();
         assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
         Errand other = node(builder().nodeId("other").register(TaskDefinition.builder("ledger", Integer.class,

@@ -50,7 +50,7 @@ class RetryContractTest extends ErrandTestSupport {
     void fixedDelayRetriesUntilMaxAttemptsThenFails() throws Exception {
         Errand errand = node(builder().register(alwaysFailing("fixed")
                 .retryPolicy(RetryPolicy.fixed(Duration.ofMinutes(5))).maxAttempts(3).build()));
-        long id = errand.enqueue(TaskRequest.of("fixed", 1));
+        long id = errand.enqueue(TaskRequest.of("fixed", 1)).id();
         errand.start();
         for (int attempt = 1; attempt <= 2; attempt++) {
             Duration delay = awaitRetryDelay(errand, id, attempt);
@@ -69,7 +69,7 @@ class RetryContractTest extends ErrandTestSupport {
         Errand errand = node(builder().register(alwaysFailing("expo")
                 .retryPolicy(RetryPolicy.exponential(Duration.ofMinutes(1), Duration.ofMinutes(3)).withJitter(0.0))
                 .maxAttempts(4).build()));
-        long id = errand.enqueue(TaskRequest.of("expo", 1));
+        long id = errand.enqueue(TaskRequest.of("expo", 1)).id();
         errand.start();
         Duration[] expected = {Duration.ofMinutes(1), Duration.ofMinutes(2), Duration.ofMinutes(3)};
         for (int attempt = 1; attempt <= 3; attempt++) {
@@ -87,7 +87,7 @@ class RetryContractTest extends ErrandTestSupport {
                 .mode(ExecutionMode.NON_TRANSACTIONAL)
                 .retryPolicy(RetryPolicy.delays(Duration.ofSeconds(10), Duration.ofSeconds(20), Duration.ofSeconds(30)))
                 .maxAttempts(5).build()));
-        long id = errand.enqueue(TaskRequest.of("listed", 1));
+        long id = errand.enqueue(TaskRequest.of("listed", 1)).id();
         errand.start();
         long[] expectedSeconds = {10, 20, 30, 30};
         for (int attempt = 1; attempt <= 4; attempt++) {
@@ -103,7 +103,7 @@ class RetryContractTest extends ErrandTestSupport {
     @Test
     void requestMaxAttemptsOverridesTheKind() throws Exception {
         Errand errand = node(builder().register(alwaysFailing("once").maxAttempts(9).build()));
-        long id = errand.enqueue(TaskRequest.builder("once", 1).maxAttempts(1).build());
+        long id = errand.enqueue(TaskRequest.builder("once", 1).maxAttempts(1).build()).id();
         errand.start();
         await().atMost(Duration.ofSeconds(10)).until(() -> task(errand, id).state() == TaskState.FAILED);
         assertThat(task(errand, id).attempt()).isEqualTo(1);
@@ -117,7 +117,7 @@ class RetryContractTest extends ErrandTestSupport {
                 throw RetryLater.after(Duration.ofMinutes(10), "not ready");
             }
         }).build()));
-        long id = errand.enqueue(TaskRequest.of("later-rollback", 1));
+        long id = errand.enqueue(TaskRequest.of("later-rollback", 1)).id();
         errand.start();
         Duration delay = awaitRetryDelay(errand, id, 1);
         assertThat(delay).isBetween(Duration.ofMinutes(10).minusSeconds(10), Duration.ofMinutes(10));
@@ -136,7 +136,7 @@ class RetryContractTest extends ErrandTestSupport {
                 throw RetryLater.after(Duration.ofMinutes(10)).commitWrites();
             }
         }).build()));
-        long id = errand.enqueue(TaskRequest.of("later-commit", 1));
+        long id = errand.enqueue(TaskRequest.of("later-commit", 1)).id();
         errand.start();
         awaitRetryDelay(errand, id, 1);
         assertThat(effectNotes()).containsExactly("attempt-1");
@@ -150,7 +150,7 @@ class RetryContractTest extends ErrandTestSupport {
         Errand errand = node(builder().register(TaskDefinition.builder("snoozer", Integer.class, (n, ctx) -> {
             throw RetryLater.after(Duration.ofSeconds(1), "still waiting for the partner");
         }).maxAttempts(1).build()));
-        long id = errand.enqueue(TaskRequest.of("snoozer", 1));
+        long id = errand.enqueue(TaskRequest.of("snoozer", 1)).id();
         errand.start();
         await().atMost(Duration.ofSeconds(10)).until(() -> task(errand, id).state() == TaskState.FAILED);
         assertThat(task(errand, id).lastError()).contains("retry later").contains("still waiting for the partner")
@@ -168,10 +168,10 @@ class RetryContractTest extends ErrandTestSupport {
                 .retryPolicy(RetryPolicy.fixed(Duration.ZERO)).maxAttempts(3)
                 .onFailure((failed, connection) -> {
                     calls.incrementAndGet();
-                    recordEffect(connection, failed.id(), "callback attempt=" + failed.attempt() + " error="
+                    recordEffect(connection, failed.id(), "callback attempt=" + failed.attempts() + " error="
                             + failed.error().lines().findFirst().orElse(""));
                 }).build()));
-        long id = errand.enqueue(TaskRequest.of("doomed", 4));
+        long id = errand.enqueue(TaskRequest.of("doomed", 4)).id();
         errand.start();
         await().atMost(Duration.ofSeconds(10)).until(() -> task(errand, id).state() == TaskState.FAILED);
         Thread.sleep(300);
@@ -187,7 +187,7 @@ class RetryContractTest extends ErrandTestSupport {
                     recordEffect(connection, failed.id(), "rolled back with the callback");
                     throw new IllegalStateException("alerting is down");
                 }).build()));
-        long id = errand.enqueue(TaskRequest.of("doomed-callback", 1));
+        long id = errand.enqueue(TaskRequest.of("doomed-callback", 1)).id();
         errand.start();
         await().atMost(Duration.ofSeconds(10)).until(() -> task(errand, id).state() == TaskState.FAILED);
         assertThat(task(errand, id).lastError()).contains("attempt 1 failed")

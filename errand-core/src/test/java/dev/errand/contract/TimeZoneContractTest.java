@@ -61,7 +61,7 @@ class TimeZoneContractTest extends ErrandTestSupport {
         for (Instant change : List.of(FALL_BACK, SPRING_FORWARD)) {
             for (long minutes : new long[] {-45, -15, 15, 45}) {
                 Instant at = change.plus(Duration.ofMinutes(minutes)).plusNanos(123_456_000);
-                long id = errand.enqueue(TaskRequest.builder("tz", minutes).runAt(at).build());
+                long id = errand.enqueue(TaskRequest.builder("tz", minutes).runAt(at).build()).id();
                 assertThat(task(errand, id).runAt()).as("run_at of a task at %s", at).isEqualTo(at);
             }
         }

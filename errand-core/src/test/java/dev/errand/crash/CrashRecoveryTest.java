@@ -64,7 +64,7 @@ class CrashRecoveryTest extends ErrandTestSupport {
         List<Integer> otherAttempts = new CopyOnWriteArrayList<>();
         // Built (and so migrated) first, but started only after the crash, so that the child claims the task.
         Errand other = node(otherNode(kind, ExecutionMode.TRANSACTIONAL, otherAttempts));
-        long id = other.enqueue(TaskRequest.of(kind, 42));
+        long id = other.enqueue(TaskRequest.of(kind, 42)).id();
 
         CrashChild child = CrashChild.start(database, prefix, ExecutionMode.TRANSACTIONAL, kind, CHILD);
         try {
@@ -106,7 +106,7 @@ class CrashRecoveryTest extends ErrandTestSupport {
         // Retention keeps the succeeded row, so that its attempt count and error history can be read.
         Errand other = node(otherNode(kind, ExecutionMode.NON_TRANSACTIONAL, otherAttempts)
                 .succeededRetention(Duration.ofHours(1)));
-        long id = other.enqueue(TaskRequest.of(kind, 42));
+        long id = other.enqueue(TaskRequest.of(kind, 42)).id();
 
         CrashChild child = CrashChild.start(database, prefix, ExecutionMode.NON_TRANSACTIONAL, kind, CHILD);
         try {

@@ -2,9 +2,9 @@ package dev.errand.stress;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.errand.events.TaskListener;
-import dev.errand.store.Dialects;
-import dev.errand.store.Transactions;
+import dev.errand.spi.TaskListener;
+import dev.errand.internal.store.Dialects;
+import dev.errand.internal.store.Transactions;
 import dev.errand.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.Statement;

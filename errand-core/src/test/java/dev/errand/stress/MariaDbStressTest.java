@@ -82,7 +82,7 @@ class MariaDbStressTest extends ErrandTestSupport {
                 scalar("SELECT COUNT(*) FROM " + prefix + "task WHERE state NOT IN ('succeeded', 'failed')") == 0);
 
         Map<Long, String[]> rows = rows();
-        long conflicts = nodes.stream().mapToLong(Errand::lockConflictRetries).sum();
+        long conflicts = nodes.stream().mapToLong(node -> node.stats().lockConflictRetries()).sum();
         log.info("Stress: {} tasks committed, {} rolled back, {} lock conflicts retried, {} succeeded runs of"
                 + " non-transactional tasks", committed.size(), rolledBack.size(), conflicts, directSuccesses.size());
         assertThat(producerErrors.get()).as("enqueue errors").isZero();
@@ -121,11 +121,11 @@ class MariaDbStressTest extends ErrandTestSupport {
                     for (int i = 0; i < 20; i++) {
                         batch.add(request(random));
                     }
-                    committed.addAll(producer.enqueueAll(batch));
+                    producer.enqueueAll(batch).forEach(enqueued -> committed.add(enqueued.id()));
                 } else {
                     try (Connection c = dataSource().getConnection()) {
                         c.setAutoCommit(false);
-                        long id = producer.enqueue(c, request(random));
+                        long id = producer.enqueue(c, request(random)).id();
                         if (random.nextInt(10) == 0) {
                             c.rollback();
                             rolledBack.add(id);

@@ -2,8 +2,8 @@ package dev.errand.testing;
 
 import dev.errand.Errand;
 import dev.errand.ErrandBuilder;
-import dev.errand.clock.DatabaseClock;
-import dev.errand.clock.ShiftableClock;
+import dev.errand.spi.DatabaseClock;
+import dev.errand.spi.ShiftableClock;
 import dev.errand.task.Task;
 import dev.errand.task.TaskState;
 import java.sql.Connection;

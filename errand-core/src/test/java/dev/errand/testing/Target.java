@@ -1,6 +1,7 @@
 package dev.errand.testing;
 
-import dev.errand.claim.ClaimStrategies;
+import dev.errand.ClaimStrategies;
+import dev.errand.spi.ClaimStrategy;
 
 /**
  * One place the contract suite runs: a real database and a claim strategy.
@@ -16,7 +17,7 @@ public record Target(TestDatabase database, boolean optimistic) {
     }
 
     /** The claim strategy factory to configure. */
-    public ClaimStrategies.Factory claimStrategy() {
+    public ClaimStrategy.Factory claimStrategy() {
         return optimistic ? ClaimStrategies.optimisticVersion() : ClaimStrategies.skipLocked();
     }
 

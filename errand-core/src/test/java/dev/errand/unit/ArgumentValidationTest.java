@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.errand.Errand;
 import dev.errand.ErrandBuilder;
-import dev.errand.store.Dialects;
+import dev.errand.internal.store.Dialects;
 import dev.errand.task.RetryLater;
 import dev.errand.task.TaskDefinition;
 import dev.errand.task.TaskState;
@@ -112,7 +112,7 @@ class ArgumentValidationTest {
     @Test
     void taskDefinitionRejectsBadOptions() {
         assertThatThrownBy(() -> TaskDefinition.builder(" ", Integer.class, (n, c) -> { }))
-                .hasMessageContaining("non-blank name");
+                .hasMessageContaining("non-blank characters");
         assertThatThrownBy(() -> TaskDefinition.builder("k".repeat(201), Integer.class, (n, c) -> { }))
                 .hasMessageContaining("at most 200");
         assertThatThrownBy(() -> TaskDefinition.builder("k", null, (n, c) -> { }))
@@ -123,7 +123,7 @@ class ArgumentValidationTest {
         assertThatThrownBy(() -> TaskDefinition.builder("k", Integer.class, (n, c) -> { }).maxAttempts(1001))
                 .hasMessageContaining("between 1 and 1000");
         assertThatThrownBy(() -> TaskDefinition.builder("k", Integer.class, (n, c) -> { })
-                .leaseDuration(Duration.ofMillis(10))).hasMessageContaining("at least 1 second");
+                .leaseDuration(Duration.ofMillis(10))).hasMessageContaining("between 1s and 1d");
         assertThatThrownBy(() -> TaskDefinition.builder("k", Integer.class, (n, c) -> { }).mode(null))
                 .hasMessageContaining("TRANSACTIONAL");
     }

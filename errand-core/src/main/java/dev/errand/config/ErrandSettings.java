@@ -1,0 +1,350 @@
+package dev.errand.config;
+
+import dev.errand.retry.RetryPolicy;
+import dev.errand.spi.DatabaseClock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The validated, immutable settings of one Errand node, as {@code ErrandBuilder} collected them. Each
+ * value was checked against its entry in {@link Settings} when it was set.
+ */
+public final class ErrandSettings {
+
+    /** The queue a request goes to when it names none. */
+    public static final String DEFAULT_QUEUE = "default";
+
+    private final String nodeId;
+    private final Map<String, Integer> queues;
+    private final boolean processingEnabled;
+    private final Duration pollInterval;
+    private final int claimBatchSize;
+    private final int prefetch;
+    private final Duration leaseDuration;
+    private final Duration heartbeatInterval;
+    private final Duration completionFlushInterval;
+    private final int completionBatchSize;
+    private final Duration rescueInterval;
+    private final Duration shutdownTimeout;
+    private final Duration succeededRetention;
+    private final Duration pruneInterval;
+    private final Duration unknownKindRetryDelay;
+    private final int defaultMaxAttempts;
+    private final RetryPolicy defaultRetryPolicy;
+    private final TablePrefix tablePrefix;
+    private final boolean migrationsEnabled;
+    private final DatabaseClock clock;
+
+    private ErrandSettings(Builder builder) {
+        this.nodeId = builder.nodeId;
+        this.queues = Map.copyOf(builder.queues.isEmpty()
+                ? Map.of(DEFAULT_QUEUE, Settings.CONCURRENCY.defaultValue()) : builder.queues);
+        this.processingEnabled = builder.processingEnabled;
+        this.pollInterval = builder.pollInterval;
+        this.claimBatchSize = builder.claimBatchSize;
+        this.prefetch = builder.prefetch;
+        this.leaseDuration = builder.leaseDuration;
+        this.heartbeatInterval = builder.heartbeatInterval;
+        this.completionFlushInterval = builder.completionFlushInterval;
+        this.completionBatchSize = builder.completionBatchSize;
+        this.rescueInterval = builder.rescueInterval;
+        this.shutdownTimeout = builder.shutdownTimeout;
+        this.succeededRetention = builder.succeededRetention;
+        this.pruneInterval = builder.pruneInterval;
+        this.unknownKindRetryDelay = builder.unknownKindRetryDelay;
+        this.defaultMaxAttempts = builder.defaultMaxAttempts;
+        this.defaultRetryPolicy = builder.defaultRetryPolicy;
+        this.tablePrefix = builder.tablePrefix;
+        this.migrationsEnabled = builder.migrationsEnabled;
+        this.clock = builder.clock;
+    }
+
+    /** Starts a set of settings with every default of {@link Settings}. */
+    public static Builder builder(String nodeId) {
+        return new Builder(nodeId);
+    }
+
+    /** This node's id, stored as {@code lease_owner} on the tasks it claims. */
+    public String nodeId() {
+        return nodeId;
+    }
+
+    /** The queues this node serves, with how many of their tasks it runs at once. */
+    public Map<String, Integer> queues() {
+        return queues;
+    }
+
+    /** Whether this node runs tasks, or only enqueues and administers them. */
+    public boolean processingEnabled() {
+        return processingEnabled;
+    }
+
+    /** {@link Settings#POLL_INTERVAL}. */
+    public Duration pollInterval() {
+        return pollInterval;
+    }
+
+    /** {@link Settings#CLAIM_BATCH_SIZE}. */
+    public int claimBatchSize() {
+        return claimBatchSize;
+    }
+
+    /** {@link Settings#PREFETCH}. */
+    public int prefetch() {
+        return prefetch;
+    }
+
+    /** {@link Settings#LEASE_DURATION}. */
+    public Duration leaseDuration() {
+        return leaseDuration;
+    }
+
+    /** {@link Settings#HEARTBEAT_INTERVAL}. */
+    public Duration heartbeatInterval() {
+        return heartbeatInterval;
+    }
+
+    /** {@link Settings#COMPLETION_FLUSH_INTERVAL}. */
+    public Duration completionFlushInterval() {
+        return completionFlushInterval;
+    }
+
+    /** {@link Settings#COMPLETION_BATCH_SIZE}. */
+    public int completionBatchSize() {
+        return completionBatchSize;
+    }
+
+    /** {@link Settings#RESCUE_INTERVAL}. */
+    public Duration rescueInterval() {
+        return rescueInterval;
+    }
+
+    /** {@link Settings#SHUTDOWN_TIMEOUT}. */
+    public Duration shutdownTimeout() {
+        return shutdownTimeout;
+    }
+
+    /** {@link Settings#SUCCEEDED_RETENTION}, or {@code null}: succeeded tasks are deleted at once. */
+    public Duration succeededRetention() {
+        return succeededRetention;
+    }
+
+    /** {@link Settings#PRUNE_INTERVAL}. */
+    public Duration pruneInterval() {
+        return pruneInterval;
+    }
+
+    /** {@link Settings#UNKNOWN_KIND_RETRY_DELAY}. */
+    public Duration unknownKindRetryDelay() {
+        return unknownKindRetryDelay;
+    }
+
+    /** {@link Settings#DEFAULT_MAX_ATTEMPTS}. */
+    public int defaultMaxAttempts() {
+        return defaultMaxAttempts;
+    }
+
+    /** The retry policy of kinds that set none. */
+    public RetryPolicy defaultRetryPolicy() {
+        return defaultRetryPolicy;
+    }
+
+    /** The prefix of Errand's table names. */
+    public TablePrefix tablePrefix() {
+        return tablePrefix;
+    }
+
+    /** Whether Errand applies its own migrations at start-up. */
+    public boolean migrationsEnabled() {
+        return migrationsEnabled;
+    }
+
+    /** The clock every statement reads. */
+    public DatabaseClock clock() {
+        return clock;
+    }
+
+    /** Collects settings, checking each against {@link Settings} as it is set. */
+    public static final class Builder {
+        private String nodeId;
+        private final Map<String, Integer> queues = new LinkedHashMap<>();
+        private boolean processingEnabled = true;
+        private Duration pollInterval = Settings.POLL_INTERVAL.defaultValue();
+        private int claimBatchSize = Settings.CLAIM_BATCH_SIZE.defaultValue();
+        private int prefetch = Settings.PREFETCH.defaultValue();
+        private Duration leaseDuration = Settings.LEASE_DURATION.defaultValue();
+        private Duration heartbeatInterval = Settings.HEARTBEAT_INTERVAL.defaultValue();
+        private Duration completionFlushInterval = Settings.COMPLETION_FLUSH_INTERVAL.defaultValue();
+        private int completionBatchSize = Settings.COMPLETION_BATCH_SIZE.defaultValue();
+        private Duration rescueInterval = Settings.RESCUE_INTERVAL.defaultValue();
+        private Duration shutdownTimeout = Settings.SHUTDOWN_TIMEOUT.defaultValue();
+        private Duration succeededRetention = Settings.SUCCEEDED_RETENTION.defaultValue();
+        private Duration pruneInterval = Settings.PRUNE_INTERVAL.defaultValue();
+        private Duration unknownKindRetryDelay = Settings.UNKNOWN_KIND_RETRY_DELAY.defaultValue();
+        private int defaultMaxAttempts = Settings.DEFAULT_MAX_ATTEMPTS.defaultValue();
+        private RetryPolicy defaultRetryPolicy = RetryPolicy.exponential(Duration.ofSeconds(1), Duration.ofHours(1));
+        private TablePrefix tablePrefix = TablePrefix.DEFAULT;
+        private boolean migrationsEnabled = true;
+        private DatabaseClock clock = DatabaseClock.database();
+
+        private Builder(String nodeId) {
+            nodeId(nodeId);
+        }
+
+        /** Sets the node id: 1 to 200 characters, no control characters, not blank. */
+        public Builder nodeId(String nodeId) {
+            this.nodeId = Names.require("nodeId", nodeId, 200);
+            return this;
+        }
+
+        /** Declares a queue: a name of 1 to 100 characters and a {@link Settings#CONCURRENCY}. */
+        public Builder queue(String name, int concurrency) {
+            Names.require("Queue name", name, 100);
+            queues.put(name, Settings.CONCURRENCY.require("concurrency of queue '" + name + "'", concurrency));
+            return this;
+        }
+
+        /** Sets whether this node runs tasks. */
+        public Builder processingEnabled(boolean enabled) {
+            this.processingEnabled = enabled;
+            return this;
+        }
+
+        /** {@link Settings#POLL_INTERVAL}. */
+        public Builder pollInterval(Duration interval) {
+            this.pollInterval = Settings.POLL_INTERVAL.require(interval);
+            return this;
+        }
+
+        /** {@link Settings#CLAIM_BATCH_SIZE}. */
+        public Builder claimBatchSize(int size) {
+            this.claimBatchSize = Settings.CLAIM_BATCH_SIZE.require(size);
+            return this;
+        }
+
+        /** {@link Settings#PREFETCH}. */
+        public Builder prefetch(int tasks) {
+            this.prefetch = Settings.PREFETCH.require(tasks);
+            return this;
+        }
+
+        /** {@link Settings#LEASE_DURATION}. */
+        public Builder leaseDuration(Duration lease) {
+            this.leaseDuration = Settings.LEASE_DURATION.require(lease);
+            return this;
+        }
+
+        /** {@link Settings#HEARTBEAT_INTERVAL}. */
+        public Builder heartbeatInterval(Duration interval) {
+            this.heartbeatInterval = Settings.HEARTBEAT_INTERVAL.require(interval);
+            return this;
+        }
+
+        /** {@link Settings#COMPLETION_FLUSH_INTERVAL}. */
+        public Builder completionFlushInterval(Duration interval) {
+            this.completionFlushInterval = Settings.COMPLETION_FLUSH_INTERVAL.require(interval);
+            return this;
+        }
+
+        /** {@link Settings#COMPLETION_BATCH_SIZE}. */
+        public Builder completionBatchSize(int size) {
+            this.completionBatchSize = Settings.COMPLETION_BATCH_SIZE.require(size);
+            return this;
+        }
+
+        /** {@link Settings#RESCUE_INTERVAL}. */
+        public Builder rescueInterval(Duration interval) {
+            this.rescueInterval = Settings.RESCUE_INTERVAL.require(interval);
+            return this;
+        }
+
+        /** {@link Settings#SHUTDOWN_TIMEOUT}. */
+        public Builder shutdownTimeout(Duration timeout) {
+            this.shutdownTimeout = Settings.SHUTDOWN_TIMEOUT.require(timeout);
+            return this;
+        }
+
+        /** {@link Settings#SUCCEEDED_RETENTION}; {@code null} turns retention off. */
+        public Builder succeededRetention(Duration retention) {
+            this.succeededRetention = retention == null ? null : Settings.SUCCEEDED_RETENTION.require(retention);
+            return this;
+        }
+
+        /** {@link Settings#PRUNE_INTERVAL}. */
+        public Builder pruneInterval(Duration interval) {
+            this.pruneInterval = Settings.PRUNE_INTERVAL.require(interval);
+            return this;
+        }
+
+        /** {@link Settings#UNKNOWN_KIND_RETRY_DELAY}. */
+        public Builder unknownKindRetryDelay(Duration delay) {
+            this.unknownKindRetryDelay = Settings.UNKNOWN_KIND_RETRY_DELAY.require(delay);
+            return this;
+        }
+
+        /** {@link Settings#DEFAULT_MAX_ATTEMPTS}. */
+        public Builder defaultMaxAttempts(int maxAttempts) {
+            this.defaultMaxAttempts = Settings.DEFAULT_MAX_ATTEMPTS.require(maxAttempts);
+            return this;
+        }
+
+        /** Sets the retry policy of kinds that set none. */
+        public Builder defaultRetryPolicy(RetryPolicy policy) {
+            if (policy == null) {
+                throw new IllegalArgumentException("defaultRetryPolicy must not be null: use RetryPolicy.fixed,"
+                        + " exponential or delays");
+            }
+            this.defaultRetryPolicy = policy;
+            return this;
+        }
+
+        /** Sets the table prefix. */
+        public Builder tablePrefix(TablePrefix prefix) {
+            if (prefix == null) {
+                throw new IllegalArgumentException("tablePrefix must not be null: use TablePrefix.DEFAULT");
+            }
+            this.tablePrefix = prefix;
+            return this;
+        }
+
+        /** Sets whether Errand applies its own migrations. */
+        public Builder migrationsEnabled(boolean enabled) {
+            this.migrationsEnabled = enabled;
+            return this;
+        }
+
+        /** Sets the clock. */
+        public Builder clock(DatabaseClock clock) {
+            if (clock == null) {
+                throw new IllegalArgumentException("clock must not be null: use DatabaseClock.database()");
+            }
+            this.clock = clock;
+            return this;
+        }
+
+        /**
+         * Builds the settings.
+         *
+         * @throws IllegalArgumentException if the lease is shorter than two heartbeats
+         */
+        public ErrandSettings build() {
+            requireLeaseCoversHeartbeats("leaseDuration", leaseDuration);
+            return new ErrandSettings(this);
+        }
+
+        /**
+         * Checks that a lease outlives two heartbeats, or one slow heartbeat would let rescue take a
+         * healthy task.
+         *
+         * @throws IllegalArgumentException naming {@code label} otherwise
+         */
+        public void requireLeaseCoversHeartbeats(String label, Duration lease) {
+            if (lease.compareTo(heartbeatInterval.multipliedBy(2)) < 0) {
+                throw new IllegalArgumentException(label + " (" + Setting.text(lease)
+                        + ") must be at least twice heartbeatInterval (" + Setting.text(heartbeatInterval)
+                        + "), or a slow heartbeat would let healthy tasks be rescued");
+            }
+        }
+    }
+}

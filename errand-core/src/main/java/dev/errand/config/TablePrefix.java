@@ -1,0 +1,42 @@
+package dev.errand.config;
+
+import java.util.regex.Pattern;
+
+/**
+ * The prefix of every Errand table name, such as {@code errand_} for {@code errand_task}. It is
+ * spliced into SQL, so only plain identifiers are accepted: a letter or underscore, then letters,
+ * digits or underscores, at most 40 characters.
+ *
+ * @param value the prefix
+ */
+public record TablePrefix(String value) {
+
+    // Declared before DEFAULT: static fields initialise in order, and DEFAULT's constructor uses it.
+    private static final Pattern PLAIN_IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,39}");
+
+    /** The default prefix, {@code errand_}. */
+    public static final TablePrefix DEFAULT = new TablePrefix("errand_");
+
+    /**
+     * Validates the prefix.
+     *
+     * @throws IllegalArgumentException if it is not a plain SQL identifier
+     */
+    public TablePrefix {
+        if (value == null || !PLAIN_IDENTIFIER.matcher(value).matches()) {
+            throw new IllegalArgumentException("Table prefix must be a plain SQL identifier: a letter or '_'"
+                    + " followed by letters, digits or '_', at most 40 characters (for example \"errand_\"), got "
+                    + (value == null ? "null" : "\"" + value + "\""));
+        }
+    }
+
+    /** The task table's name. */
+    public String taskTable() {
+        return value + "task";
+    }
+
+    /** The name of Errand's own Flyway history table. */
+    public String historyTable() {
+        return value + "schema_history";
+    }
+}

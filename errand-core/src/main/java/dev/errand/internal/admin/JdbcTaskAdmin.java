@@ -1,0 +1,120 @@
+package dev.errand.internal.admin;
+
+import dev.errand.admin.Page;
+import dev.errand.admin.QueueLoads;
+import dev.errand.admin.TaskAdmin;
+import dev.errand.admin.TaskCounts;
+import dev.errand.admin.TaskQuery;
+import dev.errand.enqueue.TaskRequest;
+import dev.errand.error.ErrandException;
+import dev.errand.internal.store.Jdbc;
+import dev.errand.internal.store.Storage;
+import dev.errand.internal.store.TaskQueries;
+import dev.errand.task.Task;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+
+/** The admin API on the task table: checks the arguments, then runs each action in its own transaction. */
+public final class JdbcTaskAdmin implements TaskAdmin {
+
+    private final Storage storage;
+    private final TaskQueries queries;
+
+    /** Creates the admin API on a node's storage. */
+    public JdbcTaskAdmin(Storage storage) {
+        this.storage = storage;
+        this.queries = new TaskQueries(storage.dialect(), storage.tasks().table());
+    }
+
+    @Override
+    public Optional<Task> find(long id) {
+        requireId(id);
+        return run("find", c -> queries.find(c, id));
+    }
+
+    @Override
+    public Page<Task> list(TaskQuery query) {
+        requireQuery(query);
+        return run("list", c -> new Page<>(queries.list(c, query), queries.count(c, query), query.offset(),
+                query.limit()));
+    }
+
+    @Override
+    public long count(TaskQuery query) {
+        requireQuery(query);
+        return run("count", c -> queries.count(c, query));
+    }
+
+    @Override
+    public boolean cancel(long id) {
+        requireId(id);
+        return run("cancel", c -> queries.cancel(c, id, storage.offsetMicros()));
+    }
+
+    @Override
+    public boolean retryNow(long id) {
+        requireId(id);
+        return run("retryNow", c -> queries.retryNow(c, id, storage.offsetMicros()));
+    }
+
+    @Override
+    public boolean reschedule(long id, Instant runAt) {
+        requireId(id);
+        TaskRequest.requireRunAt(runAt);
+        return run("reschedule", c -> queries.reschedule(c, id, runAt));
+    }
+
+    @Override
+    public boolean delete(long id) {
+        requireId(id);
+        return run("delete", c -> queries.delete(c, id));
+    }
+
+    @Override
+    public int pruneSucceeded(Duration olderThan) {
+        if (olderThan == null || olderThan.isNegative()) {
+            throw new IllegalArgumentException("olderThan must be zero or more, got " + olderThan);
+        }
+        return run("pruneSucceeded", c -> storage.tasks().pruneSucceeded(c, olderThan, storage.offsetMicros()));
+    }
+
+    @Override
+    public TaskCounts counts(Duration overdueAfter) {
+        requireOverdue(overdueAfter);
+        return run("counts", c -> queries.counts(c, overdueAfter, storage.offsetMicros()));
+    }
+
+    @Override
+    public QueueLoads load(Duration overdueAfter) {
+        requireOverdue(overdueAfter);
+        return run("load", c -> queries.load(c, overdueAfter, storage.offsetMicros()));
+    }
+
+    private <T> T run(String operation, Jdbc.ConnectionWork<T> work) {
+        try {
+            return storage.transactions().run("admin", work);
+        } catch (SQLException e) {
+            throw new ErrandException("admin " + operation, e);
+        }
+    }
+
+    private static void requireId(long id) {
+        if (id < 1) {
+            throw new IllegalArgumentException("Task ids are positive numbers, got " + id);
+        }
+    }
+
+    private static void requireQuery(TaskQuery query) {
+        if (query == null) {
+            throw new IllegalArgumentException("query must not be null; use TaskQuery.all() to match every task");
+        }
+    }
+
+    private static void requireOverdue(Duration overdueAfter) {
+        if (overdueAfter == null || overdueAfter.isNegative()) {
+            throw new IllegalArgumentException("overdueAfter must be zero or more, got " + overdueAfter);
+        }
+    }
+}

@@ -1,0 +1,101 @@
+package dev.errand.internal.claim;
+
+import dev.errand.internal.store.Dialect;
+import dev.errand.internal.store.States;
+import dev.errand.internal.store.TaskRows;
+import dev.errand.spi.ClaimRequest;
+import dev.errand.spi.ClaimedTask;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+/** SQL pieces the claim strategies share. */
+final class ClaimSql {
+
+    static final String COLUMNS = TaskRows.CLAIMED_COLUMNS;
+
+    /**
+     * The highest attempt number a claim writes. A row that an operator set to a huge attempt (say
+     * {@code Integer.MAX_VALUE}) would otherwise overflow {@code attempt + 1} and fail every claim of
+     * its queue; bounded, it is claimed, runs as its last attempt, and fails alone.
+     */
+    static final int MAX_ATTEMPT_NUMBER = 1_000_000;
+
+    /** The priorities a task may have (the table's CHECK constraint). */
+    static final int LOWEST_PRIORITY = 10;
+
+    /** {@code 1, 2, …, LOWEST_PRIORITY}, for an {@code IN} list. */
+    private static final String EVERY_PRIORITY = IntStream.rangeClosed(1, LOWEST_PRIORITY)
+            .mapToObj(Integer::toString).collect(Collectors.joining(", "));
+
+    private ClaimSql() {}
+
+    /**
+     * Due pending tasks of one queue, best first, optionally locked with {@code FOR UPDATE SKIP LOCKED}.
+     * Bind its parameters with {@link #bindDue}.
+     *
+     * <p>Where the dialect supports it (PostgreSQL), the query reads one range of the claim index per
+     * priority, {@code (queue, p, run_at <= now)}, in a {@code LATERAL} subquery over the priorities 1
+     * to 10, each with its own limit; the outer limit stops the loop once enough rows are found. A
+     * single ordered scan of the index would instead walk past every task of a better priority that is
+     * not due yet (with a million tasks scheduled for tomorrow at priority 1, each claim read them all
+     * before reaching today's priority-5 tasks). PostgreSQL runs a {@code LATERAL} join over a series
+     * as a nested loop in series order, so rows come out by priority and, within one, by
+     * {@code run_at}; a row lock is taken only on the rows the outer limit lets through.
+     *
+     * <p>On MariaDB and MySQL the query names every priority in an {@code IN} list, which their range
+     * optimizer turns into the same ten ranges {@code (queue, p, run_at <= now)}, read in index order
+     * without a sort. H2's optimizer does not (it reads the list more slowly than one ordered scan), so
+     * H2 keeps the scan.
+     */
+    static String dueTasks(Dialect dialect, String table, String columns, boolean lock) {
+        String skipLocked = lock ? " FOR UPDATE SKIP LOCKED" : "";
+        if (dialect.supportsLateralJoin()) {
+            return "SELECT due.* FROM generate_series(1, " + LOWEST_PRIORITY + ") AS level(priority)"
+                    + " CROSS JOIN LATERAL (SELECT " + columns + " FROM " + table
+                    + " WHERE state = " + States.PENDING + " AND queue = ? AND priority = level.priority AND run_at <= "
+                    + dialect.timePlusMicros() + " ORDER BY run_at LIMIT ?" + skipLocked + ") AS due LIMIT ?";
+        }
+        String priorities = dialect.readsPriorityListAsRanges() ? " AND priority IN (" + EVERY_PRIORITY + ")" : "";
+        return "SELECT " + columns + " FROM " + table + " WHERE state = " + States.PENDING + " AND queue = ?" + priorities
+                + " AND run_at <= " + dialect.timePlusMicros() + " ORDER BY priority, run_at LIMIT ?" + skipLocked;
+    }
+
+    /**
+     * Binds the parameters of {@link #dueTasks} from {@code index}: queue, clock offset and limit.
+     *
+     * @return the index of the next parameter
+     */
+    static int bindDue(Dialect dialect, PreparedStatement statement, int index, ClaimRequest request, int limit)
+            throws SQLException {
+        int i = index;
+        statement.setString(i++, request.queue());
+        statement.setLong(i++, request.clockOffsetMicros());
+        statement.setInt(i++, limit);
+        if (dialect.supportsLateralJoin()) {
+            statement.setInt(i++, limit);
+        }
+        return i;
+    }
+
+    /** The SET clause that takes a lease. Parameters: owner, token, lease micros, clock offset. */
+    static String takeLease(Dialect dialect) {
+        return "SET state = " + States.RUNNING + ", attempt = LEAST(attempt, " + (MAX_ATTEMPT_NUMBER - 1)
+                + ") + 1, version = version + 1, lease_owner = ?,"
+                + " lease_token = ?, lease_expires_at = " + dialect.timePlusMicros() + ", started_at = "
+                + dialect.timePlusMicros();
+    }
+
+    /**
+     * Reads a claimed task from a row read before the claim's update (which counts the attempt), or
+     * after it.
+     */
+    static ClaimedTask read(ResultSet row, long token, boolean readBeforeUpdate) throws SQLException {
+        int attempt = row.getInt("attempt");
+        // The same arithmetic as takeLease's SET clause.
+        int counted = readBeforeUpdate ? Math.min(attempt, MAX_ATTEMPT_NUMBER - 1) + 1 : attempt;
+        return TaskRows.claimed(row, token, counted - attempt);
+    }
+}

@@ -1,0 +1,24 @@
+package dev.errand.internal.claim;
+
+import dev.errand.internal.store.Dialect;
+import dev.errand.spi.ClaimEnvironment;
+
+/**
+ * The claim environment Errand hands to claim strategy factories. The built-in strategies read the
+ * dialect from it; strategies of applications see only {@link ClaimEnvironment}.
+ *
+ * @param dialect the database's dialect
+ * @param taskTable the task table's name
+ */
+public record DialectClaimEnvironment(Dialect dialect, String taskTable) implements ClaimEnvironment {
+
+    @Override
+    public String dialectName() {
+        return dialect.name();
+    }
+
+    @Override
+    public String databaseTimePlusMicros() {
+        return dialect.timePlusMicros();
+    }
+}

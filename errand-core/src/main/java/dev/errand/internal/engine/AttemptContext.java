@@ -1,0 +1,52 @@
+package dev.errand.internal.engine;
+
+import dev.errand.spi.ClaimedTask;
+import dev.errand.task.TaskContext;
+import java.sql.Connection;
+
+/** The {@link TaskContext} of one attempt. */
+final class AttemptContext implements TaskContext {
+
+    private final ClaimedTask task;
+    private final Connection connection;
+
+    AttemptContext(ClaimedTask task, Connection connection) {
+        this.task = task;
+        this.connection = connection;
+    }
+
+    @Override
+    public long taskId() {
+        return task.id();
+    }
+
+    @Override
+    public String kind() {
+        return task.kind();
+    }
+
+    @Override
+    public String queue() {
+        return task.queue();
+    }
+
+    @Override
+    public int attempt() {
+        return task.attempt();
+    }
+
+    @Override
+    public int maxAttempts() {
+        return task.maxAttempts();
+    }
+
+    @Override
+    public Connection connection() {
+        if (connection == null) {
+            throw new IllegalStateException("Task kind '" + task.kind() + "' runs NON_TRANSACTIONAL and has no"
+                    + " transaction; register it with ExecutionMode.TRANSACTIONAL to write in the completing"
+                    + " transaction");
+        }
+        return connection;
+    }
+}

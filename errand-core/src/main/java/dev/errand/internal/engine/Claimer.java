@@ -1,0 +1,69 @@
+package dev.errand.internal.engine;
+
+import dev.errand.internal.store.Storage;
+import dev.errand.spi.ClaimRequest;
+import dev.errand.spi.ClaimStrategy;
+import dev.errand.spi.ClaimedTask;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Takes tasks for this node and gives back those it will not run: claims with the node's strategy, in
+ * auto-commit when the strategy is one statement, and releases claimed tasks that never started without
+ * counting their attempt.
+ */
+final class Claimer {
+
+    private static final Logger log = LoggerFactory.getLogger(Claimer.class);
+
+    private final Storage storage;
+    private final ClaimStrategy strategy;
+    private final LeaseKeeper leases;
+    private final Observers observers;
+
+    Claimer(Storage storage, ClaimStrategy strategy, LeaseKeeper leases, Observers observers) {
+        this.storage = storage;
+        this.strategy = strategy;
+        this.leases = leases;
+        this.observers = observers;
+    }
+
+    /** Claims what {@code request} asks for; the claimed tasks' leases are kept from now on. */
+    List<ClaimedTask> claim(ClaimRequest request) throws SQLException {
+        List<ClaimedTask> tasks = strategy.singleStatement()
+                ? storage.transactions().runStatement("claim", connection -> strategy.claim(connection, request))
+                : storage.transactions().run("claim", connection -> strategy.claim(connection, request));
+        observers.stats().recordClaimed(tasks.size());
+        Duration lease = Duration.ofNanos(request.leaseMicros() * 1_000);
+        for (ClaimedTask task : tasks) {
+            leases.hold(task.id(), lease);
+        }
+        return tasks;
+    }
+
+    /** The clock offset of a claim, in microseconds. */
+    long clockOffsetMicros() {
+        return storage.offsetMicros();
+    }
+
+    /** Returns claimed tasks that never started to pending, without counting their attempt. */
+    void release(List<ClaimedTask> unstarted) {
+        if (unstarted.isEmpty()) {
+            return;
+        }
+        long[] ids = unstarted.stream().mapToLong(ClaimedTask::id).toArray();
+        long[] tokens = unstarted.stream().mapToLong(ClaimedTask::leaseToken).toArray();
+        try {
+            int released = storage.transactions().runStatement("release",
+                    c -> storage.tasks().release(c, ids, tokens));
+            unstarted.forEach(task -> leases.forget(task.id()));
+            log.info("Released {} claimed tasks that had not started", released);
+        } catch (SQLException e) {
+            log.warn("Could not release {} unstarted tasks ({}); their leases will expire and rescue will"
+                    + " return them", ids.length, e.getMessage());
+        }
+    }
+}

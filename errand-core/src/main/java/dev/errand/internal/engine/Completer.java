@@ -1,0 +1,192 @@
+package dev.errand.internal.engine;
+
+import dev.errand.internal.outcome.ErrorMessages;
+import dev.errand.internal.store.Storage;
+import dev.errand.spi.ClaimedTask;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Buffers the successes of non-transactional tasks and completes them in batches: many ids per
+ * statement, flushed every few milliseconds or as soon as a batch is full. Until its batch commits a
+ * task keeps its lease, so a crash before the flush means another attempt, never a lost task.
+ *
+ * <p>A task also keeps its place in its queue's claim budget until its batch commits: if flushes fall
+ * behind, the poller claims less, instead of piling up completed tasks that are still running in the
+ * database.
+ */
+final class Completer {
+
+    private static final Logger log = LoggerFactory.getLogger(Completer.class);
+
+    /**
+     * How completions are gathered.
+     *
+     * @param flushInterval the longest a completion waits
+     * @param batchSize the most completions in one statement
+     */
+    record Batching(Duration flushInterval, int batchSize) {}
+
+    /** A success waiting for its batch, and what to call once the batch commits. */
+    private record Done(ClaimedTask task, Runnable whenCompleted) {}
+
+    private final Storage storage;
+    private final Batching batching;
+    private final LeaseKeeper leases;
+    private final Observers observers;
+    private final LinkedBlockingQueue<Done> buffer = new LinkedBlockingQueue<>();
+    private final Thread thread;
+    private final Problems problems;
+    private volatile boolean running = true;
+    private int failedFlushesInARow;
+
+    Completer(Storage storage, Batching batching, LeaseKeeper leases, Observers observers, Problems problems) {
+        this.storage = storage;
+        this.batching = batching;
+        this.leases = leases;
+        this.observers = observers;
+        this.problems = problems;
+        this.thread = new Thread(this::loop, "errand-completer");
+        this.thread.setDaemon(true);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    /** Buffers a success; {@code whenCompleted} runs once its batch is in the database (or at stop). */
+    void complete(ClaimedTask task, Runnable whenCompleted) {
+        buffer.add(new Done(task, whenCompleted));
+    }
+
+    private void loop() {
+        List<Done> batch = new ArrayList<>(batching.batchSize());
+        while (running || !buffer.isEmpty()) {
+            try {
+                if (gather(batch)) {
+                    flush(batch);
+                    batch.clear();
+                }
+            } catch (InterruptedException e) {
+                running = false;
+            } catch (Throwable unexpected) {
+                // Nothing may end this thread: its buffered tasks would then wait for rescue.
+                problems.failed("completer", unexpected);
+                buffer.addAll(batch);
+                batch.clear();
+                pause();
+            }
+        }
+    }
+
+    /** Waits for one completion, then lets a few more arrive so that one statement covers them. */
+    private boolean gather(List<Done> batch) throws InterruptedException {
+        long flushNanos = batching.flushInterval().toNanos();
+        Done first = buffer.poll(flushNanos, TimeUnit.NANOSECONDS);
+        if (first == null) {
+            return false;
+        }
+        batch.add(first);
+        long deadline = System.nanoTime() + flushNanos;
+        while (batch.size() < batching.batchSize()) {
+            long left = deadline - System.nanoTime();
+            Done next = left > 0 ? buffer.poll(left, TimeUnit.NANOSECONDS) : buffer.poll();
+            if (next == null) {
+                break;
+            }
+            batch.add(next);
+        }
+        return true;
+    }
+
+    private void flush(List<Done> batch) {
+        long[] ids = new long[batch.size()];
+        long[] tokens = new long[batch.size()];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = batch.get(i).task().id();
+            tokens[i] = batch.get(i).task().leaseToken();
+        }
+        try {
+            int completed = storage.transactions().runStatement("complete",
+                    c -> storage.tasks().succeedAll(c, ids, tokens, storage.offsetMicros()));
+            recovered();
+            observers.stats().recordSucceeded(completed);
+            if (completed < ids.length) {
+                observers.stats().recordFencedOff(ids.length - completed);
+                log.warn("{} of {} completions found their lease taken back; those tasks run again elsewhere",
+                        ids.length - completed, ids.length);
+            }
+            for (long id : ids) {
+                leases.forget(id);
+            }
+            batch.forEach(Completer::completed);
+        } catch (Exception e) {
+            if (running) {
+                // Keep the tasks buffered: their leases stay alive and the next flush tries again.
+                failedFlush(ids.length, e);
+                buffer.addAll(batch);
+                pause();
+            } else {
+                log.warn("Completing {} tasks failed while stopping ({}); their leases will expire and they will"
+                        + " run again", ids.length, ErrorMessages.of(e));
+                batch.forEach(Completer::completed);
+            }
+        }
+    }
+
+    /** A failed flush is logged once per episode, with a count, since the engine recovers by itself. */
+    private void failedFlush(int tasks, Exception e) {
+        failedFlushesInARow++;
+        if (failedFlushesInARow == 1) {
+            log.warn("Completing {} tasks failed ({}); keeping them and retrying until the database answers",
+                    tasks, ErrorMessages.of(e));
+        }
+    }
+
+    private void recovered() {
+        if (failedFlushesInARow > 0) {
+            log.warn("Completions reach the database again after {} failed flushes", failedFlushesInARow);
+            failedFlushesInARow = 0;
+        }
+        problems.succeeded("completer");
+    }
+
+    private static void completed(Done done) {
+        try {
+            done.whenCompleted().run();
+        } catch (RuntimeException e) {
+            log.error("Completion callback of task {} failed", done.task().id(), e);
+        }
+    }
+
+    private void pause() {
+        try {
+            Thread.sleep(Math.max(100, batching.flushInterval().toMillis()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            running = false;
+        }
+    }
+
+    /** Flushes what is buffered and stops, waiting up to {@code timeoutMillis}. */
+    void stop(long timeoutMillis) {
+        running = false;
+        try {
+            thread.join(Math.max(1, timeoutMillis));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (!buffer.isEmpty()) {
+            log.warn("{} completions were not flushed before stop; their leases will expire and they will"
+                    + " run again", buffer.size());
+            List<Done> left = new ArrayList<>();
+            buffer.drainTo(left);
+            left.forEach(Completer::completed);
+        }
+    }
+}

@@ -1,0 +1,184 @@
+package dev.errand.internal.engine;
+
+import dev.errand.config.ErrandSettings;
+import dev.errand.internal.outcome.OutcomePolicy;
+import dev.errand.internal.store.Storage;
+import dev.errand.internal.wakeup.WakeUps;
+import dev.errand.node.NodeHealth;
+import dev.errand.node.QueueActivity;
+import dev.errand.spi.ClaimStrategy;
+import dev.errand.spi.ClaimedTask;
+import dev.errand.spi.TaskListener;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The running side of one node: a {@link QueueWorker} per queue, the batched completer, a heartbeat
+ * thread, and a maintenance thread for rescue and pruning. It wires each service with what that
+ * service needs and nothing more.
+ */
+public final class Engine {
+
+    private static final Logger log = LoggerFactory.getLogger(Engine.class);
+
+    /**
+     * What the engine is built from.
+     *
+     * @param storage the task table and the transactions
+     * @param kinds the kinds this node runs
+     * @param claimStrategy how pollers claim
+     * @param settings the node's settings
+     * @param listener the application's listeners, as one
+     */
+    public record Parts(Storage storage, Kinds kinds, ClaimStrategy claimStrategy, ErrandSettings settings,
+            TaskListener listener) {}
+
+    private final Storage storage;
+    private final ErrandSettings settings;
+    private final EngineStats stats;
+    private final Problems problems = new Problems();
+    private final LeaseKeeper leases;
+    private final Completer completer;
+    private final Claimer claimer;
+    private final TaskRunner runner;
+    private final Rescuer rescuer;
+    private final List<QueueWorker> workers = new ArrayList<>();
+    private ScheduledExecutorService heartbeats;
+    private ScheduledExecutorService maintenance;
+
+    /** Wires the engine; nothing runs until {@link #start(WakeUps)}. */
+    public Engine(Parts parts) {
+        this.storage = parts.storage();
+        this.settings = parts.settings();
+        this.stats = new EngineStats(storage.transactions()::lockConflictRetries);
+        Observers observers = new Observers(stats, parts.listener());
+        this.leases = new LeaseKeeper(storage, settings.nodeId());
+        this.completer = new Completer(storage, new Completer.Batching(settings.completionFlushInterval(),
+                settings.completionBatchSize()), leases, observers, problems);
+        OutcomeWriter writer = new OutcomeWriter(storage, new ErrorTexts(parts.kinds().codec(), settings.nodeId()),
+                observers, parts.kinds().codec());
+        Settler settler = new Settler(new OutcomePolicy(() -> ThreadLocalRandom.current().nextDouble()), writer,
+                parts.kinds(), leases, completer);
+        this.claimer = new Claimer(storage, parts.claimStrategy(), leases, observers);
+        this.runner = new TaskRunner(parts.kinds(), storage, settler, observers);
+        this.rescuer = new Rescuer(storage, parts.kinds(), settler, observers);
+    }
+
+    /** What this engine has done so far. */
+    public EngineStats stats() {
+        return stats;
+    }
+
+    /** Whether the engine's threads can do their work. */
+    public NodeHealth health() {
+        return problems.health();
+    }
+
+    /** What each queue does on this node now; empty before {@link #start}. */
+    public Map<String, QueueActivity> activity() {
+        Map<String, QueueActivity> activity = new LinkedHashMap<>();
+        for (QueueWorker worker : workers) {
+            activity.put(worker.name(), new QueueActivity(worker.concurrency(), worker.executing(), worker.buffered()));
+        }
+        return activity;
+    }
+
+    /** Starts the pollers, workers and background jobs; the pollers wait on {@code wakeUps}. */
+    public void start(WakeUps wakeUps) {
+        completer.start();
+        // Heartbeats get a thread of their own: a slow rescue sweep (it runs failure callbacks) must
+        // never delay them long enough for this node's own leases to expire.
+        heartbeats = singleThread("errand-heartbeat");
+        maintenance = singleThread("errand-maintenance");
+        every(heartbeats, "heartbeat", settings.heartbeatInterval(), leases::heartbeat);
+        every(maintenance, "rescue", settings.rescueInterval(), rescuer::sweep);
+        if (settings.succeededRetention() != null) {
+            every(maintenance, "pruner", settings.pruneInterval(), this::prune);
+        }
+        QueueConfig.Polling polling = new QueueConfig.Polling(settings.pollInterval(), settings.claimBatchSize(),
+                settings.prefetch(), settings.leaseDuration());
+        settings.queues().forEach((queue, concurrency) -> {
+            QueueWorker worker = new QueueWorker(new QueueConfig(queue, concurrency, polling, settings.nodeId(),
+                    "errand-"), claimer, runner, wakeUps.of(queue), problems);
+            workers.add(worker);
+            worker.start();
+        });
+        log.info("Errand engine started on node {} with queues {}", settings.nodeId(), settings.queues());
+    }
+
+    /** Runs one rescue sweep now; returns how many tasks it rescued. */
+    public int rescueNow() throws SQLException {
+        return rescuer.sweep();
+    }
+
+    /**
+     * Stops gracefully: stop claiming, release claimed tasks that have not started, wait for running
+     * tasks up to {@code timeout}, flush completions, then stop the background jobs.
+     *
+     * @return true if every running task finished within the timeout
+     */
+    public boolean stop(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        workers.forEach(QueueWorker::stopClaiming);
+        List<ClaimedTask> unstarted = new ArrayList<>();
+        workers.forEach(worker -> unstarted.addAll(worker.drainUnstarted()));
+        claimer.release(unstarted);
+        boolean finished = true;
+        for (QueueWorker worker : workers) {
+            finished &= worker.awaitRunning(deadline);
+        }
+        completer.stop(Math.max(1_000, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+        if (heartbeats != null) {
+            heartbeats.shutdownNow();
+            maintenance.shutdownNow();
+        }
+        log.info("Errand engine stopped on node {} ({})", settings.nodeId(), stats);
+        return finished;
+    }
+
+    private int prune() throws SQLException {
+        int pruned = storage.transactions().run("prune",
+                c -> storage.tasks().pruneSucceeded(c, settings.succeededRetention(), storage.offsetMicros()));
+        if (pruned > 0) {
+            log.debug("Pruned {} succeeded tasks", pruned);
+        }
+        return pruned;
+    }
+
+    /** A background job; it may fail with anything, and runs again at its next interval. */
+    @FunctionalInterface
+    private interface Job {
+        void run() throws Exception;
+    }
+
+    private static ScheduledExecutorService singleThread(String name) {
+        return Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, name);
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    private void every(ScheduledExecutorService scheduler, String name, Duration interval, Job job) {
+        long millis = interval.toMillis();
+        scheduler.scheduleWithFixedDelay(() -> {
+            try {
+                job.run();
+                problems.succeeded(name);
+            } catch (Throwable failure) {
+                // A scheduled job that throws is never run again: nothing may escape.
+                problems.failed(name, failure);
+            }
+        }, millis, millis, TimeUnit.MILLISECONDS);
+    }
+}

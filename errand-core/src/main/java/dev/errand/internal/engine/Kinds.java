@@ -1,0 +1,63 @@
+package dev.errand.internal.engine;
+
+import dev.errand.config.ErrandSettings;
+import dev.errand.internal.outcome.AttemptFacts;
+import dev.errand.retry.RetryPolicy;
+import dev.errand.spi.ClaimedTask;
+import dev.errand.spi.PayloadCodec;
+import dev.errand.task.LeaseExpiryAction;
+import dev.errand.task.TaskDefinition;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The kinds this node can run, with their options resolved against the engine's defaults, and the
+ * codec that decodes their payloads.
+ */
+public final class Kinds {
+
+    private final Map<String, TaskDefinition<?>> definitions;
+    private final Map<String, RegisteredKind> kinds = new LinkedHashMap<>();
+    private final PayloadCodec codec;
+    private final ErrandSettings settings;
+    private final RetryPolicy unknownKindRetries;
+
+    /** Resolves the definitions against the settings' defaults. */
+    public Kinds(Map<String, TaskDefinition<?>> definitions, PayloadCodec codec, ErrandSettings settings) {
+        this.definitions = Map.copyOf(definitions);
+        this.codec = codec;
+        this.settings = settings;
+        this.unknownKindRetries = RetryPolicy.fixed(settings.unknownKindRetryDelay());
+        definitions.forEach((name, definition) -> kinds.put(name, new RegisteredKind(definition,
+                definition.retryPolicy() != null ? definition.retryPolicy() : settings.defaultRetryPolicy(),
+                definition.leaseDuration() != null ? definition.leaseDuration() : settings.leaseDuration())));
+    }
+
+    /** The kind of a task, or {@code null} if this node has no handler for it. */
+    RegisteredKind of(ClaimedTask task) {
+        return kinds.get(task.kind());
+    }
+
+    /** The codec. */
+    public PayloadCodec codec() {
+        return codec;
+    }
+
+    /** The registered definitions by kind name. */
+    public Map<String, TaskDefinition<?>> definitions() {
+        return definitions;
+    }
+
+    /** What the outcome decision needs about an attempt of {@code task}; {@code kind} may be null. */
+    AttemptFacts facts(ClaimedTask task, RegisteredKind kind) {
+        return new AttemptFacts(task.attempt(), task.maxAttempts(),
+                kind == null ? unknownKindRetries : kind.retryPolicy(),
+                kind == null ? LeaseExpiryAction.RETRY : kind.definition().leaseExpiryAction(),
+                settings.unknownKindRetryDelay(), settings.nodeId());
+    }
+
+    /** This node's id. */
+    String nodeId() {
+        return settings.nodeId();
+    }
+}

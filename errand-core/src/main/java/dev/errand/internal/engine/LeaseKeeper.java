@@ -1,0 +1,71 @@
+package dev.errand.internal.engine;
+
+import dev.errand.internal.store.Storage;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps this node's leases alive. It tracks every task the node holds outside a database lock —
+ * claimed and waiting, running non-transactionally, or completed but not yet flushed — and extends
+ * all their leases with one UPDATE per lease duration each heartbeat.
+ *
+ * <p>Tasks inside a transactional run are not tracked: their row is locked by the handler's
+ * transaction, which a heartbeat would wait on, and rescue skips locked rows anyway.
+ */
+final class LeaseKeeper {
+
+    private static final Logger log = LoggerFactory.getLogger(LeaseKeeper.class);
+
+    private final Storage storage;
+    private final String nodeId;
+    private final Map<Long, Duration> held = new ConcurrentHashMap<>();
+
+    LeaseKeeper(Storage storage, String nodeId) {
+        this.storage = storage;
+        this.nodeId = nodeId;
+    }
+
+    void hold(long taskId, Duration lease) {
+        held.put(taskId, lease);
+    }
+
+    void forget(long taskId) {
+        held.remove(taskId);
+    }
+
+    int size() {
+        return held.size();
+    }
+
+    /** Extends every held lease; called on the engine's heartbeat thread. */
+    void heartbeat() {
+        if (held.isEmpty()) {
+            return;
+        }
+        Map<Duration, List<Long>> byLease = new HashMap<>();
+        held.forEach((id, lease) -> byLease.computeIfAbsent(lease, l -> new ArrayList<>()).add(id));
+        long offset = storage.offsetMicros();
+        for (Map.Entry<Duration, List<Long>> group : byLease.entrySet()) {
+            // Sorted ids: every node locks rows in the same order, which keeps deadlocks rare.
+            long[] ids = group.getValue().stream().mapToLong(Long::longValue).sorted().toArray();
+            try {
+                int extended = storage.transactions().runStatement("heartbeat",
+                        c -> storage.tasks().heartbeat(c, ids, nodeId, group.getKey(), offset));
+                if (extended < ids.length) {
+                    log.debug("Heartbeat extended {} of {} leases; the rest finished or were taken back",
+                            extended, ids.length);
+                }
+            } catch (SQLException e) {
+                log.warn("Heartbeat of {} leases failed: {}; retrying at the next interval", ids.length,
+                        e.getMessage());
+            }
+        }
+    }
+}

@@ -1,0 +1,172 @@
+package dev.errand.internal.engine;
+
+import dev.errand.internal.outcome.Decision;
+import dev.errand.internal.outcome.ErrorMessages;
+import dev.errand.internal.store.AttemptError;
+import dev.errand.internal.store.Storage;
+import dev.errand.spi.ClaimedTask;
+import dev.errand.spi.PayloadCodec;
+import dev.errand.task.FailedTask;
+import dev.errand.task.FailureCallback;
+import dev.errand.task.FailureCause;
+import java.sql.Connection;
+import java.sql.SQLException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes what the outcome decision chose: a retry, a requeue, or a final failure with the kind's
+ * failure callback. Every write is fenced by the lease token. A write that cannot reach the database
+ * is logged; the lease then expires and rescue takes the task back, so nothing is lost.
+ */
+final class OutcomeWriter {
+
+    private static final Logger log = LoggerFactory.getLogger(OutcomeWriter.class);
+
+    private final Storage storage;
+    private final ErrorTexts errors;
+    private final Observers observers;
+    private final PayloadCodec codec;
+    private final FailureLog failureLog = new FailureLog();
+
+    OutcomeWriter(Storage storage, ErrorTexts errors, Observers observers, PayloadCodec codec) {
+        this.storage = storage;
+        this.errors = errors;
+        this.observers = observers;
+        this.codec = codec;
+    }
+
+    /** Writes a retry, requeue or failure in a transaction of its own. */
+    void write(ClaimedTask task, RegisteredKind kind, Decision decision) {
+        if (decision instanceof Decision.Retry retry) {
+            retry(task, retry);
+        } else if (decision instanceof Decision.Requeue requeue) {
+            requeue(task, requeue);
+        } else if (decision instanceof Decision.Fail fail) {
+            failForGood(task, kind, fail.cause());
+        } else {
+            throw new IllegalArgumentException("Not an outcome to write here: " + decision);
+        }
+    }
+
+    /** Writes a retry on the handler's own connection, so that its writes commit with it. */
+    void retryInTransaction(Connection connection, ClaimedTask task, Decision.Retry retry) throws SQLException {
+        AttemptError error = retry.error() == null ? null : errors.of(task, retry.error());
+        boolean written = storage.tasks().retry(connection, task, retry.delay(), error, storage.offsetMicros());
+        countRetry(written, task, retry);
+    }
+
+    private void retry(ClaimedTask task, Decision.Retry retry) {
+        AttemptError error = retry.error() == null ? null : errors.of(task, retry.error());
+        try {
+            boolean written = storage.transactions().runStatement("retry",
+                    c -> storage.tasks().retry(c, task, retry.delay(), error, storage.offsetMicros()));
+            countRetry(written, task, retry);
+        } catch (SQLException e) {
+            log.warn("Could not schedule task {} ({}) for retry ({}); its lease will expire and rescue will retry it",
+                    task.id(), task.kind(), e.getMessage());
+        }
+    }
+
+    private void requeue(ClaimedTask task, Decision.Requeue requeue) {
+        try {
+            storage.transactions().runStatement("requeue",
+                    c -> storage.tasks().requeueUncounted(c, task, requeue.delay(), storage.offsetMicros()));
+        } catch (SQLException e) {
+            log.warn("Could not requeue task {} ({}): {}; its lease will expire and rescue will retry it", task.id(),
+                    task.kind(), e.getMessage());
+        }
+    }
+
+    /**
+     * Marks the task failed and runs the callback in the same transaction, so that the callback's
+     * effect commits exactly once. If the callback throws anything, even an {@link Error}, the task is
+     * still marked failed, with the callback's error added, in a second transaction.
+     */
+    void failForGood(ClaimedTask task, RegisteredKind kind, FailureCause cause) {
+        AttemptError error = errors.of(task, cause);
+        FailureCallback<Object> callback = kind == null ? null : callback(kind);
+        boolean[] callbackRan = {false};
+        try {
+            boolean written = storage.hostTransactions().inTransaction(storage.dataSource(), c -> {
+                boolean updated = storage.tasks().fail(c, task, error, storage.offsetMicros());
+                if (updated && callback != null) {
+                    callbackRan[0] = true;
+                    callback.onFailure(failedTask(task, kind, error, cause), c);
+                }
+                return updated;
+            });
+            countFailure(written, task, cause);
+        } catch (Throwable callbackOrDatabase) {
+            if (!callbackRan[0]) {
+                log.warn("Could not mark task {} ({}) failed ({}); its lease will expire and rescue will handle it",
+                        task.id(), task.kind(), ErrorMessages.of(callbackOrDatabase));
+                return;
+            }
+            log.error("Failure callback of task {} ({}) threw; marking the task failed without it", task.id(),
+                    task.kind(), callbackOrDatabase);
+            failWithoutCallback(task, errors.withNote(error, "Failure callback failed: "
+                    + ErrorMessages.summary(callbackOrDatabase)), cause);
+        }
+    }
+
+    private void failWithoutCallback(ClaimedTask task, AttemptError error, FailureCause cause) {
+        try {
+            boolean written = storage.transactions().run("fail",
+                    c -> storage.tasks().fail(c, task, error, storage.offsetMicros()));
+            countFailure(written, task, cause);
+        } catch (SQLException e) {
+            log.warn("Could not mark task {} ({}) failed ({}); its lease will expire and rescue will handle it",
+                    task.id(), task.kind(), e.getMessage());
+        }
+    }
+
+    private FailedTask<Object> failedTask(ClaimedTask task, RegisteredKind kind, AttemptError error,
+            FailureCause cause) {
+        Object payload = null;
+        if (!(cause instanceof FailureCause.UnreadablePayload)) {
+            try {
+                payload = codec.decode(task.payloadJson(), kind.definition().payloadType());
+            } catch (RuntimeException unreadable) {
+                // The callback still runs; it gets the raw JSON.
+            }
+        }
+        return new FailedTask<>(task.id(), task.kind(), task.queue(), payload, task.payloadJson(), task.attempt(),
+                error.lastError(), cause);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static FailureCallback<Object> callback(RegisteredKind kind) {
+        return (FailureCallback<Object>) kind.definition().failureCallback();
+    }
+
+    private void countRetry(boolean written, ClaimedTask task, Decision.Retry retry) {
+        if (!written) {
+            fencedOff(task);
+            return;
+        }
+        observers.stats().recordRetried();
+        observers.listener().retried(task.kind(), task.queue(), task.attempt());
+        if (retry.error() instanceof FailureCause.UnknownKind unknown) {
+            failureLog.unknownKind(task, unknown.node(), retry.delay());
+        } else if (retry.error() != null) {
+            failureLog.retrying(task, retry.error(), retry.delay());
+        }
+    }
+
+    private void countFailure(boolean written, ClaimedTask task, FailureCause cause) {
+        if (!written) {
+            fencedOff(task);
+            return;
+        }
+        observers.stats().recordFailed();
+        observers.listener().failed(task.kind(), task.queue(), task.attempt());
+        failureLog.failed(task, cause);
+    }
+
+    private void fencedOff(ClaimedTask task) {
+        observers.stats().recordFencedOff(1);
+        log.warn("Task {} ({}) attempt {} lost its lease before its outcome was written; the outcome is dropped",
+                task.id(), task.kind(), task.attempt());
+    }
+}

@@ -1,0 +1,25 @@
+package dev.errand.internal.engine;
+
+import java.time.Duration;
+
+/**
+ * What one queue's worker needs to know.
+ *
+ * @param name the queue
+ * @param concurrency how many of its tasks run at once
+ * @param polling how its poller claims
+ * @param nodeId the node's id, the owner of the leases it takes
+ * @param threadNamePrefix the prefix of its threads' names
+ */
+record QueueConfig(String name, int concurrency, Polling polling, String nodeId, String threadNamePrefix) {
+
+    /**
+     * How a poller claims.
+     *
+     * @param interval the longest it sleeps without a wake-up
+     * @param batchSize the most tasks one claim takes
+     * @param prefetch the most claimed tasks it keeps waiting for a worker
+     * @param lease the lease a claim sets
+     */
+    record Polling(Duration interval, int batchSize, int prefetch, Duration lease) {}
+}

@@ -1,0 +1,287 @@
+package dev.errand.internal.engine;
+
+import dev.errand.internal.store.Micros;
+import dev.errand.internal.wakeup.QueueSignal;
+import dev.errand.spi.ClaimRequest;
+import dev.errand.spi.ClaimedTask;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One queue on this node: a poller thread that claims due tasks in one statement, and a bounded pool
+ * that runs what it claimed.
+ *
+ * <p>Prefetch: besides one task per worker, the poller keeps up to {@code prefetch} claimed tasks
+ * waiting in the pool's queue, about as many as the queue completed in the last 200 ms. Fast tasks are
+ * therefore claimed in large batches (one statement for many tasks), while slow tasks are not hoarded
+ * away from other nodes. Waiting tasks hold leases that the heartbeat extends, and {@code stop()}
+ * releases them. The poller claims again once half of the buffer has drained; it sleeps until a
+ * wake-up, a worker freeing that much room after a full claim, or the poll interval.
+ *
+ * <p>The poller survives any error, an {@link OutOfMemoryError} included: it reports it, backs off and
+ * claims again.
+ */
+final class QueueWorker {
+
+    private static final Logger log = LoggerFactory.getLogger(QueueWorker.class);
+    private static final SecureRandom TOKENS = new SecureRandom();
+    private static final long RATE_WINDOW_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+
+    private final QueueConfig config;
+    private final Claimer claimer;
+    private final TaskRunner runner;
+    private final QueueSignal signal;
+    private final Problems problems;
+    private final String threadName;
+    private final int capacity;
+    /** Claimed tasks not finished yet, counted down from {@link #capacity}. */
+    private final Semaphore freeSlots;
+    private final LongAdder finished = new LongAdder();
+    private final AtomicInteger executing = new AtomicInteger();
+    private final ThreadPoolExecutor pool;
+    private final Thread poller;
+    private long windowStart = System.nanoTime();
+    private long finishedAtWindowStart;
+    private int finishedInLastWindow;
+    /** Workers wake the poller when the claimed-and-unfinished count falls to this. */
+    private volatile int wakeAtOutstanding;
+    private volatile boolean claiming = true;
+    private volatile boolean backlog;
+
+    QueueWorker(QueueConfig config, Claimer claimer, TaskRunner runner, QueueSignal signal, Problems problems) {
+        this.config = config;
+        this.claimer = claimer;
+        this.runner = runner;
+        this.signal = signal;
+        this.problems = problems;
+        this.threadName = config.threadNamePrefix() + config.name() + "-poller";
+        this.capacity = config.concurrency() + config.polling().prefetch();
+        this.freeSlots = new Semaphore(capacity);
+        this.pool = new ThreadPoolExecutor(config.concurrency(), config.concurrency(), 0, TimeUnit.MILLISECONDS,
+                new LinkedBlockingQueue<>(), threads(config.threadNamePrefix() + config.name() + "-worker-"));
+        this.poller = new Thread(this::poll, threadName);
+        this.poller.setDaemon(true);
+    }
+
+    void start() {
+        poller.start();
+    }
+
+    /** The queue's name. */
+    String name() {
+        return config.name();
+    }
+
+    /** How many of this queue's tasks run at once. */
+    int concurrency() {
+        return config.concurrency();
+    }
+
+    /** How many of this queue's claimed tasks are running a handler now. */
+    int executing() {
+        return executing.get();
+    }
+
+    /** How many claimed tasks wait for a worker (the prefetch buffer). */
+    int buffered() {
+        return pool.getQueue().size();
+    }
+
+    private void poll() {
+        Duration errorBackoff = Duration.ofMillis(100);
+        while (claiming) {
+            try {
+                if (claimIfRoom()) {
+                    continue;
+                }
+                problems.succeeded(threadName);
+                errorBackoff = Duration.ofMillis(100);
+                signal.await(config.polling().interval());
+            } catch (InterruptedException e) {
+                return;
+            } catch (Throwable failure) {
+                // Nothing may end the poller: a dead poller strands its queue on this node.
+                problems.failed(threadName, failure);
+                sleepQuietly(errorBackoff);
+                Duration doubled = errorBackoff.multipliedBy(2);
+                errorBackoff = doubled.compareTo(config.polling().interval()) > 0 ? config.polling().interval() : doubled;
+            }
+        }
+    }
+
+    /** Claims if there is room; returns true if the poller should claim again at once. */
+    private boolean claimIfRoom() throws Exception {
+        int buffer = bufferTarget();
+        int threshold = Math.max(1, (buffer + 1) / 2);
+        int room = config.concurrency() + buffer - outstanding();
+        wakeAtOutstanding = config.concurrency() + buffer - threshold;
+        if (room < threshold) {
+            return false;
+        }
+        int limit = Math.min(room, config.polling().batchSize());
+        int claimed = claimAndDispatch(limit);
+        problems.succeeded(threadName);
+        backlog = claimed == limit;
+        return backlog && config.concurrency() + bufferTarget() - outstanding() >= threshold;
+    }
+
+    private int outstanding() {
+        return capacity - freeSlots.availablePermits();
+    }
+
+    /**
+     * How many claimed tasks to keep waiting: what the queue completed in the last 200 ms, or twice what
+     * it has completed so far in the current window if that is more, capped by {@code prefetch}. The
+     * second term lets a node that starts (or wakes up) in front of a backlog double its claims each
+     * time they finish instead of claiming one task per worker for a whole window; since it counts only
+     * finished tasks, slow tasks never grow the buffer beyond what the node has shown it can run.
+     */
+    private int bufferTarget() {
+        long now = System.nanoTime();
+        if (now - windowStart >= RATE_WINDOW_NANOS) {
+            long total = finished.sum();
+            long elapsed = now - windowStart;
+            // A long idle stretch counts as a window with its completions spread over it.
+            finishedInLastWindow = (int) Math.min(Integer.MAX_VALUE,
+                    (total - finishedAtWindowStart) * RATE_WINDOW_NANOS / elapsed);
+            finishedAtWindowStart = total;
+            windowStart = now;
+        }
+        long soFar = finished.sum() - finishedAtWindowStart;
+        return (int) Math.min(config.polling().prefetch(), Math.max(finishedInLastWindow, 2 * soFar));
+    }
+
+    private int claimAndDispatch(int limit) throws Exception {
+        ClaimRequest request = new ClaimRequest(config.name(), limit, config.nodeId(), TOKENS.nextLong(),
+                Micros.of(config.polling().lease()), claimer.clockOffsetMicros());
+        List<ClaimedTask> tasks = claimer.claim(request);
+        if (tasks.isEmpty()) {
+            return 0;
+        }
+        // The claim has committed: from here on an interrupt (from stop) must not strand these tasks.
+        // The slots are free, since only this thread takes them, so this does not block.
+        freeSlots.acquireUninterruptibly(tasks.size());
+        List<ClaimedTask> rejected = new ArrayList<>();
+        for (ClaimedTask task : tasks) {
+            try {
+                pool.execute(new Attempt(task));
+            } catch (RejectedExecutionException stopping) {
+                freeSlots.release();
+                rejected.add(task);
+            }
+        }
+        claimer.release(rejected);
+        return tasks.size();
+    }
+
+    /** A claimed task waiting for, or running on, a worker thread. */
+    private final class Attempt implements Runnable {
+        final ClaimedTask task;
+        private final AtomicBoolean done = new AtomicBoolean();
+
+        Attempt(ClaimedTask task) {
+            this.task = task;
+        }
+
+        @Override
+        public void run() {
+            boolean handedToCompleter = false;
+            executing.incrementAndGet();
+            try {
+                // A non-transactional success keeps its slot until the completer's batch commits, so
+                // that claims cannot run ahead of completions.
+                handedToCompleter = runner.run(task, this::finish);
+            } catch (Throwable unexpected) {
+                log.error("Unexpected failure ending task {} ({}); its lease will expire and rescue will handle it",
+                        task.id(), task.kind(), unexpected);
+            } finally {
+                executing.decrementAndGet();
+                if (!handedToCompleter) {
+                    finish();
+                }
+            }
+        }
+
+        /** Frees the task's slot, once. */
+        void finish() {
+            if (!done.compareAndSet(false, true)) {
+                return;
+            }
+            freeSlots.release();
+            finished.increment();
+            if (backlog && outstanding() <= wakeAtOutstanding) {
+                signal.signal();
+            }
+        }
+    }
+
+    /** Stops claiming and waits for the poller to end. */
+    void stopClaiming() {
+        claiming = false;
+        poller.interrupt();
+        try {
+            poller.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Takes back the tasks claimed but not started and stops accepting new ones. */
+    List<ClaimedTask> drainUnstarted() {
+        List<Runnable> queued = new ArrayList<>();
+        pool.getQueue().drainTo(queued);
+        pool.shutdown();
+        List<ClaimedTask> unstarted = new ArrayList<>(queued.size());
+        for (Runnable runnable : queued) {
+            unstarted.add(((Attempt) runnable).task);
+        }
+        return unstarted;
+    }
+
+    /** Waits for running tasks until {@code deadlineNanos}; interrupts them if they are still running then. */
+    boolean awaitRunning(long deadlineNanos) {
+        try {
+            if (pool.awaitTermination(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                return true;
+            }
+            log.warn("{} tasks of queue '{}' still running at the shutdown timeout; interrupting them."
+                    + " Their leases will expire and rescue will handle them", executing(), config.name());
+            pool.shutdownNow();
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            pool.shutdownNow();
+            return false;
+        }
+    }
+
+    private static void sleepQuietly(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static ThreadFactory threads(String prefix) {
+        AtomicInteger counter = new AtomicInteger();
+        return runnable -> {
+            Thread thread = new Thread(runnable, prefix + counter.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+}

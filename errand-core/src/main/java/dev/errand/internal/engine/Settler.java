@@ -1,0 +1,90 @@
+package dev.errand.internal.engine;
+
+import dev.errand.internal.outcome.Decision;
+import dev.errand.internal.outcome.Ending;
+import dev.errand.internal.outcome.OutcomePolicy;
+import dev.errand.spi.ClaimedTask;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Ends attempts: asks the outcome policy what follows how an attempt ended, and has it written; hands
+ * non-transactional successes to the batched completer; and keeps the lease of a task tracked while it
+ * runs outside a transaction. It also counts each task's lock conflicts in a row, which the policy
+ * needs to tell a passing collision from one that never ends.
+ */
+final class Settler {
+
+    private final OutcomePolicy policy;
+    private final OutcomeWriter writer;
+    private final Kinds kinds;
+    private final LeaseKeeper leases;
+    private final Completer completer;
+    private final Map<Long, Integer> conflictsInARow = new ConcurrentHashMap<>();
+
+    Settler(OutcomePolicy policy, OutcomeWriter writer, Kinds kinds, LeaseKeeper leases, Completer completer) {
+        this.policy = policy;
+        this.writer = writer;
+        this.kinds = kinds;
+        this.leases = leases;
+        this.completer = completer;
+    }
+
+    /** Keeps the task's lease extended, with the kind's duration, while its handler runs. */
+    void holdLease(ClaimedTask task, Duration lease) {
+        leases.hold(task.id(), lease);
+    }
+
+    /** Stops extending the task's lease: a transaction's row lock protects it now. */
+    void dropLease(ClaimedTask task) {
+        leases.forget(task.id());
+    }
+
+    /** Hands a non-transactional success to the completer; {@code whenCompleted} runs after its batch. */
+    void completeLater(ClaimedTask task, Runnable whenCompleted) {
+        completer.complete(task, whenCompleted);
+    }
+
+    /** Ends an attempt that did not succeed, in a transaction of its own. */
+    void settle(ClaimedTask task, RegisteredKind kind, Ending ending) {
+        leases.forget(task.id());
+        Decision decision = policy.decide(kinds.facts(task, kind), counted(task, ending));
+        if (!(decision instanceof Decision.Requeue)) {
+            conflictsInARow.remove(task.id());
+        }
+        writer.write(task, kind, decision);
+    }
+
+    /**
+     * Ends an attempt on the handler's own transaction, if the outcome is a retry, so that the
+     * attempt's writes commit with it.
+     *
+     * @return false if the outcome is not a retry: the caller rolls back and calls {@link #settle}
+     */
+    boolean settleInTransaction(Connection connection, ClaimedTask task, RegisteredKind kind, Ending ending)
+            throws SQLException {
+        Decision decision = policy.decide(kinds.facts(task, kind), ending);
+        if (!(decision instanceof Decision.Retry retry)) {
+            return false;
+        }
+        writer.retryInTransaction(connection, task, retry);
+        return true;
+    }
+
+    /** Forgets a task's lock conflicts once an attempt of it committed. */
+    void committed(ClaimedTask task) {
+        if (!conflictsInARow.isEmpty()) {
+            conflictsInARow.remove(task.id());
+        }
+    }
+
+    private Ending counted(ClaimedTask task, Ending ending) {
+        if (ending instanceof Ending.LostLockConflict lost) {
+            return new Ending.LostLockConflict(lost.conflict(), conflictsInARow.merge(task.id(), 1, Integer::sum));
+        }
+        return ending;
+    }
+}

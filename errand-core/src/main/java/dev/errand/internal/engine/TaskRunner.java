@@ -1,0 +1,169 @@
+package dev.errand.internal.engine;
+
+import dev.errand.internal.outcome.Ending;
+import dev.errand.internal.store.Storage;
+import dev.errand.spi.ClaimedTask;
+import dev.errand.spi.PayloadDecodingException;
+import dev.errand.task.ExecutionMode;
+import dev.errand.task.RetryLater;
+import dev.errand.task.TaskHandler;
+import java.sql.Connection;
+import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one claimed task to the end of its attempt. Transactional kinds: lock the row checking the
+ * lease token, run the handler on that transaction, complete, commit. Non-transactional kinds: run
+ * the handler under the lease, then hand the success to the batched completer. Every other ending goes
+ * to the {@link Settler}, errors included: an {@link Error} such as {@link StackOverflowError} is
+ * recorded on the task like any failure whenever this thread survives it.
+ */
+final class TaskRunner {
+
+    private static final Logger log = LoggerFactory.getLogger(TaskRunner.class);
+
+    private final Kinds kinds;
+    private final Storage storage;
+    private final Settler settler;
+    private final Observers observers;
+
+    TaskRunner(Kinds kinds, Storage storage, Settler settler, Observers observers) {
+        this.kinds = kinds;
+        this.storage = storage;
+        this.settler = settler;
+        this.observers = observers;
+    }
+
+    /**
+     * Runs the attempt.
+     *
+     * @param whenCompleted called once the success of a non-transactional run is in the database, by
+     *     the completer after its batch commits
+     * @return true if the success was handed to the completer (which then calls {@code whenCompleted});
+     *     false if the attempt is over (the caller frees its slot itself)
+     */
+    boolean run(ClaimedTask task, Runnable whenCompleted) {
+        RegisteredKind kind = kinds.of(task);
+        if (kind == null) {
+            settler.settle(task, null, new Ending.UnknownKind(task.kind(), task.queue()));
+            return false;
+        }
+        Object payload;
+        try {
+            payload = kinds.codec().decode(task.payloadJson(), kind.definition().payloadType());
+        } catch (PayloadDecodingException e) {
+            settler.settle(task, kind, new Ending.UnreadablePayload(e.getMessage()));
+            return false;
+        }
+        if (kind.definition().mode() == ExecutionMode.TRANSACTIONAL) {
+            // The handler's transaction holds the row lock; a heartbeat would only wait on it.
+            settler.dropLease(task);
+            runInTransaction(task, kind, payload);
+            return false;
+        }
+        settler.holdLease(task, kind.lease());
+        return runOutsideTransaction(task, kind, payload, whenCompleted);
+    }
+
+    private void runInTransaction(ClaimedTask task, RegisteredKind kind, Object payload) {
+        long begin = System.nanoTime();
+        boolean[] began = {false};
+        try {
+            boolean committedRetry = storage.hostTransactions().inTransaction(storage.dataSource(), connection -> {
+                began[0] = true;
+                if (!storage.tasks().lockForRun(connection, task, storage.offsetMicros())) {
+                    throw new LeaseLost();
+                }
+                observers.listener().started(task.kind(), task.queue(), task.attempt());
+                GuardedConnection guarded = GuardedConnection.around(connection);
+                try {
+                    handle(kind, payload, new AttemptContext(task, guarded.connection()));
+                } catch (RetryLater request) {
+                    Ending later = new Ending.RetryLaterRequested(request.delay(), request.getMessage());
+                    if (guarded.misuse() == null && request.writesCommit()
+                            && settler.settleInTransaction(connection, task, kind, later)) {
+                        return true;
+                    }
+                    throw new RollBack(guarded.misuse() == null ? later : misused(guarded));
+                }
+                if (guarded.misuse() != null) {
+                    throw new RollBack(misused(guarded));
+                }
+                storage.tasks().succeed(connection, task, storage.offsetMicros());
+                return false;
+            });
+            settler.committed(task);
+            if (!committedRetry) {
+                observers.stats().recordSucceeded(1);
+                observers.listener().succeeded(task.kind(), task.queue(), Duration.ofNanos(System.nanoTime() - begin));
+            }
+        } catch (LeaseLost lost) {
+            observers.stats().recordFencedOff(1);
+            log.warn("Task {} ({}) lost its lease before it started; another node has it", task.id(), task.kind());
+        } catch (RollBack rolledBack) {
+            settler.settle(task, kind, rolledBack.ending);
+        } catch (Throwable failure) {
+            // The transaction rolled back, so the handler's writes are gone; record the attempt.
+            settler.settle(task, kind, endingOf(failure, began[0]));
+        }
+    }
+
+    private Ending endingOf(Throwable failure, boolean began) {
+        if (!began) {
+            return new Ending.NotStarted(failure);
+        }
+        if (storage.transactions().isLockConflict(failure)) {
+            storage.transactions().countLockConflict("run");
+            return new Ending.LostLockConflict(failure, 1);
+        }
+        return new Ending.Threw(failure);
+    }
+
+    private static Ending misused(GuardedConnection guarded) {
+        return new Ending.Threw(new IllegalStateException(guarded.misuse()));
+    }
+
+    private boolean runOutsideTransaction(ClaimedTask task, RegisteredKind kind, Object payload,
+            Runnable whenCompleted) {
+        observers.listener().started(task.kind(), task.queue(), task.attempt());
+        long begin = System.nanoTime();
+        try {
+            handle(kind, payload, new AttemptContext(task, null));
+        } catch (RetryLater request) {
+            settler.settle(task, kind, new Ending.RetryLaterRequested(request.delay(), request.getMessage()));
+            return false;
+        } catch (Throwable failure) {
+            settler.settle(task, kind, new Ending.Threw(failure));
+            return false;
+        }
+        observers.listener().succeeded(task.kind(), task.queue(), Duration.ofNanos(System.nanoTime() - begin));
+        settler.completeLater(task, whenCompleted);
+        return true;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void handle(RegisteredKind kind, Object payload, AttemptContext context) throws Exception {
+        ((TaskHandler<Object>) kind.definition().handler()).handle(payload, context);
+    }
+
+    /** The row was not ours to lock: the lease was taken back before the run began. */
+    private static final class LeaseLost extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        LeaseLost() {
+            super(null, null, false, false);
+        }
+    }
+
+    /** Rolls the attempt's transaction back, then ends the attempt as {@link #ending} says. */
+    private static final class RollBack extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final transient Ending ending;
+
+        RollBack(Ending ending) {
+            super(null, null, false, false);
+            this.ending = ending;
+        }
+    }
+}

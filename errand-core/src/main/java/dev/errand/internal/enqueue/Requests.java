@@ -1,0 +1,89 @@
+package dev.errand.internal.enqueue;
+
+import dev.errand.config.ErrandSettings;
+import dev.errand.enqueue.TaskRequest;
+import dev.errand.internal.store.NewTask;
+import dev.errand.spi.PayloadCodec;
+import dev.errand.task.TaskDefinition;
+import java.util.Map;
+
+/**
+ * Turns a request into the row to insert, resolving its defaults on this node and refusing what would
+ * fail later: an undeclared queue, a payload of the wrong type for a kind this node registered, and a
+ * payload that no supported database can store.
+ */
+public final class Requests {
+
+    private final ErrandSettings settings;
+    private final Map<String, TaskDefinition<?>> definitions;
+    private final PayloadCodec codec;
+    private final String channel;
+
+    /** Creates the resolver for a node's settings, kinds and codec. */
+    public Requests(ErrandSettings settings, Map<String, TaskDefinition<?>> definitions, PayloadCodec codec) {
+        this.settings = settings;
+        this.definitions = Map.copyOf(definitions);
+        this.codec = codec;
+        this.channel = Enqueuer.notificationChannel(settings);
+    }
+
+    /** The PostgreSQL channel that wake-ups are sent on. */
+    String channel() {
+        return channel;
+    }
+
+    /**
+     * Resolves a request.
+     *
+     * @param offsetMicros the clock offset, added to the request's delay
+     * @throws IllegalArgumentException for a null request, an undeclared queue, a payload of the wrong type
+     *     or one that cannot be stored
+     */
+    NewTask resolve(TaskRequest request, long offsetMicros) {
+        if (request == null) {
+            throw new IllegalArgumentException("request must not be null: build one with TaskRequest.of(kind, payload)");
+        }
+        String queue = request.queue() == null ? ErrandSettings.DEFAULT_QUEUE : request.queue();
+        if (!settings.queues().containsKey(queue)) {
+            throw new IllegalArgumentException("Queue '" + queue + "' is not configured; declare it with"
+                    + " Errand.builder(dataSource).queue(\"" + queue + "\", concurrency). Configured queues: "
+                    + settings.queues().keySet());
+        }
+        TaskDefinition<?> definition = definitions.get(request.kind());
+        requirePayloadType(request, definition);
+        int maxAttempts = request.maxAttempts() != null ? request.maxAttempts()
+                : definition != null && definition.maxAttempts() != null ? definition.maxAttempts()
+                : settings.defaultMaxAttempts();
+        return new NewTask(request.kind(), queue, encode(request), request.priority(), request.runAt(),
+                Enqueuer.delayMicros(offsetMicros, request), maxAttempts, request.uniqueKey());
+    }
+
+    private static void requirePayloadType(TaskRequest request, TaskDefinition<?> definition) {
+        Class<?> expected = definition != null ? definition.payloadType() : request.payloadType();
+        Object payload = request.payload();
+        if (expected == null || payload == null) {
+            return;
+        }
+        if (expected == Void.class) {
+            throw new IllegalArgumentException("Kind '" + request.kind() + "' takes no payload, but the request"
+                    + " carries a " + payload.getClass().getName() + "; enqueue it with a null payload");
+        }
+        if (!expected.isInstance(payload)) {
+            throw new IllegalArgumentException("Kind '" + request.kind() + "' takes a payload of type "
+                    + expected.getName() + ", but the request carries a " + payload.getClass().getName()
+                    + "; enqueue a " + expected.getSimpleName() + ", or use TaskRequest.of(TaskKind, payload) to have"
+                    + " the compiler check it");
+        }
+    }
+
+    private String encode(TaskRequest request) {
+        String json = codec.encode(request.payload());
+        // JSON escapes NUL as \u0000, which PostgreSQL's jsonb refuses; refuse it on every database alike.
+        if (json != null && json.contains("\\u0000")) {
+            throw new IllegalArgumentException("The payload of kind '" + request.kind() + "' contains a NUL"
+                    + " character (U+0000) in a string, which PostgreSQL cannot store; Errand refuses it on every"
+                    + " database. Remove it, or encode the value (for example as Base64)");
+        }
+        return json;
+    }
+}

@@ -1,0 +1,5 @@
+/**
+ * Enqueueing: resolving requests against this node's settings and inserting them on the caller's
+ * connection.
+ */
+package dev.errand.internal.enqueue;

@@ -1,0 +1,164 @@
+package dev.errand.internal.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import javax.sql.DataSource;
+
+/**
+ * What differs between databases: SQL fragments for time, JSON and id lists, the insert path and the
+ * wake-up channel. Every time fragment reads the database clock; the bound offset (in microseconds)
+ * carries delays, leases and a test clock's shift.
+ */
+public interface Dialect {
+
+    /** A short name, such as {@code postgresql}. */
+    String name();
+
+    /** The folder of this dialect's migration scripts under {@code dev/errand/schema/}. */
+    String migrationFolder();
+
+    /**
+     * A table name as the database stores an unquoted identifier. Flyway quotes the names it is
+     * given, so its history table must be named in this case to be reachable without quotes.
+     */
+    default String unquotedIdentifier(String name) {
+        return name;
+    }
+
+    /** An expression for the database's current time plus a bound number of microseconds (one {@code ?}). */
+    String timePlusMicros();
+
+    /** A bound timestamp-with-time-zone parameter (one {@code ?}). */
+    default String timestampParam() {
+        return "CAST(? AS TIMESTAMP WITH TIME ZONE)";
+    }
+
+    /** A bound JSON parameter (one {@code ?}), bound as a string. */
+    String jsonParam();
+
+    /**
+     * An expression that appends one entry to the JSON array in {@code column}. It takes two
+     * parameters: the entry from {@link #errorEntryParam(String)}, then the time offset in microseconds,
+     * from which the entry's {@code at} field is filled with the database time.
+     */
+    String appendErrorEntry(String column);
+
+    /** Prepares a JSON object (without an {@code at} field) for {@link #appendErrorEntry(String)}. */
+    String errorEntryParam(String entryJson);
+
+    /**
+     * A condition that {@code column} is one of {@code count} bound ids. The default binds one array
+     * parameter whatever the count, so the statement text never changes.
+     */
+    default String idIn(String column, int count) {
+        return column + " = ANY(?)";
+    }
+
+    /**
+     * Binds the ids of an {@link #idIn(String, int)} condition from parameter {@code index}.
+     *
+     * @return the index of the next parameter
+     */
+    default int bindIds(PreparedStatement statement, int index, long[] ids) throws SQLException {
+        Long[] boxed = new Long[ids.length];
+        for (int i = 0; i < ids.length; i++) {
+            boxed[i] = ids[i];
+        }
+        statement.setArray(index, statement.getConnection().createArrayOf("BIGINT", boxed));
+        return index + 1;
+    }
+
+    /** The JDBC value that binds {@code instant} to {@link #timestampParam()}, or null. */
+    default Object timestampValue(Instant instant) {
+        return instant == null ? null : OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
+    }
+
+    /** Reads a timestamp column written by Errand as an instant, or null. */
+    default Instant readInstant(ResultSet row, String column) throws SQLException {
+        OffsetDateTime value = row.getObject(column, OffsetDateTime.class);
+        return value == null ? null : value.toInstant();
+    }
+
+    /**
+     * Prepares a connection for one of Errand's own transactions.
+     *
+     * @return a value that {@link #restoreConnection(Connection, int)} takes to undo it
+     */
+    default int prepareConnection(Connection connection) throws SQLException {
+        return -1;
+    }
+
+    /** Undoes {@link #prepareConnection(Connection)} before the connection goes back to its pool. */
+    default void restoreConnection(Connection connection, int prepared) throws SQLException {
+        // Nothing was changed.
+    }
+
+    /**
+     * Whether this failure is a deadlock or lock timeout after which the whole transaction may simply
+     * run again.
+     */
+    default boolean isLockConflict(SQLException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql) {
+                String state = sql.getSQLState();
+                // 40001 serialization failure, 40P01 deadlock, 55P03 lock_timeout.
+                if ("40001".equals(state) || "40P01".equals(state) || "55P03".equals(state)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether the database has {@code LATERAL} joins and {@code generate_series}, so that a claim can
+     * read one index range per priority (see the claim strategies).
+     */
+    default boolean supportsLateralJoin() {
+        return false;
+    }
+
+    /**
+     * Whether the optimizer turns {@code priority IN (1, …, 10)} followed by a range on {@code run_at}
+     * into one index range per priority, read in index order (MariaDB and MySQL do; H2 does not).
+     */
+    default boolean readsPriorityListAsRanges() {
+        return false;
+    }
+
+    /** Whether an UPDATE can return the rows it changed, so a claim takes one statement. */
+    boolean supportsUpdateReturning();
+
+    /** Whether this SQL state means a unique key was already taken. */
+    default boolean isUniqueViolation(SQLException e) {
+        return "23505".equals(e.getSQLState());
+    }
+
+    /** Sends a wake-up for {@code queue} that the database delivers when the transaction commits. */
+    default void notifyOnCommit(Connection connection, String channel, String queue) throws SQLException {
+        // No database-side notifications: in-process signals and polling wake the workers.
+    }
+
+    /**
+     * Whether the database delivers {@link #notifyOnCommit} wake-ups to listening nodes (PostgreSQL's
+     * LISTEN/NOTIFY); elsewhere nodes wake each other by polling.
+     */
+    default boolean deliversNotifications() {
+        return false;
+    }
+
+    /**
+     * The inserter that fits this database.
+     *
+     * @param table the task table
+     * @param dataSource for unique-key look-ups outside the caller's snapshot
+     */
+    default TaskInserter inserter(String table, DataSource dataSource) {
+        return new JdbcBatchTaskInserter(this, new InsertStatement(this, table), new UniqueKeys(table, dataSource));
+    }
+}

@@ -1,0 +1,57 @@
+package dev.errand.internal.store;
+
+import java.sql.SQLException;
+import java.util.Locale;
+
+/** H2 2.x, the embedded default (file or in-memory). */
+public final class H2Dialect implements Dialect {
+
+    @Override
+    public String name() {
+        return "h2";
+    }
+
+    @Override
+    public String migrationFolder() {
+        return "h2";
+    }
+
+    @Override
+    public String unquotedIdentifier(String name) {
+        return name.toUpperCase(Locale.ROOT);
+    }
+
+    @Override
+    public String timePlusMicros() {
+        return "DATEADD(MICROSECOND, CAST(? AS BIGINT), CURRENT_TIMESTAMP)";
+    }
+
+    @Override
+    public String jsonParam() {
+        return "?";
+    }
+
+    @Override
+    public String appendErrorEntry(String column) {
+        // Errors are a JSON array kept as text: drop the closing bracket, add the entry, close again.
+        return "CONCAT(CASE WHEN " + column + " IS NULL THEN '[' ELSE CONCAT(SUBSTRING(" + column
+                + " FROM 1 FOR CHAR_LENGTH(" + column + ") - 1), ',') END, ?, ',\"at\":\"', CAST("
+                + timePlusMicros() + " AS VARCHAR), '\"}]')";
+    }
+
+    @Override
+    public String errorEntryParam(String entryJson) {
+        return entryJson.substring(0, entryJson.lastIndexOf('}'));
+    }
+
+    @Override
+    public boolean isLockConflict(SQLException e) {
+        // 40001: deadlock; 50200 (HYT00): lock wait timeout.
+        return "40001".equals(e.getSQLState()) || e.getErrorCode() == 50200;
+    }
+
+    @Override
+    public boolean supportsUpdateReturning() {
+        return false;
+    }
+}

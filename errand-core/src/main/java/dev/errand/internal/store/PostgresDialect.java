@@ -1,0 +1,77 @@
+package dev.errand.internal.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.Locale;
+import javax.sql.DataSource;
+
+/** PostgreSQL 12 and later. */
+public final class PostgresDialect implements Dialect {
+
+    @Override
+    public String name() {
+        return "postgresql";
+    }
+
+    @Override
+    public String migrationFolder() {
+        return "postgresql";
+    }
+
+    @Override
+    public String unquotedIdentifier(String name) {
+        return name.toLowerCase(Locale.ROOT);
+    }
+
+    @Override
+    public String timePlusMicros() {
+        // statement_timestamp(), not now(): a long transactional handler must not see its start time.
+        return "(statement_timestamp() + CAST(? AS BIGINT) * INTERVAL '1 microsecond')";
+    }
+
+    @Override
+    public String jsonParam() {
+        return "CAST(? AS jsonb)";
+    }
+
+    @Override
+    public String appendErrorEntry(String column) {
+        return "COALESCE(" + column + ", '[]'::jsonb) || jsonb_build_array(CAST(? AS jsonb)"
+                + " || jsonb_build_object('at', " + timePlusMicros() + "))";
+    }
+
+    @Override
+    public String errorEntryParam(String entryJson) {
+        return entryJson;
+    }
+
+    @Override
+    public boolean supportsLateralJoin() {
+        return true;
+    }
+
+    @Override
+    public boolean supportsUpdateReturning() {
+        return true;
+    }
+
+    @Override
+    public boolean deliversNotifications() {
+        return true;
+    }
+
+    @Override
+    public TaskInserter inserter(String table, DataSource dataSource) {
+        return new PostgresTaskInserter(new InsertStatement(this, table), new UniqueKeys(table, dataSource));
+    }
+
+    @Override
+    public void notifyOnCommit(Connection connection, String channel, String queue) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("SELECT pg_notify(?, ?)")) {
+            statement.setString(1, channel);
+            statement.setString(2, queue);
+            statement.execute();
+        }
+    }
+}

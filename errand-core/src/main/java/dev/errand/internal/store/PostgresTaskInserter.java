@@ -1,0 +1,107 @@
+package dev.errand.internal.store;
+
+import dev.errand.enqueue.Enqueued;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+
+/**
+ * PostgreSQL inserts: {@code ON CONFLICT DO NOTHING} for unique keys, so that a duplicate never aborts
+ * the caller's transaction, and {@code unnest} over arrays for a batch in one round trip. The wake-up
+ * rides in the statement: {@code pg_notify} in {@code RETURNING} runs once per inserted row, inside the
+ * insert's transaction, so it costs no statement of its own and a duplicate that inserts nothing sends
+ * nothing.
+ */
+final class PostgresTaskInserter implements TaskInserter {
+
+    private static final int MAX_CONFLICT_ROUNDS = 10;
+
+    private final InsertStatement insert;
+    private final String insertOne;
+    private final String insertMany;
+    private final UniqueKeys uniqueKeys;
+
+    PostgresTaskInserter(InsertStatement insert, UniqueKeys uniqueKeys) {
+        this.insert = insert;
+        this.insertOne = insert.sql() + " ON CONFLICT DO NOTHING RETURNING id, pg_notify(?, ?)";
+        // One pg_notify per row; PostgreSQL folds identical notifications of a transaction into one.
+        this.insertMany = "INSERT INTO " + insert.table() + " (kind, queue, payload, priority, run_at, max_attempts)"
+                + " SELECT r.kind, r.queue, CAST(r.payload AS jsonb), r.priority,"
+                + " COALESCE(CAST(r.run_at AS timestamptz),"
+                + " statement_timestamp() + r.delay_micros * INTERVAL '1 microsecond'), r.max_attempts"
+                + " FROM unnest(CAST(? AS varchar[]), CAST(? AS varchar[]), CAST(? AS text[]),"
+                + " CAST(? AS int[]), CAST(? AS text[]), CAST(? AS bigint[]), CAST(? AS int[]))"
+                + " AS r(kind, queue, payload, priority, run_at, delay_micros, max_attempts)"
+                + " RETURNING id, pg_notify(?, queue)";
+        this.uniqueKeys = uniqueKeys;
+    }
+
+    @Override
+    public Enqueued insert(Connection connection, NewTask task, String channel) throws SQLException {
+        for (int round = 0; round < MAX_CONFLICT_ROUNDS; round++) {
+            try (PreparedStatement statement = connection.prepareStatement(insertOne)) {
+                insert.bind(statement, task);
+                statement.setString(InsertStatement.PARAMETERS + 1, channel);
+                statement.setString(InsertStatement.PARAMETERS + 2, task.queue());
+                try (ResultSet rows = statement.executeQuery()) {
+                    if (rows.next()) {
+                        return new Enqueued(rows.getLong(1), true);
+                    }
+                }
+            }
+            // The key is held by an active task; if that task finished meanwhile, insert again.
+            long holder = uniqueKeys.activeHolder(connection, task.uniqueKey());
+            if (holder >= 0) {
+                return new Enqueued(holder, false);
+            }
+        }
+        throw new SQLException("Unique key '" + task.uniqueKey() + "' kept changing hands during "
+                + MAX_CONFLICT_ROUNDS + " insert attempts");
+    }
+
+    @Override
+    public long[] insertAll(Connection connection, List<NewTask> tasks, String channel) throws SQLException {
+        int size = tasks.size();
+        String[] kinds = new String[size];
+        String[] queues = new String[size];
+        String[] payloads = new String[size];
+        Integer[] priorities = new Integer[size];
+        String[] runAts = new String[size];
+        Long[] delays = new Long[size];
+        Integer[] maxAttempts = new Integer[size];
+        for (int i = 0; i < size; i++) {
+            NewTask task = tasks.get(i);
+            kinds[i] = task.kind();
+            queues[i] = task.queue();
+            payloads[i] = task.payloadJson();
+            priorities[i] = task.priority();
+            runAts[i] = task.runAt() == null ? null : task.runAt().toString();
+            delays[i] = task.delayMicros();
+            maxAttempts[i] = task.maxAttempts();
+        }
+        try (PreparedStatement statement = connection.prepareStatement(insertMany)) {
+            statement.setArray(1, connection.createArrayOf("varchar", kinds));
+            statement.setArray(2, connection.createArrayOf("varchar", queues));
+            statement.setArray(3, connection.createArrayOf("text", payloads));
+            statement.setArray(4, connection.createArrayOf("int4", priorities));
+            statement.setArray(5, connection.createArrayOf("text", runAts));
+            statement.setArray(6, connection.createArrayOf("int8", delays));
+            statement.setArray(7, connection.createArrayOf("int4", maxAttempts));
+            statement.setString(8, channel);
+            // INSERT ... SELECT FROM unnest returns rows in input order; ids map back by position.
+            long[] ids = new long[size];
+            int i = 0;
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    ids[i++] = rows.getLong(1);
+                }
+            }
+            if (i != size) {
+                throw new SQLException("Batch insert returned " + i + " ids for " + size + " tasks");
+            }
+            return ids;
+        }
+    }
+}

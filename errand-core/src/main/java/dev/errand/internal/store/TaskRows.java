@@ -1,0 +1,26 @@
+package dev.errand.internal.store;
+
+import dev.errand.spi.ClaimedTask;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+
+/** Reads task rows into the engine's values. */
+public final class TaskRows {
+
+    /** The columns {@link #claimed} reads. */
+    public static final String CLAIMED_COLUMNS = "id, kind, queue, payload, attempt, max_attempts";
+
+    private TaskRows() {}
+
+    /**
+     * A claimed task from a row with {@link #CLAIMED_COLUMNS}.
+     *
+     * @param token the lease token the claim wrote
+     * @param attemptDelta what to add to the row's {@code attempt}: 1 when the row was read before the
+     *     claim's update counted the attempt, 0 when it was read after
+     */
+    public static ClaimedTask claimed(ResultSet row, long token, int attemptDelta) throws SQLException {
+        return new ClaimedTask(row.getLong("id"), row.getString("kind"), row.getString("queue"),
+                row.getString("payload"), row.getInt("attempt") + attemptDelta, row.getInt("max_attempts"), token);
+    }
+}

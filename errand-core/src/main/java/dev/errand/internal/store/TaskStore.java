@@ -1,0 +1,248 @@
+package dev.errand.internal.store;
+
+import dev.errand.spi.ClaimedTask;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * Every write that moves a claimed task on: start, complete, retry, fail, heartbeat, release and
+ * rescue. Each write is fenced by the task's lease token, so a worker whose lease was taken back
+ * changes nothing. Every method binds the clock offset ({@code offsetMicros}) where it means "now".
+ */
+public final class TaskStore {
+
+    private static final String CLEAR_LEASE = "lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL";
+    /**
+     * "The task is running", written so that the planner cannot use the partial rescue index
+     * ({@code WHERE state = 'running'}) for it. Statistics gathered while few tasks ran (a fresh
+     * backlog is all pending) make that index look like one row, and the planner then preferred it
+     * to the primary key for writes by id: every fenced write scanned all running tasks, and with
+     * hundreds of thousands of them the batched completion fell behind the claims. {@code IS TRUE}
+     * means the same here ({@code state} is NOT NULL) but matches no index predicate, so writes by id
+     * use the primary key.
+     */
+    private static final String IS_RUNNING = "(state = " + States.RUNNING + ") IS TRUE";
+    private static final String FENCE = " WHERE id = ? AND lease_token = ? AND " + IS_RUNNING;
+    // Stand-ins for id lists, expanded per call because some dialects bind one parameter per id.
+    private static final String IDS = "{ids}";
+    private static final String TOKENS = "{tokens}";
+
+    private final Dialect dialect;
+    private final String table;
+    private final boolean keepSucceeded;
+    private final String startSql;
+    private final String succeedOneSql;
+    private final String succeedManySql;
+    private final String retrySql;
+    private final String retryWithErrorSql;
+    private final String failSql;
+    private final String heartbeatSql;
+    private final String releaseSql;
+    private final String requeueSql;
+    private final String expiredSql;
+    private final String pruneSql;
+
+    /**
+     * Creates the store.
+     *
+     * @param dialect the database's dialect
+     * @param table the task table's name
+     * @param keepSucceeded whether succeeded tasks stay (retention on) instead of being deleted
+     */
+    public TaskStore(Dialect dialect, String table, boolean keepSucceeded) {
+        this.dialect = dialect;
+        this.table = table;
+        this.keepSucceeded = keepSucceeded;
+        String now = dialect.timePlusMicros();
+        String manyFence = " WHERE " + IDS + " AND " + TOKENS + " AND " + IS_RUNNING;
+        this.startSql = "UPDATE " + table + " SET started_at = " + now + FENCE;
+        String succeeded = "UPDATE " + table + " SET state = " + States.SUCCEEDED + ", finished_at = " + now + ", "
+                + CLEAR_LEASE;
+        this.succeedOneSql = keepSucceeded ? succeeded + FENCE : "DELETE FROM " + table + FENCE;
+        this.succeedManySql = keepSucceeded ? succeeded + manyFence : "DELETE FROM " + table + manyFence;
+        String toPending = "UPDATE " + table + " SET state = " + States.PENDING + ", run_at = " + now + ", "
+                + CLEAR_LEASE;
+        this.retrySql = toPending + FENCE;
+        this.retryWithErrorSql = toPending + ", last_error = ?, errors = " + dialect.appendErrorEntry("errors") + FENCE;
+        this.failSql = "UPDATE " + table + " SET state = " + States.FAILED + ", finished_at = " + now + ", "
+                + CLEAR_LEASE + ", last_error = ?, errors = " + dialect.appendErrorEntry("errors") + FENCE;
+        this.heartbeatSql = "UPDATE " + table + " SET lease_expires_at = " + now + " WHERE " + IDS
+                + " AND lease_owner = ? AND " + IS_RUNNING;
+        this.releaseSql = "UPDATE " + table + " SET state = " + States.PENDING
+                + ", attempt = attempt - 1, started_at = NULL, " + CLEAR_LEASE + manyFence;
+        this.requeueSql = "UPDATE " + table + " SET state = " + States.PENDING
+                + ", attempt = attempt - 1, started_at = NULL, run_at = " + now + ", " + CLEAR_LEASE + FENCE;
+        this.expiredSql = "SELECT " + TaskRows.CLAIMED_COLUMNS + ", lease_token, lease_owner FROM " + table
+                + " WHERE state = " + States.RUNNING + " AND lease_expires_at < " + now
+                + " ORDER BY lease_expires_at LIMIT 1 FOR UPDATE SKIP LOCKED";
+        this.pruneSql = "DELETE FROM " + table + " WHERE state = " + States.SUCCEEDED + " AND finished_at < " + now;
+    }
+
+    /** The task table's name. */
+    public String table() {
+        return table;
+    }
+
+    /** The dialect the statements are written for. */
+    public Dialect dialect() {
+        return dialect;
+    }
+
+    /**
+     * Locks a claimed task's row for a transactional run, checking the lease token.
+     *
+     * @return false if the lease was taken back (the task must not run)
+     */
+    public boolean lockForRun(Connection connection, ClaimedTask task, long offsetMicros) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(startSql)) {
+            statement.setLong(1, offsetMicros);
+            statement.setLong(2, task.id());
+            statement.setLong(3, task.leaseToken());
+            return statement.executeUpdate() == 1;
+        }
+    }
+
+    /** Completes one task (deletes it, or marks it succeeded under retention). */
+    public boolean succeed(Connection connection, ClaimedTask task, long offsetMicros) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(succeedOneSql)) {
+            int i = 1;
+            if (keepSucceeded) {
+                statement.setLong(i++, offsetMicros);
+            }
+            statement.setLong(i++, task.id());
+            statement.setLong(i, task.leaseToken());
+            return statement.executeUpdate() == 1;
+        }
+    }
+
+    /**
+     * Completes many tasks in one statement.
+     *
+     * @return how many rows were completed (fewer if some leases were taken back)
+     */
+    public int succeedAll(Connection connection, long[] ids, long[] tokens, long offsetMicros) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(withIds(succeedManySql, ids, tokens))) {
+            int i = 1;
+            if (keepSucceeded) {
+                statement.setLong(i++, offsetMicros);
+            }
+            i = dialect.bindIds(statement, i, ids);
+            dialect.bindIds(statement, i, tokens);
+            return statement.executeUpdate();
+        }
+    }
+
+    /**
+     * Puts a task back to pending, to run after {@code delay}, optionally recording an error.
+     *
+     * @param error the attempt's error, or {@code null} for a retry the handler asked for
+     */
+    public boolean retry(Connection connection, ClaimedTask task, Duration delay, AttemptError error,
+            long offsetMicros) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(error == null ? retrySql : retryWithErrorSql)) {
+            int i = 1;
+            statement.setLong(i++, Micros.plus(offsetMicros, Micros.of(delay)));
+            if (error != null) {
+                i = bindError(statement, i, error, offsetMicros);
+            }
+            statement.setLong(i++, task.id());
+            statement.setLong(i, task.leaseToken());
+            return statement.executeUpdate() == 1;
+        }
+    }
+
+    /** Marks a task failed for good and records the error. */
+    public boolean fail(Connection connection, ClaimedTask task, AttemptError error, long offsetMicros)
+            throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(failSql)) {
+            int i = 1;
+            statement.setLong(i++, offsetMicros);
+            i = bindError(statement, i, error, offsetMicros);
+            statement.setLong(i++, task.id());
+            statement.setLong(i, task.leaseToken());
+            return statement.executeUpdate() == 1;
+        }
+    }
+
+    /**
+     * Extends the leases of the given tasks that this node still owns, in one statement.
+     *
+     * @return how many leases were extended
+     */
+    public int heartbeat(Connection connection, long[] ids, String owner, Duration lease, long offsetMicros)
+            throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(withIds(heartbeatSql, ids, null))) {
+            statement.setLong(1, Micros.plus(offsetMicros, Micros.of(lease)));
+            int next = dialect.bindIds(statement, 2, ids);
+            statement.setString(next, owner);
+            return statement.executeUpdate();
+        }
+    }
+
+    /**
+     * Puts one running task back to pending after {@code delay} without counting its attempt or
+     * recording an error: its attempt ended for a reason that says nothing about the task.
+     */
+    public boolean requeueUncounted(Connection connection, ClaimedTask task, Duration delay, long offsetMicros)
+            throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(requeueSql)) {
+            statement.setLong(1, Micros.plus(offsetMicros, Micros.of(delay)));
+            statement.setLong(2, task.id());
+            statement.setLong(3, task.leaseToken());
+            return statement.executeUpdate() == 1;
+        }
+    }
+
+    /** Returns claimed tasks that never started to pending, without counting their attempt. */
+    public int release(Connection connection, long[] ids, long[] tokens) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(withIds(releaseSql, ids, tokens))) {
+            int next = dialect.bindIds(statement, 1, ids);
+            dialect.bindIds(statement, next, tokens);
+            return statement.executeUpdate();
+        }
+    }
+
+    /**
+     * Locks one running task whose lease has expired, skipping rows others hold. Rows whose handler
+     * transaction is still open stay locked by it and are never picked: a live transactional run is
+     * never rescued.
+     */
+    public Optional<ExpiredLease> lockOneExpired(Connection connection, long offsetMicros) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(expiredSql)) {
+            statement.setLong(1, offsetMicros);
+            try (ResultSet row = statement.executeQuery()) {
+                if (!row.next()) {
+                    return Optional.empty();
+                }
+                ClaimedTask task = TaskRows.claimed(row, row.getLong("lease_token"), 0);
+                return Optional.of(new ExpiredLease(task, row.getString("lease_owner")));
+            }
+        }
+    }
+
+    /** Deletes succeeded tasks that finished more than {@code retention} ago. */
+    public int pruneSucceeded(Connection connection, Duration retention, long offsetMicros) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(pruneSql)) {
+            statement.setLong(1, Micros.plus(offsetMicros, -Micros.of(retention)));
+            return statement.executeUpdate();
+        }
+    }
+
+    private String withIds(String sql, long[] ids, long[] tokens) {
+        String expanded = sql.replace(IDS, dialect.idIn("id", ids.length));
+        return tokens == null ? expanded : expanded.replace(TOKENS, dialect.idIn("lease_token", tokens.length));
+    }
+
+    private int bindError(PreparedStatement statement, int index, AttemptError error, long offsetMicros)
+            throws SQLException {
+        int i = index;
+        statement.setString(i++, error.lastError());
+        statement.setString(i++, dialect.errorEntryParam(error.entryJson()));
+        statement.setLong(i++, offsetMicros);
+        return i;
+    }
+}

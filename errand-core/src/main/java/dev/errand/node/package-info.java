@@ -1,0 +1,4 @@
+/**
+ * This node: what its engine has done.
+ */
+package dev.errand.node;

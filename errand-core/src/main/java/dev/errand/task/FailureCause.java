@@ -1,0 +1,79 @@
+package dev.errand.task;
+
+/**
+ * Why a task failed for good, as its kind's {@link FailureCallback} sees it. The three causes that
+ * need different handling are told apart by type: the handler's own exception ({@link HandlerFailed}),
+ * a worker that was lost ({@link WorkerLost}), and the rest, where Errand itself gave up.
+ */
+public sealed interface FailureCause {
+
+    /** A short text for logs and the {@code last_error} column. */
+    String describe();
+
+    /**
+     * The last attempt's handler threw.
+     *
+     * @param exceptionType the exception's class name
+     * @param message its message, or {@code null}
+     * @param exception the exception itself, when it was thrown on this node in this run; {@code null}
+     *     when the failure was decided elsewhere
+     */
+    record HandlerFailed(String exceptionType, String message, Throwable exception) implements FailureCause {
+        @Override
+        public String describe() {
+            return message == null ? exceptionType : exceptionType + ": " + message;
+        }
+    }
+
+    /**
+     * The node running the last attempt stopped heartbeating (it crashed, or lost the database), and
+     * rescue found its lease expired.
+     *
+     * @param node the lost node's id
+     */
+    record WorkerLost(String node) implements FailureCause {
+        @Override
+        public String describe() {
+            return "Worker lost: the lease held by node " + node + " expired";
+        }
+    }
+
+    /**
+     * The handler asked for another attempt ({@link RetryLater}) on its last attempt.
+     *
+     * @param reason the reason it gave
+     */
+    record RetriesExhausted(String reason) implements FailureCause {
+        @Override
+        public String describe() {
+            return "Handler asked to retry later (" + reason + ") after its last attempt";
+        }
+    }
+
+    /**
+     * The stored payload does not decode into the kind's payload type; retrying cannot repair it.
+     *
+     * @param message what the decoder said
+     */
+    record UnreadablePayload(String message) implements FailureCause {
+        @Override
+        public String describe() {
+            return message;
+        }
+    }
+
+    /**
+     * No node that claimed the task had a handler for its kind, and its attempts ran out.
+     *
+     * @param kind the task's kind
+     * @param queue the task's queue
+     * @param node the node that made the last attempt
+     */
+    record UnknownKind(String kind, String queue, String node) implements FailureCause {
+        @Override
+        public String describe() {
+            return "No handler is registered for kind '" + kind + "' on node " + node + "; register a TaskDefinition"
+                    + " for it on the nodes that serve queue '" + queue + "'";
+        }
+    }
+}
