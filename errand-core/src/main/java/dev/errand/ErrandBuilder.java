@@ -245,6 +245,14 @@ public final class ErrandBuilder {
         return this;
     }
 
+    /**
+     * The names {@link #dialect(String)} accepts: {@code postgresql}, {@code mariadb}, {@code mysql},
+     * {@code h2}, in any case.
+     */
+    public static List<String> dialectNames() {
+        return Dialects.NAMES;
+    }
+
     /** Adds a listener that hears what happens to tasks on this node, for metrics or logs. */
     public ErrandBuilder listener(TaskListener listener) {
         if (listener == null) {

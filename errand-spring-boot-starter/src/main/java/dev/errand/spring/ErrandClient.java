@@ -1,8 +1,11 @@
 package dev.errand.spring;
 
 import dev.errand.Errand;
-import dev.errand.ErrandBuilder;
+import dev.errand.config.ErrandSettings;
+import dev.errand.enqueue.Enqueued;
 import dev.errand.enqueue.TaskRequest;
+import dev.errand.error.ErrandException;
+import dev.errand.task.TaskKind;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.LinkedHashSet;
@@ -15,6 +18,7 @@ import org.springframework.jdbc.UncategorizedSQLException;
 import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.jdbc.support.SQLExceptionSubclassTranslator;
 import org.springframework.jdbc.support.SQLExceptionTranslator;
+import org.springframework.transaction.IllegalTransactionStateException;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
@@ -30,6 +34,9 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  *       before the method returns.</li>
  * </ul>
  *
+ * <p>With {@code errand.enqueue.require-transaction=true}, an enqueue outside a transaction throws
+ * {@link IllegalTransactionStateException} instead.
+ *
  * <p>Database errors are thrown as Spring's {@link DataAccessException}, a runtime exception, so a
  * {@code @Transactional} method that lets one escape rolls back. Thread-safe.
  */
@@ -37,6 +44,7 @@ public final class ErrandClient {
 
     private final Errand errand;
     private final DataSource dataSource;
+    private final boolean requireTransaction;
     private final SQLExceptionTranslator translator = new SQLExceptionSubclassTranslator();
 
     /**
@@ -46,29 +54,56 @@ public final class ErrandClient {
      * @param dataSource the DataSource that node was built on; its Spring transactions are joined
      */
     public ErrandClient(Errand errand, DataSource dataSource) {
+        this(errand, dataSource, false);
+    }
+
+    /**
+     * Creates a client that may refuse to enqueue outside a transaction.
+     *
+     * @param errand the node that writes the tasks
+     * @param dataSource the DataSource that node was built on; its Spring transactions are joined
+     * @param requireTransaction whether an enqueue outside a Spring-managed transaction throws
+     *     {@link IllegalTransactionStateException}, as {@code Propagation.MANDATORY} does
+     *     ({@code errand.enqueue.require-transaction})
+     */
+    public ErrandClient(Errand errand, DataSource dataSource, boolean requireTransaction) {
         this.errand = Objects.requireNonNull(errand, "errand must not be null");
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource must not be null");
+        this.requireTransaction = requireTransaction;
     }
 
     /**
      * Enqueues a task of {@code kind} with default options.
      *
-     * @return the task's id (or that of the active task holding the same unique key)
+     * @return the task's id, and whether it was created or an active task holding the same unique key
+     *     was found
      * @throws IllegalArgumentException for a bad request, such as an undeclared queue
      * @throws DataAccessException if the insert fails
      */
-    public long enqueue(String kind, Object payload) {
+    public Enqueued enqueue(String kind, Object payload) {
+        return enqueue(TaskRequest.of(kind, payload));
+    }
+
+    /**
+     * Enqueues a task of a typed {@code kind} with default options.
+     *
+     * @return the task's id, and whether it was created
+     * @throws IllegalArgumentException for a bad request, such as a payload of the wrong type
+     * @throws DataAccessException if the insert fails
+     */
+    public <P> Enqueued enqueue(TaskKind<P> kind, P payload) {
         return enqueue(TaskRequest.of(kind, payload));
     }
 
     /**
      * Enqueues a task.
      *
-     * @return the task's id (or that of the active task holding the same unique key)
+     * @return the task's id, and whether it was created or an active task holding the same unique key
+     *     was found
      * @throws IllegalArgumentException for a bad request, such as an undeclared queue
      * @throws DataAccessException if the insert fails
      */
-    public long enqueue(TaskRequest request) {
+    public Enqueued enqueue(TaskRequest request) {
         Objects.requireNonNull(request, "request must not be null");
         return inCallersTransaction(List.of(request), "enqueue", connection -> errand.enqueue(connection, request),
                 () -> errand.enqueue(request));
@@ -77,11 +112,11 @@ public final class ErrandClient {
     /**
      * Enqueues several tasks; those without a unique key are inserted in one round trip.
      *
-     * @return the ids, in request order
+     * @return the results, in request order
      * @throws IllegalArgumentException for a bad request
      * @throws DataAccessException if the insert fails
      */
-    public List<Long> enqueueAll(List<TaskRequest> requests) {
+    public List<Enqueued> enqueueAll(List<TaskRequest> requests) {
         Objects.requireNonNull(requests, "requests must not be null");
         return inCallersTransaction(requests, "enqueueAll", connection -> errand.enqueueAll(connection, requests),
                 () -> errand.enqueueAll(requests));
@@ -96,6 +131,11 @@ public final class ErrandClient {
             OwnTransaction<T> alone) {
         try {
             if (!TransactionSynchronizationManager.isActualTransactionActive()) {
+                if (requireTransaction) {
+                    throw new IllegalTransactionStateException("Errand " + operation + " outside a transaction:"
+                            + " errand.enqueue.require-transaction is on, so enqueue from a @Transactional method or"
+                            + " a TransactionTemplate, or turn the property off");
+                }
                 // No transaction to join: Errand opens, commits and closes its own, and wakes the poller.
                 return alone.run();
             }
@@ -108,10 +148,16 @@ public final class ErrandClient {
             } finally {
                 DataSourceUtils.releaseConnection(connection, dataSource);
             }
+        } catch (ErrandException e) {
+            throw translate(operation, e.getCause());
         } catch (SQLException e) {
-            DataAccessException translated = translator.translate("Errand " + operation, null, e);
-            throw translated != null ? translated : new UncategorizedSQLException("Errand " + operation, null, e);
+            throw translate(operation, e);
         }
+    }
+
+    private DataAccessException translate(String operation, SQLException e) {
+        DataAccessException translated = translator.translate("Errand " + operation, null, e);
+        return translated != null ? translated : new UncategorizedSQLException("Errand " + operation, null, e);
     }
 
     private void wakeAfterCommit(List<TaskRequest> requests) {
@@ -120,7 +166,7 @@ public final class ErrandClient {
         }
         Set<String> queues = new LinkedHashSet<>();
         for (TaskRequest request : requests) {
-            queues.add(request.queue() == null ? ErrandBuilder.DEFAULT_QUEUE : request.queue());
+            queues.add(request.queue() == null ? ErrandSettings.DEFAULT_QUEUE : request.queue());
         }
         // Before the commit the task is invisible to the poller, so waking it earlier would find nothing.
         TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {

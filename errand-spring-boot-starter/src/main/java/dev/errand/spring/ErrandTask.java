@@ -52,6 +52,13 @@ public @interface ErrandTask {
     String retryMaxDelay() default "";
 
     /**
+     * {@link Retry#DELAYS}: the delay after each failed attempt, in order, such as
+     * {@code {"10s", "20s", "30s"}}. Unless {@link #maxAttempts()} is set, the kind then has one attempt more
+     * than delays (4 here).
+     */
+    String[] retryDelays() default {};
+
+    /**
      * The lease that heartbeats keep while a {@link ExecutionMode#NON_TRANSACTIONAL} handler runs, for
      * example {@code "5m"}; empty for {@code errand.lease-duration}.
      */
@@ -74,6 +81,8 @@ public @interface ErrandTask {
         /** {@code retryDelay} after every failed attempt. */
         FIXED,
         /** {@code retryDelay}, doubling after each failure up to {@code retryMaxDelay}, with ±20% jitter. */
-        EXPONENTIAL
+        EXPONENTIAL,
+        /** The listed {@code retryDelays}, one per failed attempt. */
+        DELAYS
     }
 }

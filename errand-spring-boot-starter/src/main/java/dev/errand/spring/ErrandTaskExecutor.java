@@ -1,6 +1,8 @@
 package dev.errand.spring;
 
+import dev.errand.enqueue.Enqueued;
 import dev.errand.enqueue.TaskRequest;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -14,7 +16,8 @@ import org.springframework.util.ClassUtils;
  * in a {@link PersistentRunnables} bean are accepted; they are stored as JSON, never with Java
  * serialization.
  *
- * <p>{@link #execute(Runnable)} enqueues through an {@link ErrandClient}: inside a Spring-managed
+ * <p>{@link #execute(Runnable)} enqueues a runnable to run now, {@link #schedule(Runnable, Instant)} one
+ * to run later. Both enqueue through an {@link ErrandClient}: inside a Spring-managed
  * transaction the task commits or rolls back with it; outside one it commits at once.
  *
  * <p>The auto-configuration registers it as bean {@code errandTaskExecutor}, a fallback candidate: plain
@@ -49,6 +52,28 @@ public final class ErrandTaskExecutor implements TaskExecutor {
      */
     @Override
     public void execute(Runnable task) {
+        persist(task, null);
+    }
+
+    /**
+     * Persists {@code task} to run at {@code startTime} or soon after, on whichever node claims it then: the
+     * persistent counterpart of {@code TaskScheduler.schedule(Runnable, Instant)}. A time in the past runs it
+     * as soon as possible. Inside a Spring-managed transaction it commits or rolls back with it.
+     *
+     * @return the persisted task's id
+     * @throws TaskRejectedException if the runnable's class is not declared in a {@link PersistentRunnables}
+     *     bean, it cannot be written as JSON, or {@code startTime} is null or outside the years 1000 to 9999
+     * @throws org.springframework.dao.DataAccessException if the insert fails
+     */
+    public Enqueued schedule(Runnable task, Instant startTime) {
+        if (startTime == null) {
+            throw new TaskRejectedException("ErrandTaskExecutor.schedule needs a start time; use execute(task) to run"
+                    + " it as soon as possible");
+        }
+        return persist(task, startTime);
+    }
+
+    private Enqueued persist(Runnable task, Instant startTime) {
         if (task == null) {
             throw new TaskRejectedException("ErrandTaskExecutor cannot persist a null Runnable");
         }
@@ -61,10 +86,12 @@ public final class ErrandTaskExecutor implements TaskExecutor {
                     + type.getSimpleName() + ".class); }', or run it with an in-memory executor such as Spring"
                     + " Boot's applicationTaskExecutor.");
         }
-        TaskRequest request;
         try {
-            request = TaskRequest.builder(kind, task).queue(queue).build();
-            client.enqueue(request);
+            TaskRequest.Builder request = TaskRequest.builder(kind, task).queue(queue);
+            if (startTime != null) {
+                request.runAt(startTime);
+            }
+            return client.enqueue(request.build());
         } catch (IllegalArgumentException badRequest) {
             throw new TaskRejectedException("ErrandTaskExecutor could not persist a " + type.getName() + ": "
                     + badRequest.getMessage(), badRequest);

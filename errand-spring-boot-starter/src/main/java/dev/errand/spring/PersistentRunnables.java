@@ -1,6 +1,7 @@
 package dev.errand.spring;
 
 import dev.errand.task.TaskDefinition;
+import dev.errand.task.TaskKind;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -63,7 +64,7 @@ public final class PersistentRunnables {
         if (type == null) {
             throw new IllegalArgumentException("Persistent runnable class must not be null");
         }
-        TaskDefinition.requireValidKind(kind);
+        TaskKind.requireValidName(kind);
         if (kinds.containsKey(type)) {
             throw new IllegalArgumentException(type.getName() + " is already declared as persistent runnable kind '"
                     + kinds.get(type) + "'");

@@ -1,6 +1,6 @@
 package dev.errand.spring;
 
-import dev.errand.transaction.TransactionRunner;
+import dev.errand.spi.TransactionRunner;
 import java.sql.Connection;
 import java.util.Objects;
 import javax.sql.DataSource;

@@ -76,7 +76,7 @@ class LifecycleAndWakeUpTest {
         runner.withPropertyValues("errand.processing-enabled=false").run(context -> {
             Errand errand = context.getBean(Errand.class);
             assertThat(errand.isRunning()).isFalse();
-            long id = context.getBean(ErrandClient.class).enqueue("ping", null);
+            long id = context.getBean(ErrandClient.class).enqueue("ping", null).id();
             assertThat(errand.admin().find(id)).isPresent();
         });
     }

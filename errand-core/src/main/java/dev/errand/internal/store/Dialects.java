@@ -3,6 +3,7 @@ package dev.errand.internal.store;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -13,6 +14,9 @@ public final class Dialects {
 
     /** What {@link #detect(DataSource)} accepts, for error messages. */
     public static final String SUPPORTED = "PostgreSQL 12+, MariaDB 10.6+, MySQL 8.0.16+, H2 2.x";
+
+    /** The names {@link #named(String)} accepts. */
+    public static final List<String> NAMES = List.of("postgresql", "mariadb", "mysql", "h2");
 
     private static final Pattern MARIADB_VERSION = Pattern.compile("(\\d+)\\.(\\d+)\\.\\d+-mariadb");
 
@@ -85,6 +89,7 @@ public final class Dialects {
      * @throws IllegalArgumentException if the name is none of postgresql, h2, mariadb, mysql
      */
     public static Dialect named(String name) {
+        // Each name of NAMES has a case here.
         String key = name == null ? "" : name.trim().toLowerCase(Locale.ROOT);
         return switch (key) {
             case "postgresql" -> new PostgresDialect();

@@ -1,6 +1,8 @@
 package dev.errand.spring.actuate;
 
 import dev.errand.Errand;
+import dev.errand.admin.TaskCounts;
+import dev.errand.node.QueueActivity;
 import dev.errand.spring.ErrandTasks;
 import dev.errand.spring.TaskStatistics;
 import dev.errand.task.TaskDefinition;
@@ -34,26 +36,32 @@ public class ErrandEndpoint {
     /** Describes this node and the task table. */
     @ReadOperation
     public ErrandDescriptor errand() {
-        TaskStatistics.Overview overview = statistics.overview();
-        TaskStatistics.Load load = statistics.load();
+        // One statement gives every count, so that due never exceeds pending.
+        TaskCounts overview = statistics.overview();
+        Map<String, QueueActivity> activity = errand.activity();
 
         Map<String, QueueDescriptor> queues = new TreeMap<>();
         errand.settings().queues().forEach((name, concurrency) -> queues.put(name, new QueueDescriptor(concurrency)));
+        activity.forEach((name, now) -> {
+            QueueDescriptor queue = queues.computeIfAbsent(name, n -> new QueueDescriptor(now.concurrency()));
+            queue.executing = now.executing();
+            queue.buffered = now.buffered();
+        });
         Map<String, KindDescriptor> kinds = new TreeMap<>();
         for (TaskDefinition<?> definition : tasks.definitions()) {
             kinds.put(definition.kind(), new KindDescriptor(true, definition.mode().name(), definition.maxAttempts()));
         }
-        for (TaskStatistics.Count count : overview.counts()) {
-            queues.computeIfAbsent(count.queue(), name -> new QueueDescriptor(null)).states()
-                    .merge(count.state(), count.count(), Long::sum);
+        for (TaskCounts.Count count : overview.counts()) {
+            String state = count.state().dbValue();
+            QueueDescriptor queue = queues.computeIfAbsent(count.queue(), name -> new QueueDescriptor(null));
+            queue.states().merge(state, count.count(), Long::sum);
+            queue.due += count.due();
+            queue.lagSeconds = Math.max(queue.lagSeconds, count.oldestDueLag().toMillis() / 1000.0);
             kinds.computeIfAbsent(count.kind(), name -> new KindDescriptor(false, null, null)).states()
-                    .merge(count.state(), count.count(), Long::sum);
+                    .merge(state, count.count(), Long::sum);
         }
-        queues.forEach((name, queue) -> {
-            TaskStatistics.QueueLoad queueLoad = load.queue(name);
-            queue.due = queueLoad.due();
-            queue.lagSeconds = queueLoad.lag().toMillis() / 1000.0;
-        });
+        Map<String, Long> states = new TreeMap<>();
+        overview.byState().forEach((state, count) -> states.put(state.dbValue(), count));
 
         List<String> nodes = new ArrayList<>(overview.leaseOwners());
         if (!nodes.contains(errand.settings().nodeId())) {
@@ -62,7 +70,7 @@ public class ErrandEndpoint {
         return new ErrandDescriptor(
                 new NodeDescriptor(errand.settings().nodeId(), errand.isRunning(),
                         errand.settings().processingEnabled(), errand.dialectName()),
-                queues, new TreeMap<>(overview.byState()), kinds, nodes, overview.databaseTime().toString());
+                queues, states, kinds, nodes, overview.databaseTime().toString());
     }
 
     /**
@@ -88,12 +96,18 @@ public class ErrandEndpoint {
      */
     public record NodeDescriptor(String id, boolean running, boolean processingEnabled, String dialect) {}
 
-    /** One queue: its concurrency on this node, due tasks, lag and tasks per state. */
+    /**
+     * One queue: its concurrency on this node, what this node does with it now, due tasks, lag and tasks
+     * per state. The state {@code running} counts every claimed task on every node, both executing and
+     * buffered ones.
+     */
     public static final class QueueDescriptor {
         private final Integer concurrency;
         private final Map<String, Long> states = new TreeMap<>();
         private long due;
         private double lagSeconds;
+        private int executing;
+        private int buffered;
 
         QueueDescriptor(Integer concurrency) {
             this.concurrency = concurrency;
@@ -102,6 +116,16 @@ public class ErrandEndpoint {
         /** Worker threads on this node, or {@code null} if this node does not declare the queue. */
         public Integer getConcurrency() {
             return concurrency;
+        }
+
+        /** Tasks whose handler runs on this node now. */
+        public int getExecuting() {
+            return executing;
+        }
+
+        /** Tasks this node has claimed that wait for a free worker (the prefetch buffer). */
+        public int getBuffered() {
+            return buffered;
         }
 
         /** Pending tasks whose run time has passed. */

@@ -1,6 +1,8 @@
 package dev.errand.spring.actuate;
 
 import dev.errand.Errand;
+import dev.errand.admin.QueueLoads;
+import dev.errand.node.NodeHealth;
 import dev.errand.spring.TaskStatistics;
 import java.util.Objects;
 import org.springframework.boot.health.contributor.Health;
@@ -10,8 +12,10 @@ import org.springframework.boot.health.contributor.HealthIndicator;
  * Health of this Errand node, shown as {@code errand} under {@code /actuator/health}.
  *
  * <ul>
- *   <li>{@code DOWN} if the task table cannot be read, or if processing is on and the engine is not running
- *       (before start-up finished, or after shutdown began).</li>
+ *   <li>{@code DOWN} if the task table cannot be read; if processing is on and the engine is not running
+ *       (before start-up finished, or after shutdown began); or if one of the engine's long-lived threads
+ *       (a queue's poller, the completer, the heartbeat, rescue) keeps failing, as
+ *       {@link Errand#health()} reports. The detail {@code problems} then says which, and why.</li>
  *   <li>{@code UP} otherwise. Failed and overdue tasks are reported as details but do not turn the node
  *       {@code DOWN}: restarting the node would not repair them, and a platform that restarts unhealthy
  *       nodes would only add churn. Alert on the details or on the metrics instead.</li>
@@ -42,7 +46,11 @@ public final class ErrandHealthIndicator implements HealthIndicator {
                 .withDetail("nodeId", errand.settings().nodeId())
                 .withDetail("running", running)
                 .withDetail("processingEnabled", processing);
-        TaskStatistics.Load load;
+        NodeHealth node = errand.health();
+        if (!node.healthy()) {
+            health.withDetail("problems", node.problems());
+        }
+        QueueLoads load;
         try {
             load = statistics.load();
         } catch (RuntimeException unreachable) {
@@ -52,6 +60,6 @@ public final class ErrandHealthIndicator implements HealthIndicator {
                 .withDetail("failedTasks", load.failed())
                 .withDetail("overdueTasks", load.overdue())
                 .withDetail("overdueAfter", statistics.overdueAfter().toString());
-        return (processing && !running ? health.down() : health.up()).build();
+        return (processing && !running || !node.healthy() ? health.down() : health.up()).build();
     }
 }

@@ -2,8 +2,8 @@ package dev.errand.spring.autoconfigure;
 
 import dev.errand.Errand;
 import dev.errand.ErrandBuilder;
-import dev.errand.events.TaskListener;
-import dev.errand.json.PayloadCodec;
+import dev.errand.spi.TaskListener;
+import dev.errand.spi.PayloadCodec;
 import dev.errand.spring.ErrandBuilderCustomizer;
 import dev.errand.spring.ErrandClient;
 import dev.errand.spring.ErrandConfigurationException;
@@ -12,7 +12,7 @@ import dev.errand.spring.ErrandTaskCustomizer;
 import dev.errand.spring.ErrandTasks;
 import dev.errand.spring.SpringTransactionRunner;
 import dev.errand.spring.TaskStatistics;
-import dev.errand.transaction.TransactionRunner;
+import dev.errand.spi.TransactionRunner;
 import java.util.List;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
@@ -88,7 +88,11 @@ public class ErrandAutoConfiguration {
         return new SpringTransactionRunner(transactionManager);
     }
 
-    /** The Errand node. Building it applies Errand's migrations unless {@code errand.migrations-enabled=false}. */
+    /**
+     * The Errand node. Building it applies Errand's migrations unless {@code errand.migrations-enabled=false}.
+     *
+     * @throws ErrandConfigurationException if {@code errand.dialect} is set and the node cannot start with it
+     */
     @Bean
     @ConditionalOnMissingBean
     public Errand errand(DataSource dataSource, ErrandProperties properties, ErrandTasks tasks,
@@ -101,7 +105,18 @@ public class ErrandAutoConfiguration {
         listeners.orderedStream().forEach(builder::listener);
         payloadCodec.ifAvailable(builder::payloadCodec);
         customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
-        return builder.build();
+        try {
+            return builder.build();
+        } catch (IllegalStateException e) {
+            if (properties.getDialect() == null || e instanceof ErrandConfigurationException) {
+                throw e;
+            }
+            // A dialect set by hand that does not fit the database fails in the migrations or the first query.
+            throw new ErrandConfigurationException("Errand could not start on the database with errand.dialect="
+                    + properties.getDialect() + ": " + e.getMessage(), "Check that errand.dialect names the database"
+                    + " behind the DataSource (postgresql, mariadb, mysql or h2), or remove errand.dialect to detect"
+                    + " it from the JDBC metadata.");
+        }
     }
 
     /** Starts the node after the context has refreshed and stops it when the context closes. */
@@ -114,15 +129,15 @@ public class ErrandAutoConfiguration {
     /** Enqueues tasks, joining Spring-managed transactions. */
     @Bean
     @ConditionalOnMissingBean
-    public ErrandClient errandClient(Errand errand, DataSource dataSource) {
-        return new ErrandClient(errand, dataSource);
+    public ErrandClient errandClient(Errand errand, DataSource dataSource, ErrandProperties properties) {
+        return new ErrandClient(errand, dataSource, properties.getEnqueue().isRequireTransaction());
     }
 
     /** Task counts for health, endpoint and gauges, cached for {@code errand.stats.cache-duration}. */
     @Bean
     @ConditionalOnMissingBean
-    public TaskStatistics errandTaskStatistics(Errand errand, DataSource dataSource, ErrandProperties properties) {
-        return new TaskStatistics(dataSource, errand.settings().tablePrefix().taskTable(),
-                properties.getStats().getCacheDuration(), properties.getStats().getOverdueAfter(), errand.dialectName());
+    public TaskStatistics errandTaskStatistics(Errand errand, ErrandProperties properties) {
+        return new TaskStatistics(errand.admin(), properties.getStats().getCacheDuration(),
+                properties.getStats().getOverdueAfter());
     }
 }

@@ -2,7 +2,7 @@ package dev.errand.spring.autoconfigure;
 
 import dev.errand.Errand;
 import dev.errand.spring.SpringTransactionRunner;
-import dev.errand.transaction.TransactionRunner;
+import dev.errand.spi.TransactionRunner;
 import jakarta.persistence.EntityManagerFactory;
 import javax.sql.DataSource;
 import org.slf4j.Logger;

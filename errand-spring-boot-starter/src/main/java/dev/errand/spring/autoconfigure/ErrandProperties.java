@@ -1,10 +1,12 @@
 package dev.errand.spring.autoconfigure;
 
 import dev.errand.ErrandBuilder;
-import dev.errand.claim.ClaimStrategies;
-import dev.errand.store.Dialects;
+import dev.errand.ClaimStrategies;
+import dev.errand.config.Setting;
+import dev.errand.config.Settings;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -12,37 +14,14 @@ import org.springframework.validation.Errors;
 import org.springframework.validation.Validator;
 
 /**
- * The {@code errand.*} properties. Each maps to the {@link ErrandBuilder} setting of the same name and has
- * the same default and range. Out-of-range values stop start-up; the message names the property and its
+ * The {@code errand.*} properties. Each maps to the {@link ErrandBuilder} setting of the same name, and
+ * takes its default and range from the core's table of settings, {@link Settings}, so that the two cannot
+ * drift apart. Out-of-range values stop start-up; the message names the property and its
  * allowed range. The class validates itself ({@link Validator}), so no Bean Validation provider is needed.
  */
 @ConfigurationProperties("errand")
 public class ErrandProperties implements Validator {
 
-    // The ranges of ErrandBuilder, restated so that messages can name the property; ErrandPropertiesRangeTest
-    // checks them against the builder so that they cannot drift apart.
-    static final Duration POLL_INTERVAL_MIN = Duration.ofMillis(10);
-    static final Duration POLL_INTERVAL_MAX = Duration.ofHours(1);
-    static final Duration LEASE_MIN = Duration.ofSeconds(1);
-    static final Duration LEASE_MAX = Duration.ofHours(24);
-    static final Duration HEARTBEAT_MIN = Duration.ofMillis(100);
-    static final Duration HEARTBEAT_MAX = Duration.ofHours(1);
-    static final Duration FLUSH_MIN = Duration.ofMillis(1);
-    static final Duration FLUSH_MAX = Duration.ofSeconds(10);
-    static final Duration RESCUE_MIN = Duration.ofMillis(100);
-    static final Duration RESCUE_MAX = Duration.ofHours(1);
-    static final Duration SHUTDOWN_MIN = Duration.ZERO;
-    static final Duration SHUTDOWN_MAX = Duration.ofHours(1);
-    static final Duration RETENTION_MIN = Duration.ofSeconds(1);
-    static final Duration RETENTION_MAX = Duration.ofDays(3650);
-    static final Duration PRUNE_MIN = Duration.ofSeconds(1);
-    static final Duration PRUNE_MAX = Duration.ofHours(24);
-    static final Duration UNKNOWN_KIND_MIN = Duration.ZERO;
-    static final Duration UNKNOWN_KIND_MAX = Duration.ofHours(24);
-    static final int CLAIM_BATCH_MAX = 10_000;
-    static final int COMPLETION_BATCH_MAX = 10_000;
-    static final int CONCURRENCY_MAX = 1000;
-    static final int ATTEMPTS_MAX = 1000;
     static final Duration STATS_CACHE_MAX = Duration.ofHours(1);
     static final Duration OVERDUE_MIN = Duration.ofSeconds(1);
     static final Duration OVERDUE_MAX = Duration.ofDays(30);
@@ -68,28 +47,35 @@ public class ErrandProperties implements Validator {
     private Map<String, Queue> queues = new LinkedHashMap<>();
 
     /** The longest a poller sleeps without a wake-up: 10ms to 1h. */
-    private Duration pollInterval = Duration.ofMillis(500);
+    private Duration pollInterval = Settings.POLL_INTERVAL.defaultValue();
 
     /** The most tasks one claim statement takes: 1 to 10000. */
-    private int claimBatchSize = 100;
+    private int claimBatchSize = Settings.CLAIM_BATCH_SIZE.defaultValue();
+
+    /**
+     * The most claimed tasks a queue keeps waiting for a free worker: about as many as it completed in the
+     * last 200 ms, up to this: 0 to 10000. 0 claims only for free workers. It replaces an executor's queue
+     * capacity: a buffered task is already claimed, with a lease, so a crash loses nothing.
+     */
+    private int prefetch = Settings.PREFETCH.defaultValue();
 
     /** The lease set by every claim and the default lease of non-transactional kinds: 1s to 24h, and at least twice the heartbeat interval. */
-    private Duration leaseDuration = Duration.ofSeconds(60);
+    private Duration leaseDuration = Settings.LEASE_DURATION.defaultValue();
 
     /** How often the node extends the leases it holds: 100ms to 1h. */
-    private Duration heartbeatInterval = Duration.ofSeconds(10);
+    private Duration heartbeatInterval = Settings.HEARTBEAT_INTERVAL.defaultValue();
 
     /** How long completions of non-transactional tasks are gathered into one statement: 1ms to 10s. */
-    private Duration completionFlushInterval = Duration.ofMillis(5);
+    private Duration completionFlushInterval = Settings.COMPLETION_FLUSH_INTERVAL.defaultValue();
 
     /** The most completions in one statement: 1 to 10000. */
-    private int completionBatchSize = 500;
+    private int completionBatchSize = Settings.COMPLETION_BATCH_SIZE.defaultValue();
 
     /** How often the node looks for tasks whose lease expired: 100ms to 1h. */
-    private Duration rescueInterval = Duration.ofSeconds(15);
+    private Duration rescueInterval = Settings.RESCUE_INTERVAL.defaultValue();
 
     /** How long shutdown waits for running tasks: 0 to 1h. Keep it below the platform's termination grace period. */
-    private Duration shutdownTimeout = Duration.ofSeconds(30);
+    private Duration shutdownTimeout = Settings.SHUTDOWN_TIMEOUT.defaultValue();
 
     /**
      * How long succeeded tasks are kept as 'succeeded' rows before they are pruned: 1s to 3650d. Unset
@@ -98,13 +84,13 @@ public class ErrandProperties implements Validator {
     private Duration succeededRetention;
 
     /** How often succeeded tasks past their retention are deleted: 1s to 24h. Used only with a retention. */
-    private Duration pruneInterval = Duration.ofMinutes(5);
+    private Duration pruneInterval = Settings.PRUNE_INTERVAL.defaultValue();
 
     /** The delay before another attempt of a task whose kind this node does not know: 0 to 24h. */
-    private Duration unknownKindRetryDelay = Duration.ofMinutes(1);
+    private Duration unknownKindRetryDelay = Settings.UNKNOWN_KIND_RETRY_DELAY.defaultValue();
 
     /** The most attempts for tasks whose kind and request set none: 1 to 1000. */
-    private int defaultMaxAttempts = 5;
+    private int defaultMaxAttempts = Settings.DEFAULT_MAX_ATTEMPTS.defaultValue();
 
     /**
      * The prefix of Errand's table names and PostgreSQL channel: a letter or '_', then letters, digits or
@@ -130,6 +116,8 @@ public class ErrandProperties implements Validator {
     private final Stats stats = new Stats();
 
     private final TaskExecutor taskExecutor = new TaskExecutor();
+
+    private final Enqueue enqueue = new Enqueue();
 
     /** Whether to auto-configure Errand. */
     public boolean isEnabled() {
@@ -189,6 +177,16 @@ public class ErrandProperties implements Validator {
     /** Sets the most tasks one claim statement takes. */
     public void setClaimBatchSize(int claimBatchSize) {
         this.claimBatchSize = claimBatchSize;
+    }
+
+    /** The most claimed tasks a queue keeps waiting for a free worker. */
+    public int getPrefetch() {
+        return prefetch;
+    }
+
+    /** Sets the most claimed tasks a queue keeps waiting for a free worker. */
+    public void setPrefetch(int prefetch) {
+        this.prefetch = prefetch;
     }
 
     /** The default lease. */
@@ -349,6 +347,11 @@ public class ErrandProperties implements Validator {
         return taskExecutor;
     }
 
+    /** The settings of enqueueing through {@code ErrandClient}. */
+    public Enqueue getEnqueue() {
+        return enqueue;
+    }
+
     /** Copies these properties onto {@code builder}. Call {@link #validate} (binding does) first. */
     public void applyTo(ErrandBuilder builder) {
         if (nodeId != null) {
@@ -358,6 +361,7 @@ public class ErrandProperties implements Validator {
         builder.processingEnabled(processingEnabled)
                 .pollInterval(pollInterval)
                 .claimBatchSize(claimBatchSize)
+                .prefetch(prefetch)
                 .leaseDuration(leaseDuration)
                 .heartbeatInterval(heartbeatInterval)
                 .completionFlushInterval(completionFlushInterval)
@@ -396,44 +400,33 @@ public class ErrandProperties implements Validator {
                     reject(errors, null, "errand.queues: queue name must be 1 to 100 non-blank characters, got \""
                             + name + "\"");
                 }
-                int concurrency = queue == null ? 0 : queue.getConcurrency();
-                if (concurrency < 1 || concurrency > CONCURRENCY_MAX) {
-                    reject(errors, null, "errand.queues." + name + ".concurrency must be between 1 and "
-                            + CONCURRENCY_MAX + ", got " + concurrency);
-                }
+                Integer concurrency = queue == null ? null : queue.getConcurrency();
+                Settings.CONCURRENCY.problem("errand.queues." + name + ".concurrency", concurrency)
+                        .ifPresent(problem -> reject(errors, null, problem));
             });
         }
-        if (p.dialect != null) {
-            try {
-                Dialects.named(p.dialect);
-            } catch (IllegalArgumentException e) {
-                reject(errors, "dialect", "errand.dialect must be one of postgresql, mariadb, mysql, h2 (or unset to"
-                        + " detect it), got \"" + p.dialect + "\"");
-            }
+        if (p.dialect != null && !ErrandBuilder.dialectNames().contains(p.dialect.trim().toLowerCase(Locale.ROOT))) {
+            reject(errors, "dialect", "errand.dialect must be one of " + String.join(", ", ErrandBuilder.dialectNames())
+                    + " (or unset to detect it), got \"" + p.dialect + "\"");
         }
         if (p.claimStrategy == null) {
             reject(errors, "claimStrategy", "errand.claim-strategy must be skip-locked or optimistic-version");
         }
-        range(errors, "pollInterval", "errand.poll-interval", p.pollInterval, POLL_INTERVAL_MIN, POLL_INTERVAL_MAX);
-        range(errors, "claimBatchSize", "errand.claim-batch-size", p.claimBatchSize, 1, CLAIM_BATCH_MAX);
-        boolean leaseOk = range(errors, "leaseDuration", "errand.lease-duration", p.leaseDuration, LEASE_MIN,
-                LEASE_MAX);
-        boolean heartbeatOk = range(errors, "heartbeatInterval", "errand.heartbeat-interval", p.heartbeatInterval,
-                HEARTBEAT_MIN, HEARTBEAT_MAX);
-        range(errors, "completionFlushInterval", "errand.completion-flush-interval", p.completionFlushInterval,
-                FLUSH_MIN, FLUSH_MAX);
-        range(errors, "completionBatchSize", "errand.completion-batch-size", p.completionBatchSize, 1,
-                COMPLETION_BATCH_MAX);
-        range(errors, "rescueInterval", "errand.rescue-interval", p.rescueInterval, RESCUE_MIN, RESCUE_MAX);
-        range(errors, "shutdownTimeout", "errand.shutdown-timeout", p.shutdownTimeout, SHUTDOWN_MIN, SHUTDOWN_MAX);
+        check(errors, Settings.POLL_INTERVAL, p.pollInterval);
+        check(errors, Settings.CLAIM_BATCH_SIZE, p.claimBatchSize);
+        check(errors, Settings.PREFETCH, p.prefetch);
+        boolean leaseOk = check(errors, Settings.LEASE_DURATION, p.leaseDuration);
+        boolean heartbeatOk = check(errors, Settings.HEARTBEAT_INTERVAL, p.heartbeatInterval);
+        check(errors, Settings.COMPLETION_FLUSH_INTERVAL, p.completionFlushInterval);
+        check(errors, Settings.COMPLETION_BATCH_SIZE, p.completionBatchSize);
+        check(errors, Settings.RESCUE_INTERVAL, p.rescueInterval);
+        check(errors, Settings.SHUTDOWN_TIMEOUT, p.shutdownTimeout);
         if (p.succeededRetention != null) {
-            range(errors, "succeededRetention", "errand.succeeded-retention", p.succeededRetention, RETENTION_MIN,
-                    RETENTION_MAX);
+            check(errors, Settings.SUCCEEDED_RETENTION, p.succeededRetention);
         }
-        range(errors, "pruneInterval", "errand.prune-interval", p.pruneInterval, PRUNE_MIN, PRUNE_MAX);
-        range(errors, "unknownKindRetryDelay", "errand.unknown-kind-retry-delay", p.unknownKindRetryDelay,
-                UNKNOWN_KIND_MIN, UNKNOWN_KIND_MAX);
-        range(errors, "defaultMaxAttempts", "errand.default-max-attempts", p.defaultMaxAttempts, 1, ATTEMPTS_MAX);
+        check(errors, Settings.PRUNE_INTERVAL, p.pruneInterval);
+        check(errors, Settings.UNKNOWN_KIND_RETRY_DELAY, p.unknownKindRetryDelay);
+        check(errors, Settings.DEFAULT_MAX_ATTEMPTS, p.defaultMaxAttempts);
         if (p.tablePrefix == null || !TABLE_PREFIX.matcher(p.tablePrefix).matches()) {
             reject(errors, "tablePrefix", "errand.table-prefix must be a letter or '_' followed by letters, digits"
                     + " or '_', at most 40 characters in all (for example \"errand_\"), got \"" + p.tablePrefix + "\"");
@@ -454,6 +447,12 @@ public class ErrandProperties implements Validator {
         }
     }
 
+    private static <T extends Comparable<? super T>> boolean check(Errors errors, Setting<T> setting, T value) {
+        var problem = setting.problem("errand." + setting.property(), value);
+        problem.ifPresent(message -> reject(errors, setting.name(), message));
+        return problem.isEmpty();
+    }
+
     private static boolean range(Errors errors, String field, String property, Duration value, Duration min,
             Duration max) {
         if (value == null || value.compareTo(min) < 0 || value.compareTo(max) > 0) {
@@ -462,12 +461,6 @@ public class ErrandProperties implements Validator {
             return false;
         }
         return true;
-    }
-
-    private static void range(Errors errors, String field, String property, int value, int min, int max) {
-        if (value < min || value > max) {
-            reject(errors, field, property + " must be between " + min + " and " + max + ", got " + value);
-        }
     }
 
     private static void reject(Errors errors, String field, String message) {
@@ -482,7 +475,7 @@ public class ErrandProperties implements Validator {
     public static class Queue {
 
         /** How many of this queue's tasks the node runs at once (worker threads): 1 to 1000. */
-        private int concurrency = 4;
+        private int concurrency = Settings.CONCURRENCY.defaultValue();
 
         /** How many tasks of this queue the node runs at once. */
         public int getConcurrency() {
@@ -552,6 +545,26 @@ public class ErrandProperties implements Validator {
         /** Sets the queue for persisted runnables. */
         public void setQueue(String queue) {
             this.queue = queue;
+        }
+    }
+
+    /** Settings of enqueueing through {@code ErrandClient}. */
+    public static class Enqueue {
+
+        /**
+         * Whether ErrandClient refuses to enqueue outside a Spring-managed transaction, as
+         * Propagation.MANDATORY does. Off by default: outside a transaction a task commits on its own.
+         */
+        private boolean requireTransaction;
+
+        /** Whether an enqueue outside a transaction is refused. */
+        public boolean isRequireTransaction() {
+            return requireTransaction;
+        }
+
+        /** Sets whether an enqueue outside a transaction is refused. */
+        public void setRequireTransaction(boolean requireTransaction) {
+            this.requireTransaction = requireTransaction;
         }
     }
 }

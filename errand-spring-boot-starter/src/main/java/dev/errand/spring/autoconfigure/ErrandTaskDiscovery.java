@@ -10,6 +10,7 @@ import dev.errand.task.FailedTask;
 import dev.errand.task.FailureCallback;
 import dev.errand.task.TaskContext;
 import dev.errand.task.TaskDefinition;
+import dev.errand.task.TaskKind;
 import dev.errand.task.TaskHandler;
 import java.sql.Connection;
 import java.time.Duration;
@@ -77,7 +78,7 @@ final class ErrandTaskDiscovery {
                     "Implement TaskHandler<YourPayload> on the bean, or remove @ErrandTask.");
         }
         try {
-            TaskDefinition.requireValidKind(kind);
+            TaskKind.requireValidName(kind);
         } catch (IllegalArgumentException e) {
             throw invalid(kind, source, e.getMessage(), "Fix the kind in @ErrandTask.");
         }
@@ -158,15 +159,35 @@ final class ErrandTaskDiscovery {
     }
 
     private RetryPolicy retryPolicy(ErrandTask annotation) {
-        Duration delay = duration("retryDelay", annotation.retryDelay(), annotation.retry() != ErrandTask.Retry.DEFAULT);
+        boolean delayed = annotation.retry() == ErrandTask.Retry.FIXED || annotation.retry() == ErrandTask.Retry.EXPONENTIAL;
+        Duration delay = duration("retryDelay", annotation.retryDelay(), delayed);
         Duration maxDelay = duration("retryMaxDelay", annotation.retryMaxDelay(),
                 annotation.retry() == ErrandTask.Retry.EXPONENTIAL);
+        if (annotation.retry() != ErrandTask.Retry.DELAYS && annotation.retryDelays().length > 0) {
+            throw new IllegalArgumentException("retryDelays needs retry = DELAYS");
+        }
         return switch (annotation.retry()) {
             case DEFAULT -> {
                 if (delay != null || maxDelay != null) {
                     throw new IllegalArgumentException("retryDelay and retryMaxDelay need retry = FIXED or EXPONENTIAL");
                 }
                 yield null;
+            }
+            case DELAYS -> {
+                if (delay != null || maxDelay != null) {
+                    throw new IllegalArgumentException("retry = DELAYS takes retryDelays, not retryDelay or"
+                            + " retryMaxDelay");
+                }
+                String[] texts = annotation.retryDelays();
+                if (texts.length == 0) {
+                    throw new IllegalArgumentException("retry = DELAYS needs retryDelays, for example"
+                            + " {\"10s\", \"1m\", \"10m\"}");
+                }
+                Duration[] delays = new Duration[texts.length];
+                for (int i = 0; i < texts.length; i++) {
+                    delays[i] = duration("retryDelays[" + i + "]", texts[i], true);
+                }
+                yield RetryPolicy.delays(delays);
             }
             case FIXED -> {
                 if (maxDelay != null) {

@@ -1,6 +1,8 @@
 package dev.errand.spring.autoconfigure;
 
+import dev.errand.Errand;
 import dev.errand.spring.ErrandClient;
+import dev.errand.spring.ErrandConfigurationException;
 import dev.errand.spring.ErrandTaskExecutor;
 import dev.errand.spring.PersistentRunnables;
 import java.util.LinkedHashMap;
@@ -35,14 +37,25 @@ public class ErrandTaskExecutorAutoConfiguration {
     /** Creates the auto-configuration; Spring calls it. */
     public ErrandTaskExecutorAutoConfiguration() {}
 
-    /** The persistent executor for every declared runnable class. */
+    /**
+     * The persistent executor for every declared runnable class.
+     *
+     * @throws ErrandConfigurationException if {@code errand.task-executor.queue} is not a declared queue
+     */
     @Bean
     @Fallback
     @ConditionalOnMissingBean
-    public ErrandTaskExecutor errandTaskExecutor(ErrandClient client, ObjectProvider<PersistentRunnables> runnables,
-            ErrandProperties properties) {
+    public ErrandTaskExecutor errandTaskExecutor(Errand errand, ErrandClient client,
+            ObjectProvider<PersistentRunnables> runnables, ErrandProperties properties) {
+        String queue = properties.getTaskExecutor().getQueue();
+        if (!errand.settings().queues().containsKey(queue)) {
+            throw new ErrandConfigurationException("errand.task-executor.queue is '" + queue + "', but this node"
+                    + " declares only the queues " + errand.settings().queues().keySet() + ".",
+                    "Declare it, for example errand.queues." + queue + ".concurrency=4, or set"
+                    + " errand.task-executor.queue to one of the declared queues.");
+        }
         Map<Class<? extends Runnable>, String> kinds = new LinkedHashMap<>();
         runnables.orderedStream().forEach(declared -> kinds.putAll(declared.kinds()));
-        return new ErrandTaskExecutor(client, kinds, properties.getTaskExecutor().getQueue());
+        return new ErrandTaskExecutor(client, kinds, queue);
     }
 }

@@ -1,6 +1,6 @@
 package dev.errand.spring.metrics;
 
-import dev.errand.events.TaskListener;
+import dev.errand.spi.TaskListener;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;

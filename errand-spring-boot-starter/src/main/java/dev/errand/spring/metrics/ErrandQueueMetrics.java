@@ -1,5 +1,6 @@
 package dev.errand.spring.metrics;
 
+import dev.errand.admin.QueueLoads;
 import dev.errand.spring.TaskStatistics;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -60,18 +61,18 @@ public final class ErrandQueueMetrics implements MeterBinder {
     }
 
     private double depth(String queue) {
-        TaskStatistics.Load load = load();
+        QueueLoads load = load();
         return load == null ? Double.NaN : load.queue(queue).due();
     }
 
     private double lagMillis(String queue) {
-        TaskStatistics.Load load = load();
+        QueueLoads load = load();
         return load == null ? Double.NaN : load.queue(queue).lag().toMillis();
     }
 
-    private TaskStatistics.Load load() {
+    private QueueLoads load() {
         try {
-            TaskStatistics.Load load = statistics.load();
+            QueueLoads load = statistics.load();
             failing = false;
             return load;
         } catch (RuntimeException e) {

@@ -12,10 +12,13 @@ import dev.errand.spring.testing.PostgresTables;
 import dev.errand.task.TaskContext;
 import dev.errand.task.TaskHandler;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
@@ -106,7 +109,7 @@ class ObservabilityTest {
 
         client.enqueue("quick", null);
         client.enqueue("quick", null);
-        long failing = client.enqueue("fails", null);
+        long failing = client.enqueue("fails", null).id();
         await().atMost(Duration.ofSeconds(10)).until(() -> count("errand.tasks.succeeded", "quick") == succeeded + 2
                 && errand.admin().find(failing).map(t -> t.state().dbValue().equals("failed")).orElse(false));
 
@@ -139,7 +142,7 @@ class ObservabilityTest {
         for (int i = 0; i < 3; i++) {
             client.enqueue("quick", null);
         }
-        long failing = client.enqueue("fails", null);
+        long failing = client.enqueue("fails", null).id();
         try {
             // The one worker is busy: the others wait, and soon count as overdue (errand.stats.overdue-after=1s).
             await().atMost(Duration.ofSeconds(10)).until(() -> gauge("errand.queue.depth") == 4);
@@ -170,32 +173,56 @@ class ObservabilityTest {
     }
 
     @Test
-    void healthIsDownWhenTheDatabaseIsUnreachableOrTheEngineDoesNotRun() {
-        TaskStatistics unreachable = new TaskStatistics(new AbstractDataSource() {
+    void healthIsDownWhenTheDatabaseIsUnreachableOrTheEngineDoesNotRunOrKeepsFailing() {
+        AtomicBoolean refuse = new AtomicBoolean();
+        DataSource switchable = new AbstractDataSource() {
             @Override
-            public java.sql.Connection getConnection() throws SQLException {
-                throw new SQLException("connection refused");
+            public Connection getConnection() throws SQLException {
+                if (refuse.get()) {
+                    throw new SQLException("connection refused", "08001");
+                }
+                return jdbc.getDataSource().getConnection();
             }
 
             @Override
-            public java.sql.Connection getConnection(String user, String password) throws SQLException {
+            public Connection getConnection(String user, String password) throws SQLException {
                 return getConnection();
             }
-        }, prefix + "task", Duration.ZERO, Duration.ofMinutes(5));
-        Health down = new ErrandHealthIndicator(errand, unreachable).health();
-        assertThat(down.getStatus()).isEqualTo(Status.DOWN);
-        assertThat(down.getDetails()).containsEntry("database", "unreachable");
+        };
+        Errand node = Errand.builder(switchable).tablePrefix(prefix).migrationsEnabled(false)
+                .pollInterval(Duration.ofMillis(50)).build();
+        TaskStatistics statistics = new TaskStatistics(node.admin(), Duration.ZERO, Duration.ofMinutes(5));
+        ErrandHealthIndicator indicator = new ErrandHealthIndicator(node, statistics);
+        TaskStatistics readable = new TaskStatistics(errand.admin(), Duration.ZERO, Duration.ofMinutes(5));
+        assertThat(indicator.health().getStatus()).as("not started").isEqualTo(Status.DOWN);
 
-        Errand notStarted = Errand.builder(jdbc.getDataSource()).tablePrefix(prefix).migrationsEnabled(false).build();
-        TaskStatistics statistics = new TaskStatistics(jdbc.getDataSource(), prefix + "task", Duration.ZERO,
-                Duration.ofMinutes(5));
-        assertThat(new ErrandHealthIndicator(notStarted, statistics).health().getStatus()).isEqualTo(Status.DOWN);
-        ErrandLifecycle lifecycle = new ErrandLifecycle(notStarted);
+        ErrandLifecycle lifecycle = new ErrandLifecycle(node);
         lifecycle.start();
-        assertThat(new ErrandHealthIndicator(notStarted, statistics).health().getStatus()).isEqualTo(Status.UP);
-        lifecycle.stop();
+        try {
+            assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);
+
+            refuse.set(true);
+            Health down = indicator.health();
+            assertThat(down.getStatus()).isEqualTo(Status.DOWN);
+            assertThat(down.getDetails()).containsEntry("database", "unreachable");
+
+            // The poller fails on every poll; after a few failures the node itself reports the problem,
+            // which turns health DOWN even when the table can be read (here through another node's admin).
+            await().atMost(Duration.ofSeconds(10)).until(() -> !node.health().healthy());
+            Health failing = new ErrandHealthIndicator(node, readable).health();
+            assertThat(failing.getStatus()).isEqualTo(Status.DOWN);
+            assertThat(failing.getDetails()).containsEntry("database", "reachable").containsKey("problems");
+            assertThat(failing.getDetails().get("problems").toString()).contains("connection refused");
+
+            refuse.set(false);
+            await().atMost(Duration.ofSeconds(10)).until(() -> node.health().healthy());
+            assertThat(indicator.health().getStatus()).as("recovered").isEqualTo(Status.UP);
+        } finally {
+            refuse.set(false);
+            lifecycle.stop();
+        }
         assertThat(lifecycle.isRunning()).isFalse();
-        assertThat(new ErrandHealthIndicator(notStarted, statistics).health().getStatus()).isEqualTo(Status.DOWN);
+        assertThat(indicator.health().getStatus()).as("stopped").isEqualTo(Status.DOWN);
     }
 
     private double count(String name, String kind) {

@@ -17,7 +17,7 @@ import dev.errand.spring.metrics.ErrandMetrics;
 import dev.errand.spring.metrics.ErrandQueueMetrics;
 import dev.errand.spring.testing.PostgresTables;
 import dev.errand.spring.testing.TestDatabase;
-import dev.errand.transaction.TransactionRunner;
+import dev.errand.spi.TransactionRunner;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.InputStream;
@@ -184,7 +184,7 @@ class ErrandAutoConfigurationTest {
                     assertThat(settings.defaultMaxAttempts()).isEqualTo(9);
                     assertThat(settings.tablePrefix().value()).startsWith("t");
                     assertThat(settings.migrationsEnabled()).isFalse();
-                    assertThat(settings.transactionRunner()).isInstanceOf(SpringTransactionRunner.class);
+                    assertThat(context.getBean(TransactionRunner.class)).isInstanceOf(SpringTransactionRunner.class);
                     assertThat(context.getBean(Errand.class).dialectName()).isEqualTo("postgresql");
                     assertThat(context.getBean(ErrandProperties.class).getClaimStrategy())
                             .isEqualTo(ErrandProperties.ClaimStrategy.OPTIMISTIC_VERSION);

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.errand.spring.SpringTransactionRunner;
 import dev.errand.spring.testing.PostgresTables;
-import dev.errand.transaction.TransactionRunner;
+import dev.errand.spi.TransactionRunner;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;

@@ -10,6 +10,8 @@ import dev.errand.spring.ErrandTaskExecutor;
 import dev.errand.spring.PersistentRunnables;
 import dev.errand.spring.testing.PostgresTables;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
@@ -145,5 +147,21 @@ class ErrandTaskExecutorTest {
         Runnable lambda = () -> {};
         assertThatThrownBy(() -> executor.execute(lambda)).isInstanceOf(TaskRejectedException.class)
                 .hasMessageContaining("PersistentRunnables");
+    }
+
+    @Test
+    void schedulesARunnableForLaterAndRunsItThen() {
+        Instant startTime = Instant.now().plusSeconds(2).truncatedTo(ChronoUnit.MILLIS);
+        long id = executor.schedule(new SendReport("r-4"), startTime).id();
+
+        assertThat(errand.admin().find(id).orElseThrow().runAt()).isEqualTo(startTime);
+        assertThat(log.sent).noneMatch(sent -> sent.startsWith("r-4"));
+        await().atMost(Duration.ofSeconds(15)).until(() -> log.sent.contains("r-4 in a transaction"));
+        assertThat(Instant.now()).isAfterOrEqualTo(startTime);
+
+        assertThatThrownBy(() -> executor.schedule(new SendReport("r-5"), null))
+                .isInstanceOf(TaskRejectedException.class).hasMessageContaining("execute(task)");
+        assertThatThrownBy(() -> executor.schedule(new SendReport("r-6"), Instant.MAX))
+                .isInstanceOf(TaskRejectedException.class).hasMessageContaining("runAt must be between");
     }
 }

@@ -15,8 +15,10 @@ import dev.errand.task.Task;
 import dev.errand.task.TaskContext;
 import dev.errand.task.TaskHandler;
 import dev.errand.task.TaskState;
-import dev.errand.transaction.TransactionRunner;
+import dev.errand.spi.TransactionRunner;
 import java.io.IOException;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
@@ -77,7 +79,7 @@ class JdbcTransactionsTest {
         @Transactional
         public long place(long orderId, boolean thenFail) {
             jdbc.update("INSERT INTO " + table + " (id, status) VALUES (?, 'placed')", orderId);
-            long taskId = errand.enqueue("record-order", new OrderPlaced(orderId));
+            long taskId = errand.enqueue("record-order", new OrderPlaced(orderId)).id();
             if (thenFail) {
                 throw new IllegalStateException("payment declined");
             }
@@ -135,8 +137,10 @@ class JdbcTransactionsTest {
         }
 
         @Override
-        public void handle(OrderPlaced order, TaskContext context) {
-            if (DataSourceUtils.getConnection(dataSource) == context.connection()) {
+        public void handle(OrderPlaced order, TaskContext context) throws SQLException {
+            // The handler gets the transaction's connection behind a guard; both reach the same raw connection.
+            if (DataSourceUtils.getConnection(dataSource).unwrap(Connection.class)
+                    == context.connection().unwrap(Connection.class)) {
                 SHARED_CONNECTION.add(order.orderId());
             }
             jdbc.update("UPDATE " + orders.table() + " SET status = 'recorded' WHERE id = ?", order.orderId());
@@ -212,7 +216,7 @@ class JdbcTransactionsTest {
         TaskRequest later = TaskRequest.builder("record-order", new OrderPlaced(50)).delay(Duration.ofHours(1)).build();
 
         Optional<Task> seenFromOutside = template.execute(status -> {
-            long id = client.enqueue(later);
+            long id = client.enqueue(later).id();
             Optional<Task> outside = errand.admin().find(id);
             status.setRollbackOnly();
             return outside;
@@ -220,10 +224,10 @@ class JdbcTransactionsTest {
         assertThat(seenFromOutside).as("uncommitted task seen from another connection").isEmpty();
         assertThat(tasksOf(50)).isZero();
 
-        long committed = template.execute(status -> client.enqueue(later));
+        long committed = template.execute(status -> client.enqueue(later).id());
         assertThat(errand.admin().find(committed)).isPresent();
 
-        long alone = client.enqueue(later);
+        long alone = client.enqueue(later).id();
         assertThat(errand.admin().find(alone)).as("committed on its own, outside any transaction").isPresent();
         errand.admin().delete(committed);
         errand.admin().delete(alone);

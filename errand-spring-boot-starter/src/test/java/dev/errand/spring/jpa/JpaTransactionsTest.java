@@ -14,7 +14,7 @@ import dev.errand.task.Task;
 import dev.errand.task.TaskContext;
 import dev.errand.task.TaskHandler;
 import dev.errand.task.TaskState;
-import dev.errand.transaction.TransactionRunner;
+import dev.errand.spi.TransactionRunner;
 import java.time.Duration;
 import org.hibernate.boot.model.naming.Identifier;
 import org.hibernate.boot.model.naming.PhysicalNamingStrategyStandardImpl;
@@ -79,7 +79,7 @@ class JpaTransactionsTest {
         @Transactional
         public long open(long accountId, boolean thenFail) {
             repository.save(new Account(accountId));
-            long taskId = errand.enqueue("credit", new Credit(accountId, 100));
+            long taskId = errand.enqueue("credit", new Credit(accountId, 100)).id();
             if (thenFail) {
                 throw new IllegalStateException("identity check failed");
             }
