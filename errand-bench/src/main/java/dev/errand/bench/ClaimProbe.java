@@ -1,10 +1,11 @@
 package dev.errand.bench;
 
 import dev.errand.bench.systems.ErrandSystem;
-import dev.errand.claim.ClaimRequest;
-import dev.errand.claim.ClaimStrategies;
-import dev.errand.claim.ClaimStrategy;
-import dev.errand.store.PostgresDialect;
+import dev.errand.spi.ClaimRequest;
+import dev.errand.ClaimStrategies;
+import dev.errand.spi.ClaimStrategy;
+import dev.errand.internal.claim.DialectClaimEnvironment;
+import dev.errand.internal.store.PostgresDialect;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
@@ -56,7 +57,7 @@ public final class ClaimProbe {
 
     /** Average milliseconds per claim of 100 over {@code claims} claims, and the plan if asked. */
     static Map<String, String> measure(Db db, String table, int claims, boolean explain) throws Exception {
-        ClaimStrategy strategy = ClaimStrategies.skipLocked().create(new PostgresDialect(), table);
+        ClaimStrategy strategy = ClaimStrategies.skipLocked().create(new DialectClaimEnvironment(new PostgresDialect(), table));
         Map<String, String> r = new LinkedHashMap<>();
         try (Connection raw = DriverManager.getConnection(db.url(), db.user(), db.password())) {
             raw.setAutoCommit(false);

@@ -1,7 +1,7 @@
 package dev.errand.bench.jmh;
 
 import dev.errand.enqueue.TaskRequest;
-import dev.errand.json.PayloadCodec;
+import dev.errand.spi.PayloadCodec;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

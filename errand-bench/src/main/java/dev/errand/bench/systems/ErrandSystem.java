@@ -3,6 +3,7 @@ package dev.errand.bench.systems;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.errand.Errand;
 import dev.errand.ErrandBuilder;
+import dev.errand.config.ErrandSettings;
 import dev.errand.bench.BenchSystem;
 import dev.errand.bench.Db;
 import dev.errand.bench.Probe;
@@ -70,7 +71,7 @@ public final class ErrandSystem implements BenchSystem {
     }
 
     private ErrandBuilder builder(HikariDataSource pool) {
-        return Errand.builder(pool).tablePrefix(prefix).queue(ErrandBuilder.DEFAULT_QUEUE, 1);
+        return Errand.builder(pool).tablePrefix(prefix).queue(ErrandSettings.DEFAULT_QUEUE, 1);
     }
 
     @Override
@@ -130,7 +131,7 @@ public final class ErrandSystem implements BenchSystem {
         worker = builder
                 .tablePrefix(prefix)
                 .migrationsEnabled(false)
-                .queue(ErrandBuilder.DEFAULT_QUEUE, concurrency)
+                .queue(ErrandSettings.DEFAULT_QUEUE, concurrency)
                 .pollInterval(pollInterval)
                 .register(TaskDefinition.builder("noop", Stamp.class, (stamp, ctx) -> probe.ran(stamp.t()))
                         .mode(transactional ? ExecutionMode.TRANSACTIONAL : ExecutionMode.NON_TRANSACTIONAL)

@@ -121,7 +121,7 @@ final class DemoTasks {
                 "INSERT INTO demo_failure (task_id, kind, attempts, error) VALUES (?, ?, ?, ?)")) {
             insert.setLong(1, task.id());
             insert.setString(2, task.kind());
-            insert.setInt(3, task.attempt());
+            insert.setInt(3, task.attempts());
             insert.setString(4, error.length() > 1000 ? error.substring(0, 1000) : error);
             insert.executeUpdate();
         }

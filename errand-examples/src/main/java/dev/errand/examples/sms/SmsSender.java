@@ -61,6 +61,6 @@ public class SmsSender implements TaskHandler<SendSms>, FailureCallback {
         // last_error holds a stack trace; the message keeps its first line without the exception's class.
         String firstLine = task.error().lines().findFirst().orElse(task.error());
         String reason = firstLine.matches("^[\\w.$]+: .*") ? firstLine.substring(firstLine.indexOf(": ") + 2) : firstLine;
-        outbox.markFailed(messageId, task.attempt(), reason);
+        outbox.markFailed(messageId, task.attempts(), reason);
     }
 }
