@@ -7,6 +7,7 @@ import dev.errand.enqueue.TaskRequest;
 import dev.errand.error.ErrandException;
 import dev.errand.internal.admin.JdbcTaskAdmin;
 import dev.errand.internal.engine.Engine;
+import dev.errand.internal.engine.PoolSizeCheck;
 import dev.errand.internal.engine.Kinds;
 import dev.errand.internal.enqueue.Enqueuer;
 import dev.errand.internal.enqueue.Requests;
@@ -96,6 +97,8 @@ public final class Errand implements AutoCloseable {
         if (running || !settings.processingEnabled()) {
             return;
         }
+        PoolSizeCheck.warnIfTooSmall(storage.dataSource(), settings.queues(),
+                storage.dialect().deliversNotifications());
         if (storage.dialect().deliversNotifications()) {
             notifications = new PostgresNotificationListener(storage.dataSource(),
                     Enqueuer.notificationChannel(settings), wakeUps, "errand-listener");

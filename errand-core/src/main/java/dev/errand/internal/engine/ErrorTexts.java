@@ -37,7 +37,8 @@ final class ErrorTexts {
 
     /** The same error with a note added to {@code last_error}, such as a failure callback's own error. */
     AttemptError withNote(AttemptError error, String note) {
-        return new AttemptError(truncate(safe(error.lastError() + "\n" + note), MAX_LAST_ERROR), error.entryJson());
+        // The note goes first: a long stack trace is cut at the end, and the note must survive the cut.
+        return new AttemptError(truncate(safe(note + "\n" + error.lastError()), MAX_LAST_ERROR), error.entryJson());
     }
 
     private AttemptError of(int attempt, String summary, String detail) {

@@ -35,7 +35,12 @@ final class FailureLog {
         String text = "Task " + task.id() + " (" + task.kind() + ") failed for good after attempt " + task.attempt()
                 + " of " + task.maxAttempts() + ": " + cause.describe() + suppressed(skipped);
         if (cause instanceof FailureCause.HandlerFailed failed && failed.exception() != null) {
-            log.error(text, failed.exception());
+            try {
+                log.error(text, failed.exception());
+            } catch (RuntimeException | StackOverflowError unprintable) {
+                // A throwable whose getMessage or toString throws breaks the logger's stack trace printing.
+                log.error("{} (its stack trace could not be printed: {})", text, unprintable.getClass().getName());
+            }
         } else {
             log.error(text);
         }

@@ -87,8 +87,9 @@ final class OutcomeWriter {
         AttemptError error = errors.of(task, cause);
         FailureCallback<Object> callback = kind == null ? null : callback(kind);
         boolean[] callbackRan = {false};
+        boolean written;
         try {
-            boolean written = storage.hostTransactions().inTransaction(storage.dataSource(), c -> {
+            written = storage.hostTransactions().inTransaction(storage.dataSource(), c -> {
                 boolean updated = storage.tasks().fail(c, task, error, storage.offsetMicros());
                 if (updated && callback != null) {
                     callbackRan[0] = true;
@@ -96,7 +97,6 @@ final class OutcomeWriter {
                 }
                 return updated;
             });
-            countFailure(written, task, cause);
         } catch (Throwable callbackOrDatabase) {
             if (!callbackRan[0]) {
                 log.warn("Could not mark task {} ({}) failed ({}); its lease will expire and rescue will handle it",
@@ -107,7 +107,10 @@ final class OutcomeWriter {
                     task.kind(), callbackOrDatabase);
             failWithoutCallback(task, errors.withNote(error, "Failure callback failed: "
                     + ErrorMessages.summary(callbackOrDatabase)), cause);
+            return;
         }
+        // Outside the try: the row is marked failed by now, whatever counting and logging do.
+        countFailure(written, task, cause);
     }
 
     private void failWithoutCallback(ClaimedTask task, AttemptError error, FailureCause cause) {

@@ -6,6 +6,7 @@ import dev.errand.spi.ClaimedTask;
 import dev.errand.spi.PayloadDecodingException;
 import dev.errand.task.ExecutionMode;
 import dev.errand.task.RetryLater;
+import dev.errand.task.Snooze;
 import dev.errand.task.TaskHandler;
 import java.sql.Connection;
 import java.time.Duration;
@@ -86,6 +87,8 @@ final class TaskRunner {
                         return true;
                     }
                     throw new RollBack(guarded.misuse() == null ? later : misused(guarded));
+                } catch (Snooze snooze) {
+                    throw new RollBack(guarded.misuse() == null ? new Ending.Snoozed(snooze.delay()) : misused(guarded));
                 }
                 if (guarded.misuse() != null) {
                     throw new RollBack(misused(guarded));
@@ -132,6 +135,9 @@ final class TaskRunner {
             handle(kind, payload, new AttemptContext(task, null));
         } catch (RetryLater request) {
             settler.settle(task, kind, new Ending.RetryLaterRequested(request.delay(), request.getMessage()));
+            return false;
+        } catch (Snooze snooze) {
+            settler.settle(task, kind, new Ending.Snoozed(snooze.delay()));
             return false;
         } catch (Throwable failure) {
             settler.settle(task, kind, new Ending.Threw(failure));

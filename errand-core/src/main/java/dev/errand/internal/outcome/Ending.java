@@ -25,6 +25,13 @@ public sealed interface Ending {
     record RetryLaterRequested(Duration delay, String reason) implements Ending {}
 
     /**
+     * The handler snoozed: it asked to be put back for a while without spending this attempt.
+     *
+     * @param delay how long the task waits before it may be claimed again
+     */
+    record Snoozed(Duration delay) implements Ending {}
+
+    /**
      * The attempt's transaction lost a deadlock or lock timeout: nothing is wrong with the task.
      *
      * @param conflict the database's error
@@ -84,6 +91,6 @@ public sealed interface Ending {
         if (this instanceof UnknownKind unknown) {
             return new FailureCause.UnknownKind(unknown.kind(), unknown.queue(), node);
         }
-        throw new IllegalStateException("A successful attempt has no failure cause");
+        throw new IllegalStateException("A successful or snoozed attempt has no failure cause");
     }
 }

@@ -6,7 +6,8 @@ import java.time.Duration;
 import java.util.function.DoubleSupplier;
 
 /**
- * Decides what follows an attempt: complete, retry, requeue or fail. It is the one place that knows
+ * Decides what follows an attempt: complete, retry, requeue (lock conflicts, attempts that could not
+ * begin, snoozes) or fail. It is the one place that knows
  * whether attempts are left, and it touches no database; the engine writes what it decides.
  */
 public final class OutcomePolicy {
@@ -39,6 +40,10 @@ public final class OutcomePolicy {
         }
         if (ending instanceof Ending.LostLockConflict lost && lost.inARow() <= MAX_CONFLICTS_IN_A_ROW) {
             return new Decision.Requeue(conflictPause());
+        }
+        if (ending instanceof Ending.Snoozed snoozed) {
+            // A snooze is not a failure: the attempt is given back, however many were used.
+            return new Decision.Requeue(capped(snoozed.delay()));
         }
         if (ending instanceof Ending.NotStarted) {
             // Waiting for a connection is the engine's problem, not the task's: no attempt is spent.
