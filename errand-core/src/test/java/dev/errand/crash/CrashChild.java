@@ -64,6 +64,20 @@ final class CrashChild {
         return new CrashChild(builder.start(), nodeId);
     }
 
+    /**
+     * Starts another main class of this package on the test's class path, with a heap of {@code heap}
+     * (such as {@code 64m}) and the given arguments.
+     */
+    static CrashChild startMain(Class<?> main, String heap, String name, String... arguments) throws IOException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx" + heap, "-XX:TieredStopAtLevel=1",
+                "-cp", ChildClassPath.get(), main.getName()));
+        command.addAll(List.of(arguments));
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.redirectInput(ProcessBuilder.Redirect.PIPE);
+        return new CrashChild(builder.start(), name);
+    }
+
     /** The child's process id. */
     long pid() {
         return process.pid();

@@ -111,7 +111,7 @@ public final class CrashWorkerMain {
         }
     }
 
-    private static void exitWhenStdinCloses() {
+    static void exitWhenStdinCloses() {
         Thread watcher = new Thread(() -> {
             try {
                 InputStream in = System.in;

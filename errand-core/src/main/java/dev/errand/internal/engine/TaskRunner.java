@@ -56,6 +56,10 @@ final class TaskRunner {
         } catch (PayloadDecodingException e) {
             settler.settle(task, kind, new Ending.UnreadablePayload(e.getMessage()));
             return false;
+        } catch (Throwable e) {
+            // Not the payload's fault (an OutOfMemoryError on a huge payload): a failed attempt, recorded now.
+            settler.settle(task, kind, new Ending.Threw(e));
+            return false;
         }
         if (kind.definition().mode() == ExecutionMode.TRANSACTIONAL) {
             // The handler's transaction holds the row lock; a heartbeat would only wait on it.
