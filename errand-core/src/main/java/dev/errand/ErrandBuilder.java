@@ -9,6 +9,7 @@ import dev.errand.internal.engine.TaskListeners;
 import dev.errand.internal.schema.SchemaMigrator;
 import dev.errand.internal.store.Dialect;
 import dev.errand.internal.store.Dialects;
+import dev.errand.internal.store.CancelRequests;
 import dev.errand.internal.store.Storage;
 import dev.errand.internal.store.TaskStore;
 import dev.errand.internal.store.Transactions;
@@ -285,7 +286,8 @@ public final class ErrandBuilder {
         TaskListener listener = new TaskListeners(listeners);
         String table = built.tablePrefix().taskTable();
         Storage storage = new Storage(new Transactions(dataSource, database, listener), transactionRunner,
-                new TaskStore(database, table, built.succeededRetention() != null), built.clock());
+                new TaskStore(database, table, built.succeededRetention() != null),
+                new CancelRequests(database, table, built.tablePrefix().cancelRequestTable()), built.clock());
         ClaimStrategy claim = claimStrategy.create(new DialectClaimEnvironment(database, table));
         return new Errand(new Errand.Assembly(built, storage, new Kinds(definitions, codec, built), claim, listener));
     }

@@ -25,6 +25,14 @@ public interface TaskAdmin {
     boolean cancel(long id);
 
     /**
+     * Cancels a pending or waiting task now, or asks a running one to stop: its handler sees
+     * {@code TaskContext.isCancelled()} and its thread is interrupted, on whichever node runs it.
+     *
+     * @return what was done
+     */
+    Cancellation requestCancel(long id);
+
+    /**
      * Runs a failed or cancelled task again now, with a fresh count of attempts; its error history
      * stays. Returns false if it is in any other state or gone.
      */

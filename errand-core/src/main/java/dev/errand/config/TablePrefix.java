@@ -35,6 +35,11 @@ public record TablePrefix(String value) {
         return value + "task";
     }
 
+    /** The cancel-request table's name. */
+    public String cancelRequestTable() {
+        return value + "cancel_request";
+    }
+
     /** The name of Errand's own Flyway history table. */
     public String historyTable() {
         return value + "schema_history";

@@ -33,4 +33,14 @@ public interface TaskContext {
      *     outside any transaction
      */
     Connection connection();
+
+    /**
+     * Whether an operator asked to cancel this task while it runs ({@code TaskAdmin.requestCancel}). The
+     * handler's thread is also interrupted. Cancellation is cooperative: a handler that stops, by
+     * throwing anything, leaves the task {@code cancelled} (a transactional handler's writes roll back);
+     * one that returns normally completes it as usual.
+     */
+    default boolean isCancelled() {
+        return false;
+    }
 }

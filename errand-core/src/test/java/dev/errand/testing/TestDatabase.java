@@ -171,6 +171,7 @@ public enum TestDatabase {
         try (Connection connection = dataSource().getConnection(); Statement statement = connection.createStatement()) {
             statement.execute("DROP TABLE IF EXISTS " + prefix + "task");
             statement.execute("DROP TABLE IF EXISTS " + prefix + "schema_history");
+            statement.execute("DROP TABLE IF EXISTS " + prefix + "cancel_request");
             statement.execute("DROP TABLE IF EXISTS " + prefix + "effect");
         } catch (SQLException e) {
             throw new IllegalStateException("Could not drop test tables of " + prefix, e);

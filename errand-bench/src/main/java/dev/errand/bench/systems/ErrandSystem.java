@@ -172,7 +172,8 @@ public final class ErrandSystem implements BenchSystem {
             clientPool.close();
             clientPool = null;
         }
-        db.execute("DROP TABLE IF EXISTS " + prefix + "task", "DROP TABLE IF EXISTS " + prefix + "schema_history");
+        db.execute("DROP TABLE IF EXISTS " + prefix + "task", "DROP TABLE IF EXISTS " + prefix + "schema_history",
+                "DROP TABLE IF EXISTS " + prefix + "cancel_request");
     }
 
     @Override

@@ -213,7 +213,8 @@ public final class RawSqlSystem implements BenchSystem {
             enqueueConnection.close();
             enqueueConnection = null;
         }
-        db.execute("DROP TABLE IF EXISTS " + prefix + "task", "DROP TABLE IF EXISTS " + prefix + "schema_history");
+        db.execute("DROP TABLE IF EXISTS " + prefix + "task", "DROP TABLE IF EXISTS " + prefix + "schema_history",
+                "DROP TABLE IF EXISTS " + prefix + "cancel_request");
     }
 
     @Override

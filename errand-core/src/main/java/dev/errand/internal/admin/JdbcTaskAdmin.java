@@ -1,5 +1,6 @@
 package dev.errand.internal.admin;
 
+import dev.errand.admin.Cancellation;
 import dev.errand.admin.Page;
 import dev.errand.admin.QueueLoads;
 import dev.errand.admin.TaskAdmin;
@@ -51,6 +52,12 @@ public final class JdbcTaskAdmin implements TaskAdmin {
     public boolean cancel(long id) {
         requireId(id);
         return run("cancel", c -> queries.cancel(c, id, storage.offsetMicros()));
+    }
+
+    @Override
+    public Cancellation requestCancel(long id) {
+        requireId(id);
+        return run("requestCancel", c -> storage.cancels().cancel(c, id, storage.offsetMicros()));
     }
 
     @Override

@@ -9,6 +9,7 @@ final class AttemptContext implements TaskContext {
 
     private final ClaimedTask task;
     private final Connection connection;
+    private volatile boolean cancelled;
 
     AttemptContext(ClaimedTask task, Connection connection) {
         this.task = task;
@@ -48,5 +49,15 @@ final class AttemptContext implements TaskContext {
                     + " transaction");
         }
         return connection;
+    }
+
+    @Override
+    public boolean isCancelled() {
+        return cancelled;
+    }
+
+    /** An operator asked to cancel the task. */
+    void cancel() {
+        cancelled = true;
     }
 }

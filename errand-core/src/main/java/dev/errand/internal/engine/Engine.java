@@ -52,6 +52,7 @@ public final class Engine {
     private final Claimer claimer;
     private final TaskRunner runner;
     private final Rescuer rescuer;
+    private final CancelWatcher cancels;
     private final List<QueueWorker> workers = new ArrayList<>();
     private ScheduledExecutorService heartbeats;
     private ScheduledExecutorService maintenance;
@@ -70,7 +71,9 @@ public final class Engine {
         Settler settler = new Settler(new OutcomePolicy(() -> ThreadLocalRandom.current().nextDouble()), writer,
                 parts.kinds(), leases, completer);
         this.claimer = new Claimer(storage, parts.claimStrategy(), leases, observers);
-        this.runner = new TaskRunner(parts.kinds(), storage, settler, observers);
+        RunningAttempts running = new RunningAttempts();
+        this.runner = new TaskRunner(parts.kinds(), storage, settler, observers, running);
+        this.cancels = new CancelWatcher(storage, running);
         this.rescuer = new Rescuer(storage, parts.kinds(), settler, observers);
     }
 
@@ -101,7 +104,9 @@ public final class Engine {
         heartbeats = singleThread("errand-heartbeat");
         maintenance = singleThread("errand-maintenance");
         every(heartbeats, "heartbeat", settings.heartbeatInterval(), leases::heartbeat);
+        every(heartbeats, "cancel delivery", settings.heartbeatInterval(), cancels::deliver);
         every(maintenance, "rescue", settings.rescueInterval(), rescuer::sweep);
+        every(maintenance, "cancel settling", settings.rescueInterval(), cancels::settle);
         if (settings.succeededRetention() != null) {
             every(maintenance, "pruner", settings.pruneInterval(), this::prune);
         }

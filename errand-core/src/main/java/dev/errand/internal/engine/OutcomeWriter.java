@@ -42,6 +42,8 @@ final class OutcomeWriter {
             retry(task, retry);
         } else if (decision instanceof Decision.Requeue requeue) {
             requeue(task, requeue);
+        } else if (decision instanceof Decision.Cancel) {
+            cancel(task);
         } else if (decision instanceof Decision.Fail fail) {
             failForGood(task, kind, fail.cause());
         } else {
@@ -65,6 +67,21 @@ final class OutcomeWriter {
         } catch (SQLException e) {
             log.warn("Could not schedule task {} ({}) for retry ({}); its lease will expire and rescue will retry it",
                     task.id(), task.kind(), e.getMessage());
+        }
+    }
+
+    private void cancel(ClaimedTask task) {
+        try {
+            boolean written = storage.transactions().run("cancel", c -> {
+                storage.cancels().forget(c, task.id());
+                return storage.tasks().cancel(c, task, storage.offsetMicros());
+            });
+            if (written) {
+                log.info("Task {} ({}) was cancelled while it ran, as an operator asked", task.id(), task.kind());
+            }
+        } catch (SQLException e) {
+            log.warn("Could not mark task {} ({}) cancelled ({}); its lease will expire, and its cancel request is"
+                    + " honoured once it is pending again", task.id(), task.kind(), e.getMessage());
         }
     }
 

@@ -28,12 +28,14 @@ final class TaskRunner {
     private final Storage storage;
     private final Settler settler;
     private final Observers observers;
+    private final RunningAttempts running;
 
-    TaskRunner(Kinds kinds, Storage storage, Settler settler, Observers observers) {
+    TaskRunner(Kinds kinds, Storage storage, Settler settler, Observers observers, RunningAttempts running) {
         this.kinds = kinds;
         this.storage = storage;
         this.settler = settler;
         this.observers = observers;
+        this.running = running;
     }
 
     /**
@@ -84,6 +86,8 @@ final class TaskRunner {
                 GuardedConnection guarded = GuardedConnection.around(connection);
                 try {
                     handle(kind, payload, new AttemptContext(task, guarded.connection()));
+                } catch (CancelledBy cancelled) {
+                    throw new RollBack(new Ending.Cancelled(cancelled.getCause()));
                 } catch (RetryLater request) {
                     Ending later = new Ending.RetryLaterRequested(request.delay(), request.getMessage());
                     if (guarded.misuse() == null && request.writesCommit()
@@ -137,6 +141,9 @@ final class TaskRunner {
         long begin = System.nanoTime();
         try {
             handle(kind, payload, new AttemptContext(task, null));
+        } catch (CancelledBy cancelled) {
+            settler.settle(task, kind, new Ending.Cancelled(cancelled.getCause()));
+            return false;
         } catch (RetryLater request) {
             settler.settle(task, kind, new Ending.RetryLaterRequested(request.delay(), request.getMessage()));
             return false;
@@ -153,8 +160,28 @@ final class TaskRunner {
     }
 
     @SuppressWarnings("unchecked")
-    private static void handle(RegisteredKind kind, Object payload, AttemptContext context) throws Exception {
-        ((TaskHandler<Object>) kind.definition().handler()).handle(payload, context);
+    private void handle(RegisteredKind kind, Object payload, AttemptContext context) throws Exception {
+        running.began(context.taskId(), context);
+        try {
+            ((TaskHandler<Object>) kind.definition().handler()).handle(payload, context);
+        } catch (Exception | Error stopped) {
+            // However the handler stopped after a cancel request, the task is cancelled.
+            if (context.isCancelled()) {
+                throw new CancelledBy(stopped);
+            }
+            throw stopped;
+        } finally {
+            running.ended(context.taskId());
+        }
+    }
+
+    /** The handler stopped after an operator asked to cancel its task. */
+    private static final class CancelledBy extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        CancelledBy(Throwable how) {
+            super(how.getClass().getName(), how, false, false);
+        }
     }
 
     /** The row was not ours to lock: the lease was taken back before the run began. */

@@ -25,6 +25,9 @@ public sealed interface Decision {
      */
     record Requeue(Duration delay) implements Decision {}
 
+    /** Mark the task cancelled, as an operator asked: no retry, no failure callback. */
+    record Cancel() implements Decision {}
+
     /**
      * Fail the task for good and run its kind's failure callback.
      *

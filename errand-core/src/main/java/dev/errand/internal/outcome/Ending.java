@@ -25,6 +25,13 @@ public sealed interface Ending {
     record RetryLaterRequested(Duration delay, String reason) implements Ending {}
 
     /**
+     * The handler stopped, by throwing anything, after an operator asked to cancel the task.
+     *
+     * @param how what the handler threw
+     */
+    record Cancelled(Throwable how) implements Ending {}
+
+    /**
      * The handler snoozed: it asked to be put back for a while without spending this attempt.
      *
      * @param delay how long the task waits before it may be claimed again
@@ -91,6 +98,6 @@ public sealed interface Ending {
         if (this instanceof UnknownKind unknown) {
             return new FailureCause.UnknownKind(unknown.kind(), unknown.queue(), node);
         }
-        throw new IllegalStateException("A successful or snoozed attempt has no failure cause");
+        throw new IllegalStateException("A successful, snoozed or cancelled attempt has no failure cause");
     }
 }

@@ -41,6 +41,9 @@ public final class OutcomePolicy {
         if (ending instanceof Ending.LostLockConflict lost && lost.inARow() <= MAX_CONFLICTS_IN_A_ROW) {
             return new Decision.Requeue(conflictPause());
         }
+        if (ending instanceof Ending.Cancelled) {
+            return new Decision.Cancel();
+        }
         if (ending instanceof Ending.Snoozed snoozed) {
             // A snooze is not a failure: the attempt is given back, however many were used.
             return new Decision.Requeue(capped(snoozed.delay()));

@@ -12,10 +12,11 @@ import javax.sql.DataSource;
  * @param transactions Errand's own transactions
  * @param hostTransactions the transactions of transactional handlers and failure callbacks
  * @param tasks the statements on the task table
+ * @param cancels the statements of cancellation
  * @param clock the clock
  */
 public record Storage(Transactions transactions, TransactionRunner hostTransactions, TaskStore tasks,
-        DatabaseClock clock) {
+        CancelRequests cancels, DatabaseClock clock) {
 
     /** The clock's offset in microseconds, to bind where SQL means "now". */
     public long offsetMicros() {

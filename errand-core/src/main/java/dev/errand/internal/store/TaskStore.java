@@ -40,6 +40,7 @@ public final class TaskStore {
     private final String retrySql;
     private final String retryWithErrorSql;
     private final String failSql;
+    private final String cancelSql;
     private final String heartbeatSql;
     private final String releaseSql;
     private final String requeueSql;
@@ -70,6 +71,8 @@ public final class TaskStore {
         this.retryWithErrorSql = toPending + ", last_error = ?, errors = " + dialect.appendErrorEntry("errors") + FENCE;
         this.failSql = "UPDATE " + table + " SET state = " + States.FAILED + ", finished_at = " + now + ", "
                 + CLEAR_LEASE + ", last_error = ?, errors = " + dialect.appendErrorEntry("errors") + FENCE;
+        this.cancelSql = "UPDATE " + table + " SET state = " + States.CANCELLED + ", finished_at = " + now + ", "
+                + CLEAR_LEASE + FENCE;
         this.heartbeatSql = "UPDATE " + table + " SET lease_expires_at = " + now + " WHERE " + IDS
                 + " AND lease_owner = ? AND " + IS_RUNNING;
         this.releaseSql = "UPDATE " + table + " SET state = " + States.PENDING
@@ -164,6 +167,21 @@ public final class TaskStore {
             i = bindError(statement, i, error, offsetMicros);
             statement.setLong(i++, task.id());
             statement.setLong(i, task.leaseToken());
+            return statement.executeUpdate() == 1;
+        }
+    }
+
+    /**
+     * Marks a running task cancelled, after its handler stopped on a cancel request; fenced like every
+     * write of a claimed task.
+     *
+     * @return false if the lease was lost meanwhile
+     */
+    public boolean cancel(Connection connection, ClaimedTask task, long offsetMicros) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(cancelSql)) {
+            statement.setLong(1, offsetMicros);
+            statement.setLong(2, task.id());
+            statement.setLong(3, task.leaseToken());
             return statement.executeUpdate() == 1;
         }
     }

@@ -1,0 +1,50 @@
+package dev.errand.internal.engine;
+
+import dev.errand.internal.store.Storage;
+import java.sql.SQLException;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Delivers operators' cancel requests to the handlers that run on this node: with every heartbeat it
+ * reads the requests of its running attempts, flags their contexts and interrupts their threads. With
+ * every rescue sweep it honours the requests whose task went back to pending before its node saw them,
+ * and deletes the requests of tasks that are over.
+ */
+final class CancelWatcher {
+
+    private static final Logger log = LoggerFactory.getLogger(CancelWatcher.class);
+
+    private final Storage storage;
+    private final RunningAttempts running;
+
+    CancelWatcher(Storage storage, RunningAttempts running) {
+        this.storage = storage;
+        this.running = running;
+    }
+
+    /** Reads the requests of this node's running attempts and delivers them. */
+    void deliver() throws SQLException {
+        long[] ids = running.ids();
+        if (ids.length == 0) {
+            return;
+        }
+        Set<Long> requested = storage.transactions().run("read cancel requests",
+                c -> storage.cancels().requestedAmong(c, ids));
+        for (long id : requested) {
+            if (running.cancel(id)) {
+                log.info("Task {} was asked to cancel; its handler is flagged and interrupted", id);
+            }
+        }
+    }
+
+    /** Honours requests of tasks that are pending again, and deletes those of finished tasks. */
+    void settle() throws SQLException {
+        int cancelled = storage.transactions().run("settle cancel requests",
+                c -> storage.cancels().settle(c, storage.offsetMicros()));
+        if (cancelled > 0) {
+            log.info("Cancelled {} tasks whose cancel request arrived after their attempt ended", cancelled);
+        }
+    }
+}
