@@ -9,6 +9,7 @@ import dev.errand.enqueue.TaskRequest;
 import dev.errand.internal.store.Micros;
 import dev.errand.retry.Delays;
 import dev.errand.retry.RetryPolicy;
+import dev.errand.spi.PayloadCodec;
 import dev.errand.task.RetryLater;
 import dev.errand.task.TaskDefinition;
 import dev.errand.task.TaskKind;
@@ -98,5 +99,26 @@ class HostileInputTest {
         assertThatThrownBy(() -> TaskRequest.of((TaskKind<Integer>) null, 1)).hasMessageContaining("TaskKind.of");
         assertThatThrownBy(() -> TaskKind.of("k", null)).hasMessageContaining("withoutPayload");
         assertThat(TaskKind.withoutPayload("tick").payloadType()).isEqualTo(Void.class);
+    }
+
+    record NoData() {}
+
+    /** Private state and no getters: Jackson sees nothing, and storing {} would lose the state silently. */
+    static final class Hidden {
+        private final String secret = "kept";
+
+        @Override
+        public String toString() {
+            return secret;
+        }
+    }
+
+    @Test
+    void anEmptyRecordIsStoredAsAnEmptyObjectAndHiddenStateIsRefused() {
+        PayloadCodec codec = new PayloadCodec();
+        assertThat(codec.encode(new NoData())).isEqualTo("{}");
+        assertThat(codec.decode("{}", NoData.class)).isEqualTo(new NoData());
+        assertThatThrownBy(() -> codec.encode(new Hidden())).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(Hidden.class.getName()).hasMessageContaining("use a record");
     }
 }
