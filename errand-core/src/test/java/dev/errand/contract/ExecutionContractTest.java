@@ -11,7 +11,7 @@ import dev.errand.task.TaskDefinition;
 import dev.errand.task.TaskState;
 import dev.errand.testing.ErrandTestSupport;
 import dev.errand.testing.Target;
-import dev.errand.testing.TestDatabase;
+import dev.errand.testkit.TestDatabase;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -13,7 +13,7 @@ import dev.errand.task.TaskHandler;
 import dev.errand.task.TaskState;
 import dev.errand.testing.ErrandTestSupport;
 import dev.errand.testing.Target;
-import dev.errand.testing.TestDatabase;
+import dev.errand.testkit.TestDatabase;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;

@@ -9,7 +9,7 @@ import dev.errand.enqueue.TaskRequest;
 import dev.errand.task.TaskDefinition;
 import dev.errand.testing.ErrandTestSupport;
 import dev.errand.testing.Target;
-import dev.errand.testing.TestDatabase;
+import dev.errand.testkit.TestDatabase;
 import java.sql.Connection;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,7 @@
 package dev.errand.crash;
 
 import dev.errand.task.ExecutionMode;
-import dev.errand.testing.TestDatabase;
+import dev.errand.testkit.TestDatabase;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.errand.spi.TaskListener;
 import dev.errand.internal.store.Dialects;
 import dev.errand.internal.store.Transactions;
-import dev.errand.testing.TestDatabase;
+import dev.errand.testkit.TestDatabase;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.util.concurrent.CyclicBarrier;

@@ -10,7 +10,7 @@ import dev.errand.task.ExecutionMode;
 import dev.errand.task.TaskDefinition;
 import dev.errand.testing.ErrandTestSupport;
 import dev.errand.testing.Target;
-import dev.errand.testing.TestDatabase;
+import dev.errand.testkit.TestDatabase;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;

@@ -1,5 +1,6 @@
 package dev.errand.testing;
 
+import dev.errand.testkit.TestDatabase;
 import dev.errand.Errand;
 import dev.errand.ErrandBuilder;
 import dev.errand.spi.DatabaseClock;
@@ -44,7 +45,7 @@ public abstract class ErrandTestSupport {
 
     @BeforeEach
     void createPrefix() throws SQLException {
-        prefix = "t" + Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36) + "_";
+        prefix = TestDatabase.newPrefix();
         clock = DatabaseClock.shiftable();
         try (Connection c = dataSource().getConnection(); Statement s = c.createStatement()) {
             s.execute("CREATE TABLE " + prefix + "effect (task_id BIGINT NOT NULL, note VARCHAR(200))");

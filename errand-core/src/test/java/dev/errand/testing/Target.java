@@ -1,5 +1,6 @@
 package dev.errand.testing;
 
+import dev.errand.testkit.TestDatabase;
 import dev.errand.ClaimStrategies;
 import dev.errand.spi.ClaimStrategy;
 

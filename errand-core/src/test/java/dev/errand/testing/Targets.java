@@ -1,5 +1,6 @@
 package dev.errand.testing;
 
+import dev.errand.testkit.TestDatabase;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.errand.Errand;
 import dev.errand.internal.store.MariaDbDialect;
-import dev.errand.testing.TestDatabase;
+import dev.errand.testkit.TestDatabase;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;

@@ -16,7 +16,7 @@ import dev.errand.spring.actuate.ErrandHealthIndicator;
 import dev.errand.spring.metrics.ErrandMetrics;
 import dev.errand.spring.metrics.ErrandQueueMetrics;
 import dev.errand.spring.testing.PostgresTables;
-import dev.errand.spring.testing.TestDatabase;
+import dev.errand.testkit.TestDatabase;
 import dev.errand.spi.TransactionRunner;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -221,7 +221,7 @@ class ErrandAutoConfigurationTest {
     void invalidPropertiesStopStartUpNamingThePropertyAndItsRange(String property, String value, String expected) {
         // No PostgresTables initializer here: it would set errand.table-prefix after this test's value.
         new ApplicationContextRunner().withConfiguration(ERRAND)
-                .withPropertyValues(TestDatabase.properties(TestDatabase.newPrefix()))
+                .withPropertyValues(TestDatabase.POSTGRES.springProperties(TestDatabase.newPrefix()))
                 .withPropertyValues("errand.migrations-enabled=false", "errand.processing-enabled=false")
                 .withPropertyValues(property + "=" + value).run(context -> {
             assertThat(context).hasFailed();

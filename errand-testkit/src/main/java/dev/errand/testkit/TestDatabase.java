@@ -1,19 +1,31 @@
-package dev.errand.testing;
+package dev.errand.testkit;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import java.security.SecureRandom;
 import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
 import org.h2.jdbcx.JdbcDataSource;
 
 /**
- * A real database for tests, reached over a real connection pool. PostgreSQL and MariaDB come from
- * {@code ERRAND_TEST_PG_URL} and {@code ERRAND_TEST_MARIADB_URL} (default: the local servers'
- * {@code test} databases); H2 is in memory.
+ * A real database for Errand's tests, reached over a real connection pool. PostgreSQL and MariaDB come
+ * from {@code ERRAND_TEST_PG_URL} and {@code ERRAND_TEST_MARIADB_URL} (default: the local servers'
+ * {@code test} databases); H2 is in memory. The servers are shared with other test runs, so every test
+ * works under a table prefix of its own ({@link #newPrefix()}) and drops its tables afterwards
+ * ({@link #dropTables(String)}); a shutdown hook drops what a failed test left.
  */
 public enum TestDatabase {
 
@@ -75,6 +87,13 @@ public enum TestDatabase {
         }
     };
 
+    private static final SecureRandom RANDOM = new SecureRandom();
+    private static final Set<String> PREFIXES = ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(TestDatabase::dropLeftovers, "errand-test-table-cleanup"));
+    }
+
     private final String displayName;
     private final String nowSql;
 
@@ -94,13 +113,13 @@ public enum TestDatabase {
     }
 
     /** The database's current time. */
-    public java.time.Instant now() throws SQLException {
+    public Instant now() throws SQLException {
         try (Connection c = dataSource().getConnection(); Statement s = c.createStatement();
-                java.sql.ResultSet rows = s.executeQuery("SELECT " + nowSql)) {
+                ResultSet rows = s.executeQuery("SELECT " + nowSql)) {
             rows.next();
             return this == MARIADB
-                    ? rows.getObject(1, java.time.LocalDateTime.class).toInstant(java.time.ZoneOffset.UTC)
-                    : rows.getObject(1, java.time.OffsetDateTime.class).toInstant();
+                    ? rows.getObject(1, LocalDateTime.class).toInstant(ZoneOffset.UTC)
+                    : rows.getObject(1, OffsetDateTime.class).toInstant();
         }
     }
 
@@ -166,15 +185,77 @@ public enum TestDatabase {
         return new HikariDataSource(config);
     }
 
-    /** Drops the tables of a test's prefix. */
+    /** A fresh table prefix such as {@code t3f9a01c2_}, whose tables the shutdown hook drops if a test does not. */
+    public static String newPrefix() {
+        byte[] bytes = new byte[4];
+        RANDOM.nextBytes(bytes);
+        String prefix = "t" + HexFormat.of().formatHex(bytes) + "_";
+        PREFIXES.add(prefix);
+        return prefix;
+    }
+
+    /** The Spring Boot properties that point a context at this database, with Errand's tables under {@code prefix}. */
+    public String[] springProperties(String prefix) {
+        return new String[] {
+            "spring.datasource.url=" + jdbcUrl(),
+            "spring.datasource.username=" + user(),
+            "spring.datasource.password=",
+            "spring.datasource.hikari.maximum-pool-size=12",
+            "errand.table-prefix=" + prefix
+        };
+    }
+
+    /** Drops every table whose name starts with {@code prefix}: Errand's, and those a test made with it. */
     public void dropTables(String prefix) {
         try (Connection connection = dataSource().getConnection(); Statement statement = connection.createStatement()) {
-            statement.execute("DROP TABLE IF EXISTS " + prefix + "task");
-            statement.execute("DROP TABLE IF EXISTS " + prefix + "schema_history");
-            statement.execute("DROP TABLE IF EXISTS " + prefix + "cancel_request");
-            statement.execute("DROP TABLE IF EXISTS " + prefix + "effect");
+            for (String table : tables(connection, prefix)) {
+                statement.execute("DROP TABLE IF EXISTS " + table);
+            }
+            PREFIXES.remove(prefix);
         } catch (SQLException e) {
-            throw new IllegalStateException("Could not drop test tables of " + prefix, e);
+            throw new IllegalStateException("Could not drop the test tables " + prefix + "*: " + e.getMessage(), e);
+        }
+    }
+
+    /** How many tables have a name that starts with {@code prefix}. */
+    public int countTables(String prefix) {
+        try (Connection connection = dataSource().getConnection()) {
+            return tables(connection, prefix).size();
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static List<String> tables(Connection connection, String prefix) throws SQLException {
+        DatabaseMetaData metaData = connection.getMetaData();
+        String escape = metaData.getSearchStringEscape();
+        List<String> tables = new ArrayList<>();
+        // Unquoted names are stored lower case (PostgreSQL, MariaDB) or upper case (H2).
+        for (String casing : Set.of(prefix.toLowerCase(), prefix.toUpperCase())) {
+            String pattern = casing.replace("_", escape + "_") + "%";
+            try (ResultSet rows = metaData.getTables(connection.getCatalog(), null, pattern, new String[] {"TABLE"})) {
+                while (rows.next()) {
+                    String name = rows.getString("TABLE_NAME");
+                    if (!tables.contains(name)) {
+                        tables.add(name);
+                    }
+                }
+            }
+        }
+        return tables;
+    }
+
+    private static void dropLeftovers() {
+        for (String prefix : PREFIXES) {
+            for (TestDatabase database : values()) {
+                try {
+                    if (!database.isH2() && database.dataSource != null) {
+                        database.dropTables(prefix);
+                    }
+                } catch (RuntimeException bestEffort) {
+                    // At JVM exit, a database that is gone has nothing left to drop.
+                }
+            }
         }
     }
 
