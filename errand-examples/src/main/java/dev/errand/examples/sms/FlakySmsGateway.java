@@ -11,7 +11,8 @@ import org.springframework.stereotype.Component;
 @Component
 public class FlakySmsGateway {
 
-    private static final List<String> TRANSIENT_ERRORS = List.of("carrier timed out", "carrier rate limit reached",
+    /** The errors of random failures. */
+    static final List<String> TRANSIENT_ERRORS = List.of("carrier timed out", "carrier rate limit reached",
             "connection reset by gateway");
 
     private final double failureRate;

@@ -34,7 +34,7 @@ public class SmsDemoApplication {
      */
     @Bean
     ErrandTaskCustomizer smsRetries(SmsDemoProperties properties) {
-        return ErrandTaskCustomizer.forKind(SmsSender.KIND, definition -> definition
+        return ErrandTaskCustomizer.forKind(SmsSender.KIND.name(), definition -> definition
                 .maxAttempts(properties.getMaxAttempts())
                 .retryPolicy(properties.getRetry() == SmsDemoProperties.Retry.FIXED
                         ? RetryPolicy.fixed(properties.getRetryDelay())

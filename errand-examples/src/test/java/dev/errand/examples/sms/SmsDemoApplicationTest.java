@@ -59,8 +59,12 @@ class SmsDemoApplicationTest {
         });
         assertThat(messages).filteredOn(m -> m.status().equals(SmsOutbox.SENT))
                 .allSatisfy(m -> assertThat(m.attempts()).isBetween(1, 4));
-        assertThat(messages).filteredOn(m -> m.status().equals(SmsOutbox.FAILED))
-                .allSatisfy(m -> assertThat(m.attempts()).isEqualTo(4));
+        assertThat(messages).filteredOn(m -> m.status().equals(SmsOutbox.FAILED)).allSatisfy(m -> {
+            assertThat(m.attempts()).isEqualTo(4);
+            // The failure callback records the gateway's own words: no exception class, no stack trace.
+            assertThat(m.lastError()).isIn(FlakySmsGateway.TRANSIENT_ERRORS.get(0), FlakySmsGateway.TRANSIENT_ERRORS
+                    .get(1), FlakySmsGateway.TRANSIENT_ERRORS.get(2), "unknown subscriber " + m.recipient());
+        });
 
         // Errand's side agrees: no task left to run, one failed task per failed message.
         assertThat(errand.admin().count(TaskQuery.builder().state(TaskState.PENDING).build())).isZero();
