@@ -23,7 +23,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * gateway does not know failed, and Actuator answers, with health 200 UP while the run is in progress.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-    "spring.datasource.url=jdbc:h2:file:./target/sms-demo-test/${random.uuid}",
+    "sms.h2-file=./target/sms-demo-test/${random.uuid}",
     "sms.messages=30", "sms.retry-delay=50ms", "sms.retry-max-delay=200ms", "sms.exit-when-done=false"})
 class SmsDemoApplicationTest {
 
