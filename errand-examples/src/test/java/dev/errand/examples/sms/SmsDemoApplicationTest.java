@@ -94,6 +94,16 @@ class SmsDemoApplicationTest {
         HttpResponse<String> health = get(http, "/actuator/health");
         assertThat(health.statusCode()).isEqualTo(200);
         assertThat(health.body()).contains("\"errand\"", "\"failedTasks\"");
+        // Prometheus scrapes Errand's meters: counters by kind and queue, the queue gauges.
+        HttpResponse<String> prometheus = get(http, "/actuator/prometheus");
+        assertThat(prometheus.statusCode()).isEqualTo(200);
+        assertThat(prometheus.body()).contains(
+                "errand_tasks_enqueued_total{kind=\"send-sms\",queue=\"default\"} 30.0",
+                "errand_tasks_succeeded_total{kind=\"send-sms\",queue=\"default\"} " + summary.sent() + ".0",
+                "errand_tasks_failed_total{kind=\"send-sms\",queue=\"default\"} " + summary.failed() + ".0",
+                "errand_tasks_retried_total{kind=\"send-sms\",queue=\"default\"}",
+                "errand_tasks_execution_seconds_count{kind=\"send-sms\"",
+                "errand_queue_depth{");
         HttpResponse<String> endpoint = get(http, "/actuator/errand");
         assertThat(endpoint.statusCode()).isEqualTo(200);
         assertThat(endpoint.body()).contains("\"send-sms\"", "\"" + errand.settings().nodeId() + "\"");
