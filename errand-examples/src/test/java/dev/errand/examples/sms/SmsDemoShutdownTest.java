@@ -42,6 +42,11 @@ class SmsDemoShutdownTest {
         assertThat(firstLog).contains("The application is closing: batch", "Errand engine stopped")
                 .doesNotContain("Could not release", "Database is already closed", "Could not schedule",
                         "will expire");
+        // The console pattern: "10:53:00.228  INFO Engine             Errand engine stopped ...", one line each.
+        assertThat(firstLog.lines().filter(line -> !line.isBlank()).toList()).isNotEmpty().allSatisfy(line ->
+                assertThat(line).matches("\\d{2}:\\d{2}:\\d{2}\\.\\d{3} [ A-Z]{5} .{18} \\S.*"));
+        assertThat(firstLog.lines().filter(line -> line.contains(" SmsSender ")).toList()).isNotEmpty()
+                .allSatisfy(line -> assertThat(line.length()).isLessThan(140));
 
         // Read with plain JDBC: the stopped run left pending tasks without a lease, one per queued message.
         long leftOver;
