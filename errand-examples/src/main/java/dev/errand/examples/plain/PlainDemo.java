@@ -51,15 +51,23 @@ public final class PlainDemo {
      */
     public static void main(String[] args) throws Exception {
         Path directory = Path.of(System.getProperty("errand.demo.dir", "target/errand-demo"));
-        boolean consistent;
+        if (!run(directory)) {
+            System.exit(1);
+        }
+    }
+
+    /**
+     * Runs the demo on a new database in {@code directory}.
+     *
+     * @return whether everything added up
+     * @throws Exception if the database cannot be set up or queried
+     */
+    static boolean run(Path directory) throws Exception {
         // Workers (transactional ones hold a connection while they run), the poller, the completer,
         // heartbeats and this thread's progress queries all share the application's pool.
         try (HikariDataSource dataSource = DemoDatabase.openFresh(directory, WORKERS + 6)) {
             System.out.println("Errand plain-Java demo, H2 database in " + directory.toAbsolutePath());
-            consistent = new PlainDemo(dataSource).run();
-        }
-        if (!consistent) {
-            System.exit(1);
+            return new PlainDemo(dataSource).run();
         }
     }
 
