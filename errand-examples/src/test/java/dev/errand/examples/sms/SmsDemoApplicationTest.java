@@ -24,7 +24,8 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
     "sms.h2-file=./target/sms-demo-test/${random.uuid}",
-    "sms.messages=30", "sms.retry-delay=50ms", "sms.retry-max-delay=200ms", "sms.exit-when-done=false"})
+    "sms.messages=30", "sms.send-time=100ms", "sms.retry-delay=50ms", "sms.retry-max-delay=200ms",
+    "sms.exit-when-done=false"})
 class SmsDemoApplicationTest {
 
     @Autowired
