@@ -2,7 +2,6 @@ package dev.errand.examples.sms;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -74,10 +73,5 @@ final class DemoProcess {
     /** The output so far. */
     String log() throws IOException {
         return Files.readString(log, StandardCharsets.UTF_8);
-    }
-
-    /** The path of the log file, for messages. */
-    File logFile() {
-        return log.toFile();
     }
 }
