@@ -3,8 +3,10 @@ package dev.errand.examples.plain;
 import dev.errand.retry.RetryPolicy;
 import dev.errand.task.ExecutionMode;
 import dev.errand.task.FailedTask;
+import dev.errand.task.FailureCause;
 import dev.errand.task.TaskContext;
 import dev.errand.task.TaskDefinition;
+import dev.errand.task.TaskKind;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -18,21 +20,21 @@ import java.util.concurrent.atomic.AtomicInteger;
  * callbacks did, so that the summary can compare them with what the task table says.
  *
  * <ul>
- *   <li>{@value #SEND_REPORT} runs {@link ExecutionMode#TRANSACTIONAL}: it writes a row into
+ *   <li>{@link #SEND_REPORT} runs {@link ExecutionMode#TRANSACTIONAL}: it writes a row into
  *       {@code demo_report} on the task's own transaction, and now and then crashes right after the
  *       write. The crash rolls the row back together with the attempt, so every report exists once.</li>
- *   <li>{@value #NOTIFY_PARTNER} runs {@link ExecutionMode#NON_TRANSACTIONAL}, like a call to another
+ *   <li>{@link #NOTIFY_PARTNER} runs {@link ExecutionMode#NON_TRANSACTIONAL}, like a call to another
  *       company's API: it fails on about a third of its attempts, and after its last attempt the
  *       failure callback records the task in {@code demo_failure}.</li>
  * </ul>
  */
 final class DemoTasks {
 
-    /** The transactional kind. */
-    static final String SEND_REPORT = "send-report";
+    /** The transactional kind; its payload is a {@link ReportRequest}. */
+    static final TaskKind<ReportRequest> SEND_REPORT = TaskKind.of("send-report", ReportRequest.class);
 
-    /** The flaky, non-transactional kind. */
-    static final String NOTIFY_PARTNER = "notify-partner";
+    /** The flaky, non-transactional kind; its payload is a {@link PartnerNotice}. */
+    static final TaskKind<PartnerNotice> NOTIFY_PARTNER = TaskKind.of("notify-partner", PartnerNotice.class);
 
     /** Attempts a report gets; its crashes are rare, so in practice every report succeeds. */
     static final int REPORT_MAX_ATTEMPTS = 4;
@@ -62,7 +64,7 @@ final class DemoTasks {
 
     /** The transactional kind: its write to {@code demo_report} commits with the task's completion. */
     TaskDefinition<ReportRequest> sendReport() {
-        return TaskDefinition.builder(SEND_REPORT, ReportRequest.class, this::writeReport)
+        return TaskDefinition.builder(SEND_REPORT, this::writeReport)
                 .mode(ExecutionMode.TRANSACTIONAL)
                 .maxAttempts(REPORT_MAX_ATTEMPTS)
                 // Short fixed delays keep the demo within seconds; real kinds back off far longer.
@@ -73,7 +75,7 @@ final class DemoTasks {
 
     /** The non-transactional, flaky kind; its final failures are recorded by the failure callback. */
     TaskDefinition<PartnerNotice> notifyPartner() {
-        return TaskDefinition.builder(NOTIFY_PARTNER, PartnerNotice.class, this::callPartner)
+        return TaskDefinition.builder(NOTIFY_PARTNER, this::callPartner)
                 .mode(ExecutionMode.NON_TRANSACTIONAL)
                 .maxAttempts(NOTIFY_MAX_ATTEMPTS)
                 .retryPolicy(RetryPolicy.delays(Duration.ofMillis(200), Duration.ofMillis(400)))
@@ -112,11 +114,12 @@ final class DemoTasks {
 
     /**
      * Runs once per task that fails for good, on the transaction that marks it failed: the row
-     * below commits exactly when the failure does, so {@code demo_failure} never double-counts.
+     * below commits exactly when the failure does, so {@code demo_failure} never double-counts. One
+     * callback serves both kinds, so it is generic in the payload, which it does not need.
      */
-    private void recordFailure(FailedTask task, Connection connection) throws SQLException {
+    private <P> void recordFailure(FailedTask<P> task, Connection connection) throws SQLException {
         failureCallbacks.incrementAndGet();
-        String error = task.error() == null ? "" : task.error().lines().findFirst().orElse("");
+        String error = reason(task.cause());
         try (PreparedStatement insert = connection.prepareStatement(
                 "INSERT INTO demo_failure (task_id, kind, attempts, error) VALUES (?, ?, ?, ?)")) {
             insert.setLong(1, task.id());
@@ -127,17 +130,29 @@ final class DemoTasks {
         }
     }
 
+    /**
+     * The failure in one line: the handler's exception type and message when the handler threw (the
+     * demo's only case), or Errand's own description for the other causes, such as a lost worker.
+     */
+    static String reason(FailureCause cause) {
+        if (cause instanceof FailureCause.HandlerFailed failed) {
+            String type = failed.exceptionType().substring(failed.exceptionType().lastIndexOf('.') + 1);
+            return failed.message() == null ? type : type + ": " + failed.message();
+        }
+        return cause.describe();
+    }
+
     /** Sleeps a random time, standing in for rendering or a network call. */
     private static void pretendToWork(int minMillis, int maxMillis) throws InterruptedException {
         Thread.sleep(ThreadLocalRandom.current().nextInt(minMillis, maxMillis + 1));
     }
 
-    /** How many times the {@value #SEND_REPORT} handler ran. */
+    /** How many times the {@link #SEND_REPORT} handler ran. */
     int reportCalls() {
         return reportCalls.get();
     }
 
-    /** How many times the {@value #NOTIFY_PARTNER} handler ran. */
+    /** How many times the {@link #NOTIFY_PARTNER} handler ran. */
     int notifyCalls() {
         return notifyCalls.get();
     }

@@ -51,15 +51,23 @@ public final class PlainDemo {
      */
     public static void main(String[] args) throws Exception {
         Path directory = Path.of(System.getProperty("errand.demo.dir", "target/errand-demo"));
-        boolean consistent;
+        if (!run(directory)) {
+            System.exit(1);
+        }
+    }
+
+    /**
+     * Runs the demo on a new database in {@code directory}.
+     *
+     * @return whether everything added up
+     * @throws Exception if the database cannot be set up or queried
+     */
+    static boolean run(Path directory) throws Exception {
         // Workers (transactional ones hold a connection while they run), the poller, the completer,
         // heartbeats and this thread's progress queries all share the application's pool.
         try (HikariDataSource dataSource = DemoDatabase.openFresh(directory, WORKERS + 6)) {
             System.out.println("Errand plain-Java demo, H2 database in " + directory.toAbsolutePath());
-            consistent = new PlainDemo(dataSource).run();
-        }
-        if (!consistent) {
-            System.exit(1);
+            return new PlainDemo(dataSource).run();
         }
     }
 
@@ -120,8 +128,8 @@ public final class PlainDemo {
         long singlesDone = System.nanoTime();
         errand.enqueueAll(notices);
         System.out.printf(Locale.ROOT, "Enqueued %d %s tasks one by one in %d ms and %d %s tasks in one batch"
-                + " in %d ms%n", REPORTS, DemoTasks.SEND_REPORT, (singlesDone - started) / 1_000_000, NOTICES,
-                DemoTasks.NOTIFY_PARTNER, millisSince(singlesDone));
+                + " in %d ms%n", REPORTS, DemoTasks.SEND_REPORT.name(), (singlesDone - started) / 1_000_000, NOTICES,
+                DemoTasks.NOTIFY_PARTNER.name(), millisSince(singlesDone));
         return REPORTS + NOTICES;
     }
 
@@ -173,8 +181,8 @@ public final class PlainDemo {
         System.out.println("Summary");
         System.out.printf(Locale.ROOT, "  %-15s %9s %7s %9s %14s%n", "kind", "succeeded", "failed", "attempts",
                 "handler calls");
-        long reportsSucceeded = printKind(errand, taskTable, DemoTasks.SEND_REPORT, tasks.reportCalls());
-        printKind(errand, taskTable, DemoTasks.NOTIFY_PARTNER, tasks.notifyCalls());
+        long reportsSucceeded = printKind(errand, taskTable, DemoTasks.SEND_REPORT.name(), tasks.reportCalls());
+        printKind(errand, taskTable, DemoTasks.NOTIFY_PARTNER.name(), tasks.notifyCalls());
         System.out.printf(Locale.ROOT, "  %-15s %9d %7d %9d %14d%n", "total", counts.succeeded(), counts.failed(),
                 totalAttempts, tasks.reportCalls() + tasks.notifyCalls());
         System.out.printf(Locale.ROOT, "  failure callbacks run: %d (rows in demo_failure: %d)%n",
@@ -190,7 +198,7 @@ public final class PlainDemo {
         check(totalAttempts == tasks.reportCalls() + tasks.notifyCalls(), "the task table counts " + totalAttempts
                 + " attempts but the handlers ran " + (tasks.reportCalls() + tasks.notifyCalls()) + " times");
         check(reportRows == reportsSucceeded, reportRows + " report rows for " + reportsSucceeded
-                + " succeeded " + DemoTasks.SEND_REPORT + " tasks");
+                + " succeeded " + DemoTasks.SEND_REPORT.name() + " tasks");
         check(reportRowsOfSucceededAttempt == reportRows, (reportRows - reportRowsOfSucceededAttempt)
                 + " report rows were not written by the attempt that succeeded");
         check(failureRows == counts.failed() && tasks.failureCallbacks() == failureRows, "failed tasks "

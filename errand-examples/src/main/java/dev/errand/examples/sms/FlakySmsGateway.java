@@ -2,23 +2,27 @@ package dev.errand.examples.sms;
 
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import org.springframework.stereotype.Component;
 
 /**
- * A pretend SMS gateway: it "sends" by waiting a little, fails {@code sms.failure-rate} of the sends at
- * random, and always fails numbers ending in {@code 00}, which it does not know.
+ * A pretend SMS gateway: it "sends" by waiting about {@code sms.send-time}, fails {@code sms.failure-rate}
+ * of the sends at random, and always fails numbers ending in {@code 00}, which it does not know.
  */
 @Component
 public class FlakySmsGateway {
 
-    private static final List<String> TRANSIENT_ERRORS = List.of("carrier timed out", "carrier rate limit reached",
+    /** The errors of random failures. */
+    static final List<String> TRANSIENT_ERRORS = List.of("carrier timed out", "carrier rate limit reached",
             "connection reset by gateway");
 
     private final double failureRate;
+    private final long sendMicros;
 
     /** Creates the gateway. */
     public FlakySmsGateway(SmsDemoProperties properties) {
         this.failureRate = properties.getFailureRate();
+        this.sendMicros = Math.max(1, properties.getSendTime().toNanos() / 1000);
     }
 
     /**
@@ -28,7 +32,8 @@ public class FlakySmsGateway {
      */
     public void send(String recipient, String body) throws InterruptedException {
         ThreadLocalRandom random = ThreadLocalRandom.current();
-        Thread.sleep(random.nextInt(10, 60));
+        // Between half and one and a half of sms.send-time.
+        TimeUnit.MICROSECONDS.sleep(random.nextLong(sendMicros / 2, sendMicros * 3 / 2 + 1));
         if (recipient.endsWith("00")) {
             throw new GatewayException("unknown subscriber " + recipient);
         }

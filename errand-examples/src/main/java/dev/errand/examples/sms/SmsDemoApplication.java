@@ -2,6 +2,8 @@ package dev.errand.examples.sms;
 
 import dev.errand.retry.RetryPolicy;
 import dev.errand.spring.ErrandTaskCustomizer;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -18,14 +20,22 @@ import org.springframework.context.annotation.Bean;
 public class SmsDemoApplication {
 
     /** Starts the demo. */
-    public static void main(String[] args) {
+    public static void main(String[] args) throws InterruptedException {
         ConfigurableApplicationContext context = SpringApplication.run(SmsDemoApplication.class, args);
-        // The runner has finished by now: SpringApplication.run calls runners before it returns.
-        SmsDemoSummary summary = context.getBean(SmsDemoRunner.class).summary();
-        if (context.getBean(SmsDemoProperties.class).isExitWhenDone()) {
-            int code = SpringApplication.exit(context, () -> summary != null && summary.complete() ? 0 : 1);
-            System.exit(code);
+        if (!context.getBean(SmsDemoProperties.class).isExitWhenDone()) {
+            return; // The web server keeps the application running; the run goes on on its own thread.
         }
+        // The application is ready and the run goes on on its own thread (SmsDemoRunner): wait for it.
+        SmsDemoSummary summary;
+        try {
+            summary = context.getBean(SmsDemoRunner.class).awaitSummary();
+        } catch (CancellationException e) {
+            return; // The application was closed (Ctrl-C) before the run ended; it is shutting down already.
+        } catch (ExecutionException e) {
+            summary = null; // The run failed; SmsDemoRunner logged why.
+        }
+        boolean complete = summary != null && summary.complete();
+        System.exit(SpringApplication.exit(context, () -> complete ? 0 : 1));
     }
 
     /**
@@ -34,7 +44,7 @@ public class SmsDemoApplication {
      */
     @Bean
     ErrandTaskCustomizer smsRetries(SmsDemoProperties properties) {
-        return ErrandTaskCustomizer.forKind(SmsSender.KIND, definition -> definition
+        return ErrandTaskCustomizer.forKind(SmsSender.KIND.name(), definition -> definition
                 .maxAttempts(properties.getMaxAttempts())
                 .retryPolicy(properties.getRetry() == SmsDemoProperties.Retry.FIXED
                         ? RetryPolicy.fixed(properties.getRetryDelay())

@@ -17,6 +17,7 @@ public class SmsDemoProperties {
 
     private int messages = 40;
     private double failureRate = 0.4;
+    private Duration sendTime = Duration.ofMillis(35);
     private int maxAttempts = 4;
     private Retry retry = Retry.EXPONENTIAL;
     private Duration retryDelay = Duration.ofMillis(200);
@@ -42,6 +43,16 @@ public class SmsDemoProperties {
     /** Sets the share of sends that fail at random. */
     public void setFailureRate(double failureRate) {
         this.failureRate = failureRate;
+    }
+
+    /** How long a send takes on average: each takes between half and one and a half of it, at random. */
+    public Duration getSendTime() {
+        return sendTime;
+    }
+
+    /** Sets how long a send takes on average. */
+    public void setSendTime(Duration sendTime) {
+        this.sendTime = sendTime;
     }
 
     /** The most attempts per message. */

@@ -5,26 +5,40 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.boot.ApplicationArguments;
-import org.springframework.boot.ApplicationRunner;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.event.ContextClosedEvent;
+import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
 /**
  * Queues the run's messages, logs progress every second until no message of any batch is still queued,
  * and prints a summary. Messages left queued by an interrupted earlier run are finished too: their tasks
  * are in the database, and this node runs them.
+ *
+ * <p>The run starts once the application is ready, on a thread of its own, so that the application is
+ * up (web server, {@code /actuator/health} 200 UP) while the messages are sent. An
+ * {@code ApplicationRunner} would hold start-up, and with it readiness, back for the whole run.
+ * {@link SmsDemoApplication#main} waits for {@link #awaitSummary()}. When the application closes
+ * before the run has ended (Ctrl-C), the run is interrupted first, then Errand stops, then the pool.
  */
 @Component
-public class SmsDemoRunner implements ApplicationRunner {
+public class SmsDemoRunner {
 
     private static final Logger log = LoggerFactory.getLogger(SmsDemoRunner.class);
 
     private final SmsOutbox outbox;
     private final SmsDemoProperties properties;
     private final Errand errand;
-    private volatile SmsDemoSummary summary;
+    private final CompletableFuture<SmsDemoSummary> summary = new CompletableFuture<>();
+    private final CountDownLatch closing = new CountDownLatch(1);
+    private volatile Thread thread;
 
     /** Creates the runner. */
     public SmsDemoRunner(SmsOutbox outbox, SmsDemoProperties properties, Errand errand) {
@@ -33,9 +47,61 @@ public class SmsDemoRunner implements ApplicationRunner {
         this.errand = errand;
     }
 
-    /** Runs the demo. */
-    @Override
-    public void run(ApplicationArguments args) throws InterruptedException {
+    /** Starts the run on its own thread once the application is ready. */
+    @EventListener(ApplicationReadyEvent.class)
+    public synchronized void start() {
+        if (thread != null) {
+            return;
+        }
+        thread = new Thread(this::runAndComplete, "sms-demo");
+        thread.start();
+    }
+
+    /**
+     * Ends a run still in progress when the application closes, before Errand and the pool stop. The run
+     * stops between two progress checks; it is not interrupted, because an interrupt in the middle of a
+     * query can close an embedded database's file.
+     */
+    @EventListener(ContextClosedEvent.class)
+    public void stop() throws InterruptedException {
+        closing.countDown();
+        Thread running = thread;
+        if (running != null && running != Thread.currentThread()) {
+            running.join(Duration.ofSeconds(10).toMillis());
+        }
+    }
+
+    /**
+     * Waits for the run to end.
+     *
+     * @return the summary
+     * @throws CancellationException if the application closed before the run ended
+     * @throws ExecutionException if the run failed
+     */
+    public SmsDemoSummary awaitSummary() throws InterruptedException, ExecutionException {
+        return summary.get();
+    }
+
+    /** The summary of the run once it has ended; {@code null} before. */
+    public SmsDemoSummary summary() {
+        return summary.getNow(null);
+    }
+
+    private void runAndComplete() {
+        try {
+            summary.complete(run());
+        } catch (CancellationException e) {
+            summary.cancel(false);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            summary.cancel(false);
+        } catch (RuntimeException | Error e) {
+            log.error("The run failed", e);
+            summary.completeExceptionally(e);
+        }
+    }
+
+    private SmsDemoSummary run() throws InterruptedException {
         String batch = UUID.randomUUID().toString().substring(0, 8);
         long leftOver = outbox.queuedInAllBatches();
         long begin = System.nanoTime();
@@ -47,19 +113,19 @@ public class SmsDemoRunner implements ApplicationRunner {
         long deadline = begin + properties.getTimeout().toNanos();
         long queued;
         while ((queued = outbox.queuedInAllBatches()) > 0 && System.nanoTime() < deadline) {
-            Thread.sleep(1000);
+            if (closing.await(1, TimeUnit.SECONDS)) {
+                log.info("The application is closing: batch {} ends here; its messages still queued stay queued"
+                        + " for the next run", batch);
+                throw new CancellationException("the application closed");
+            }
             Map<String, Long> counts = outbox.statusCounts(batch);
             log.info("Progress of batch {}: {} sent, {} failed, {} still queued", batch,
                     counts.getOrDefault(SmsOutbox.SENT, 0L), counts.getOrDefault(SmsOutbox.FAILED, 0L),
                     counts.getOrDefault(SmsOutbox.QUEUED, 0L));
         }
-        summary = summarize(batch, Duration.ofNanos(System.nanoTime() - begin), queued == 0);
-        print(summary);
-    }
-
-    /** The summary of the run, once {@link #run} has finished; {@code null} before. */
-    public SmsDemoSummary summary() {
-        return summary;
+        SmsDemoSummary result = summarize(batch, Duration.ofNanos(System.nanoTime() - begin), queued == 0);
+        print(result);
+        return result;
     }
 
     private SmsDemoSummary summarize(String batch, Duration elapsed, boolean complete) {

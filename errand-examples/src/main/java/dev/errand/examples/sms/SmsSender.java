@@ -3,13 +3,14 @@ package dev.errand.examples.sms;
 import dev.errand.spring.ErrandTask;
 import dev.errand.task.FailedTask;
 import dev.errand.task.FailureCallback;
+import dev.errand.task.FailureCause;
 import dev.errand.task.TaskContext;
 import dev.errand.task.TaskHandler;
+import dev.errand.task.TaskKind;
 import java.sql.Connection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Sends one message per {@code send-sms} task. It runs in the task's transaction (the default mode), so
@@ -21,14 +22,16 @@ import tools.jackson.databind.json.JsonMapper;
  * the message is sent again. That is the usual trade for outside calls.
  */
 @Component
-@ErrandTask(SmsSender.KIND)
-public class SmsSender implements TaskHandler<SendSms>, FailureCallback {
+@ErrandTask(SmsSender.KIND_NAME)
+public class SmsSender implements TaskHandler<SendSms>, FailureCallback<SendSms> {
 
-    /** The task kind. */
-    public static final String KIND = "send-sms";
+    /** The kind's name, a constant so that {@link ErrandTask} can name it. */
+    public static final String KIND_NAME = "send-sms";
+
+    /** The task kind and its payload type, for enqueueing ({@link SmsOutbox}) and customizing. */
+    public static final TaskKind<SendSms> KIND = TaskKind.of(KIND_NAME, SendSms.class);
 
     private static final Logger log = LoggerFactory.getLogger(SmsSender.class);
-    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final SmsOutbox outbox;
     private final FlakySmsGateway gateway;
@@ -54,13 +57,27 @@ public class SmsSender implements TaskHandler<SendSms>, FailureCallback {
         log.info("SMS to {} sent on attempt {} of {}", message.recipient(), context.attempt(), context.maxAttempts());
     }
 
-    /** Records the final failure on the message. */
+    /**
+     * Records the final failure on the message. The payload arrives decoded, and the cause tells a
+     * gateway error (the handler threw: its message is the reason) from Errand giving up for another
+     * reason, such as a lost worker.
+     */
     @Override
-    public void onFailure(FailedTask task, Connection connection) {
-        String messageId = JSON.readTree(task.payloadJson()).get("messageId").asString();
-        // last_error holds a stack trace; the message keeps its first line without the exception's class.
-        String firstLine = task.error().lines().findFirst().orElse(task.error());
-        String reason = firstLine.matches("^[\\w.$]+: .*") ? firstLine.substring(firstLine.indexOf(": ") + 2) : firstLine;
-        outbox.markFailed(messageId, task.attempts(), reason);
+    public void onFailure(FailedTask<SendSms> task, Connection connection) {
+        if (task.payload() == null) {
+            // Only a task written by hand (SQL, another service) can carry a payload that does not decode.
+            log.warn("send-sms task {} failed without a readable payload, so no message to mark: {}", task.id(),
+                    task.cause().describe());
+            return;
+        }
+        outbox.markFailed(task.payload().messageId(), task.attempts(), reason(task.cause()));
+    }
+
+    /** Why the message failed, in a few words for {@code sms_message.last_error}. */
+    static String reason(FailureCause cause) {
+        if (cause instanceof FailureCause.HandlerFailed failed && failed.message() != null) {
+            return failed.message();
+        }
+        return cause.describe();
     }
 }

@@ -10,6 +10,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -19,11 +20,12 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 /**
  * The demo starts on an embedded H2 file database, as it does by default, and completes its tasks: every
  * message is sent or failed, failed ones used all their attempts and carry their error, the numbers the
- * gateway does not know failed, and Actuator answers.
+ * gateway does not know failed, and Actuator answers, with health 200 UP while the run is in progress.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-    "spring.datasource.url=jdbc:h2:file:./target/sms-demo-test/${random.uuid}",
-    "sms.messages=30", "sms.retry-delay=50ms", "sms.retry-max-delay=200ms", "sms.exit-when-done=false"})
+    "sms.h2-file=./target/sms-demo-test/${random.uuid}",
+    "sms.messages=30", "sms.send-time=100ms", "sms.retry-delay=50ms", "sms.retry-max-delay=200ms",
+    "sms.exit-when-done=false"})
 class SmsDemoApplicationTest {
 
     @Autowired
@@ -39,9 +41,25 @@ class SmsDemoApplicationTest {
 
     @Test
     void runsOnH2AndEveryMessageReachesAFinalState() throws Exception {
-        // The runner ran during start-up and has returned: the context is ready only after it.
-        SmsDemoSummary summary = runner.summary();
-        assertThat(summary).isNotNull();
+        // The run started when the application was ready, on its own thread: the application answers while
+        // it is in progress. Ask for health until the run has ended; a check counts only if the run had not
+        // ended before the answer came.
+        HttpClient http = HttpClient.newHttpClient();
+        List<Integer> statusesDuringRun = new ArrayList<>();
+        List<String> bodiesDuringRun = new ArrayList<>();
+        while (runner.summary() == null) {
+            HttpResponse<String> health = get(http, "/actuator/health");
+            if (runner.summary() == null) {
+                statusesDuringRun.add(health.statusCode());
+                bodiesDuringRun.add(health.body());
+            }
+            Thread.sleep(100);
+        }
+        assertThat(statusesDuringRun).isNotEmpty().containsOnly(200);
+        assertThat(bodiesDuringRun).allSatisfy(body -> assertThat(body).startsWith("{\"components\"")
+                .contains("\"errand\"").endsWith("\"status\":\"UP\"}"));
+
+        SmsDemoSummary summary = runner.awaitSummary();
         assertThat(summary.complete()).isTrue();
         assertThat(errand.dialectName()).isEqualTo("h2");
 
@@ -59,8 +77,12 @@ class SmsDemoApplicationTest {
         });
         assertThat(messages).filteredOn(m -> m.status().equals(SmsOutbox.SENT))
                 .allSatisfy(m -> assertThat(m.attempts()).isBetween(1, 4));
-        assertThat(messages).filteredOn(m -> m.status().equals(SmsOutbox.FAILED))
-                .allSatisfy(m -> assertThat(m.attempts()).isEqualTo(4));
+        assertThat(messages).filteredOn(m -> m.status().equals(SmsOutbox.FAILED)).allSatisfy(m -> {
+            assertThat(m.attempts()).isEqualTo(4);
+            // The failure callback records the gateway's own words: no exception class, no stack trace.
+            assertThat(m.lastError()).isIn(FlakySmsGateway.TRANSIENT_ERRORS.get(0), FlakySmsGateway.TRANSIENT_ERRORS
+                    .get(1), FlakySmsGateway.TRANSIENT_ERRORS.get(2), "unknown subscriber " + m.recipient());
+        });
 
         // Errand's side agrees: no task left to run, one failed task per failed message.
         assertThat(errand.admin().count(TaskQuery.builder().state(TaskState.PENDING).build())).isZero();
@@ -70,14 +92,26 @@ class SmsDemoApplicationTest {
         assertThat(registry.get("errand.tasks.retried").tags("kind", "send-sms").counter().count())
                 .isGreaterThanOrEqualTo(9);
 
-        HttpClient http = HttpClient.newHttpClient();
-        HttpResponse<String> health = http.send(HttpRequest.newBuilder(
-                URI.create("http://localhost:" + port + "/actuator/health")).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> health = get(http, "/actuator/health");
         assertThat(health.statusCode()).isEqualTo(200);
         assertThat(health.body()).contains("\"errand\"", "\"failedTasks\"");
-        HttpResponse<String> endpoint = http.send(HttpRequest.newBuilder(
-                URI.create("http://localhost:" + port + "/actuator/errand")).build(), HttpResponse.BodyHandlers.ofString());
+        // Prometheus scrapes Errand's meters: counters by kind and queue, the queue gauges.
+        HttpResponse<String> prometheus = get(http, "/actuator/prometheus");
+        assertThat(prometheus.statusCode()).isEqualTo(200);
+        assertThat(prometheus.body()).contains(
+                "errand_tasks_enqueued_total{kind=\"send-sms\",queue=\"default\"} 30.0",
+                "errand_tasks_succeeded_total{kind=\"send-sms\",queue=\"default\"} " + summary.sent() + ".0",
+                "errand_tasks_failed_total{kind=\"send-sms\",queue=\"default\"} " + summary.failed() + ".0",
+                "errand_tasks_retried_total{kind=\"send-sms\",queue=\"default\"}",
+                "errand_tasks_execution_seconds_count{kind=\"send-sms\"",
+                "errand_queue_depth{");
+        HttpResponse<String> endpoint = get(http, "/actuator/errand");
         assertThat(endpoint.statusCode()).isEqualTo(200);
         assertThat(endpoint.body()).contains("\"send-sms\"", "\"" + errand.settings().nodeId() + "\"");
+    }
+
+    private HttpResponse<String> get(HttpClient http, String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 }
