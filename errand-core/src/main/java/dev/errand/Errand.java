@@ -7,8 +7,8 @@ import dev.errand.enqueue.TaskRequest;
 import dev.errand.error.ErrandException;
 import dev.errand.internal.admin.JdbcTaskAdmin;
 import dev.errand.internal.engine.Engine;
-import dev.errand.internal.engine.PoolSizeCheck;
 import dev.errand.internal.engine.Kinds;
+import dev.errand.internal.engine.PoolSizeCheck;
 import dev.errand.internal.enqueue.Enqueuer;
 import dev.errand.internal.enqueue.Requests;
 import dev.errand.internal.store.Storage;
@@ -55,7 +55,11 @@ public final class Errand implements AutoCloseable {
      * @param claimStrategy how pollers claim
      * @param listener the application's listeners, as one
      */
-    record Assembly(ErrandSettings settings, Storage storage, Kinds kinds, ClaimStrategy claimStrategy,
+    record Assembly(
+            ErrandSettings settings,
+            Storage storage,
+            Kinds kinds,
+            ClaimStrategy claimStrategy,
             TaskListener listener) {}
 
     private final ErrandSettings settings;
@@ -71,11 +75,12 @@ public final class Errand implements AutoCloseable {
     Errand(Assembly assembly) {
         this.settings = assembly.settings();
         this.storage = assembly.storage();
-        Requests requests = new Requests(settings, assembly.kinds().definitions(), assembly.kinds().codec());
+        Requests requests = new Requests(
+                settings, assembly.kinds().definitions(), assembly.kinds().codec());
         this.enqueuer = new Enqueuer(storage, requests, wakeUps, assembly.listener());
         this.admin = new JdbcTaskAdmin(storage);
-        this.engine = new Engine(new Engine.Parts(storage, assembly.kinds(), assembly.claimStrategy(), settings,
-                assembly.listener()));
+        this.engine = new Engine(
+                new Engine.Parts(storage, assembly.kinds(), assembly.claimStrategy(), settings, assembly.listener()));
     }
 
     /** Starts configuring an Errand node on the application's DataSource. */
@@ -97,11 +102,11 @@ public final class Errand implements AutoCloseable {
         if (running || !settings.processingEnabled()) {
             return;
         }
-        PoolSizeCheck.warnIfTooSmall(storage.dataSource(), settings.queues(),
-                storage.dialect().deliversNotifications());
+        PoolSizeCheck.warnIfTooSmall(
+                storage.dataSource(), settings.queues(), storage.dialect().deliversNotifications());
         if (storage.dialect().deliversNotifications()) {
-            notifications = new PostgresNotificationListener(storage.dataSource(),
-                    Enqueuer.notificationChannel(settings), wakeUps, "errand-listener");
+            notifications = new PostgresNotificationListener(
+                    storage.dataSource(), Enqueuer.notificationChannel(settings), wakeUps, "errand-listener");
         }
         engine.start(wakeUps);
         running = true;

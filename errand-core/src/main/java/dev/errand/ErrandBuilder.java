@@ -7,9 +7,9 @@ import dev.errand.internal.claim.DialectClaimEnvironment;
 import dev.errand.internal.engine.Kinds;
 import dev.errand.internal.engine.TaskListeners;
 import dev.errand.internal.schema.SchemaMigrator;
+import dev.errand.internal.store.CancelRequests;
 import dev.errand.internal.store.Dialect;
 import dev.errand.internal.store.Dialects;
-import dev.errand.internal.store.CancelRequests;
 import dev.errand.internal.store.Storage;
 import dev.errand.internal.store.TaskStore;
 import dev.errand.internal.store.Transactions;
@@ -274,20 +274,28 @@ public final class ErrandBuilder {
         ErrandSettings built = settings.build();
         for (TaskDefinition<?> definition : definitions.values()) {
             if (definition.leaseDuration() != null) {
-                settings.requireLeaseCoversHeartbeats("leaseDuration of kind '" + definition.kind() + "'",
-                        definition.leaseDuration());
+                settings.requireLeaseCoversHeartbeats(
+                        "leaseDuration of kind '" + definition.kind() + "'", definition.leaseDuration());
             }
         }
         Dialect database = dialect != null ? dialect : Dialects.detect(dataSource);
         if (built.migrationsEnabled()) {
-            new SchemaMigrator(dataSource, built.tablePrefix(), database.migrationFolder(),
-                    database.unquotedIdentifier(built.tablePrefix().historyTable()), dialect != null).migrate();
+            new SchemaMigrator(
+                            dataSource,
+                            built.tablePrefix(),
+                            database.migrationFolder(),
+                            database.unquotedIdentifier(built.tablePrefix().historyTable()),
+                            dialect != null)
+                    .migrate();
         }
         TaskListener listener = new TaskListeners(listeners);
         String table = built.tablePrefix().taskTable();
-        Storage storage = new Storage(new Transactions(dataSource, database, listener), transactionRunner,
+        Storage storage = new Storage(
+                new Transactions(dataSource, database, listener),
+                transactionRunner,
                 new TaskStore(database, table, built.succeededRetention() != null),
-                new CancelRequests(database, table, built.tablePrefix().cancelRequestTable()), built.clock());
+                new CancelRequests(database, table, built.tablePrefix().cancelRequestTable()),
+                built.clock());
         ClaimStrategy claim = claimStrategy.create(new DialectClaimEnvironment(database, table));
         return new Errand(new Errand.Assembly(built, storage, new Kinds(definitions, codec, built), claim, listener));
     }

@@ -53,7 +53,8 @@ public final class BenchMain {
         double quietCores = Double.parseDouble(options.getOrDefault("quiet-cores", "0.7"));
         long quietWait = Long.parseLong(options.getOrDefault("quiet-wait", profile.equals("smoke") ? "0" : "300"));
         Db db = Db.fromSystemProperties();
-        String command = System.getProperty("bench.command", "java dev.errand.bench.BenchMain " + String.join(" ", args));
+        String command =
+                System.getProperty("bench.command", "java dev.errand.bench.BenchMain " + String.join(" ", args));
 
         Path dir = out.resolve("benchmarks");
         if (System.getProperty("bench.errand.version") == null) {
@@ -65,8 +66,16 @@ public final class BenchMain {
             Map<String, String> meta = readPairs(dir.resolve("meta.tsv"));
             System.setProperty("bench.errand.version", meta.getOrDefault("errand_commit", "?"));
             new ChartWriter().write(records, dir.resolve("throughput.png"));
-            new ReportWriter(db, plan, records, meta.get("command"), meta.get("started"), meta.get("load_start"),
-                    meta.get("load_end"), readPairs(dir.resolve("jmh.tsv")), readText(dir.resolve("profile.txt")))
+            new ReportWriter(
+                            db,
+                            plan,
+                            records,
+                            meta.get("command"),
+                            meta.get("started"),
+                            meta.get("load_start"),
+                            meta.get("load_end"),
+                            readPairs(dir.resolve("jmh.tsv")),
+                            readText(dir.resolve("profile.txt")))
                     .write(out.resolve("BENCHMARKS.md"));
             System.out.println("Rebuilt " + out.resolve("BENCHMARKS.md") + " from " + records.size() + " trials");
             return records;
@@ -78,14 +87,18 @@ public final class BenchMain {
         for (Plan.Pairing pairing : plan.pairings()) {
             int pairingRounds = pairing.peer() == null ? 1 : plan.rounds();
             for (int round = 1; round <= pairingRounds; round++) {
-                for (String system : pairing.peer() == null ? List.of(pairing.errand())
+                for (String system : pairing.peer() == null
+                        ? List.of(pairing.errand())
                         : List.of(pairing.errand(), pairing.peer())) {
                     if (plan.name().equals("smoke") && !ranOnce.add(pairing.group() + "/" + system)) {
                         continue; // the smoke test needs each system once per scenario, not each pairing
                     }
                     Params params = pairing.params().copy().with("system", system);
-                    if (!options.containsKey("no-jfr") && round == 1 && system.equals("errand")
-                            && pairing.group().equals("burn-down") && "raw-sql".equals(pairing.peer())) {
+                    if (!options.containsKey("no-jfr")
+                            && round == 1
+                            && system.equals("errand")
+                            && pairing.group().equals("burn-down")
+                            && "raw-sql".equals(pairing.peer())) {
                         params.with("jfr", dir.resolve("errand-burn-down.jfr").toString());
                     }
                     records.add(trial(db, pairing, system, round, params, inProcess, quietCores, quietWait));
@@ -95,8 +108,8 @@ public final class BenchMain {
             }
         }
         String loadAtEnd = Cpu.loadAverage();
-        Map<String, String> jmh = options.containsKey("no-jmh") || profile.equals("smoke") ? Map.of()
-                : MicroBenchmarks.run();
+        Map<String, String> jmh =
+                options.containsKey("no-jmh") || profile.equals("smoke") ? Map.of() : MicroBenchmarks.run();
         Files.createDirectories(dir);
         writeResults(dir.resolve("results.tsv"), records);
         Path jfr = dir.resolve("errand-burn-down.jfr");
@@ -115,28 +128,40 @@ public final class BenchMain {
         new ReportWriter(db, plan, records, command, startedAt, loadAtStart, loadAtEnd, jmh, profileSummary)
                 .write(out.resolve("BENCHMARKS.md"));
         long failures = records.stream().filter(TrialRecord::failed).count();
-        System.out.println("Wrote " + out.resolve("BENCHMARKS.md") + " (" + records.size() + " trials, " + failures
-                + " failed)");
+        System.out.println(
+                "Wrote " + out.resolve("BENCHMARKS.md") + " (" + records.size() + " trials, " + failures + " failed)");
         return records;
     }
 
-    private static TrialRecord trial(Db db, Plan.Pairing pairing, String system, int round, Params params,
-            boolean inProcess, double quietCores, long quietWaitSeconds) throws Exception {
+    private static TrialRecord trial(
+            Db db,
+            Plan.Pairing pairing,
+            String system,
+            int round,
+            Params params,
+            boolean inProcess,
+            double quietCores,
+            long quietWaitSeconds)
+            throws Exception {
         double busy = waitForQuiet(quietCores, quietWaitSeconds);
         String load = Cpu.loadAverage();
-        System.out.printf("[bench] %-12s %-13s round %d (others busy %.2f cores, load %s) %s%n", pairing.group(), system,
-                round, busy, load, params);
+        System.out.printf(
+                "[bench] %-12s %-13s round %d (others busy %.2f cores, load %s) %s%n",
+                pairing.group(), system, round, busy, load, params);
         Map<String, String> result;
         long begin = System.nanoTime();
         try {
             result = inProcess ? Scenarios.run(db, params) : fork(params);
         } catch (Exception | Error e) {
             result = new LinkedHashMap<>();
-            result.put("error", String.valueOf(e.getMessage()).replace('\t', ' ').replace('\n', ' '));
+            result.put(
+                    "error", String.valueOf(e.getMessage()).replace('\t', ' ').replace('\n', ' '));
         }
         System.out.printf("[bench]   -> %.1f s ", (System.nanoTime() - begin) / 1e9);
-        System.out.println(result.entrySet().stream().filter(e -> !e.getKey().equals("plan"))
-                .map(Object::toString).toList());
+        System.out.println(result.entrySet().stream()
+                .filter(e -> !e.getKey().equals("plan"))
+                .map(Object::toString)
+                .toList());
         return new TrialRecord(pairing.group(), system, pairing.peer(), round, busy, load, result);
     }
 
@@ -152,15 +177,17 @@ public final class BenchMain {
     }
 
     private static Map<String, String> fork(Params params) throws Exception {
-        Process process = Forks.java(TrialMain.class, params.toArgs(), "-Xmx1g", "-XX:+UseG1GC").start();
+        Process process = Forks.java(TrialMain.class, params.toArgs(), "-Xmx1g", "-XX:+UseG1GC")
+                .start();
         Map<String, String> result = null;
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                StandardCharsets.UTF_8))) {
+        try (BufferedReader out =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = out.readLine()) != null) {
                 if (line.startsWith(TrialMain.RESULT + "\t")) {
                     result = new LinkedHashMap<>();
-                    for (String pair : line.substring(TrialMain.RESULT.length() + 1).split("\t")) {
+                    for (String pair :
+                            line.substring(TrialMain.RESULT.length() + 1).split("\t")) {
                         int eq = pair.indexOf('=');
                         result.put(pair.substring(0, eq), pair.substring(eq + 1));
                     }
@@ -205,8 +232,14 @@ public final class BenchMain {
                 int eq = f[i].indexOf('=');
                 result.put(f[i].substring(0, eq), f[i].substring(eq + 1));
             }
-            records.add(new TrialRecord(f[0], f[1], f[2].equals("null") ? null : f[2], Integer.parseInt(f[3]),
-                    Double.parseDouble(f[4]), f[5], result));
+            records.add(new TrialRecord(
+                    f[0],
+                    f[1],
+                    f[2].equals("null") ? null : f[2],
+                    Integer.parseInt(f[3]),
+                    Double.parseDouble(f[4]),
+                    f[5],
+                    result));
         }
         return records;
     }
@@ -233,10 +266,13 @@ public final class BenchMain {
     /** The checked-out commit, with "-dirty" when errand-core or errand-bench has uncommitted changes. */
     private static String gitCommit() {
         try {
-            Process head = new ProcessBuilder("git", "rev-parse", "--short", "HEAD").redirectErrorStream(true).start();
+            Process head = new ProcessBuilder("git", "rev-parse", "--short", "HEAD")
+                    .redirectErrorStream(true)
+                    .start();
             String commit = new String(head.getInputStream().readAllBytes()).trim();
             Process status = new ProcessBuilder("git", "status", "--porcelain", "--", "errand-core", "errand-bench")
-                    .redirectErrorStream(true).start();
+                    .redirectErrorStream(true)
+                    .start();
             String changes = new String(status.getInputStream().readAllBytes()).trim();
             return head.waitFor() == 0 ? commit + (changes.isEmpty() ? "" : "-dirty") : "unknown";
         } catch (Exception e) {

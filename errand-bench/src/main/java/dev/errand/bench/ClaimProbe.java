@@ -1,11 +1,11 @@
 package dev.errand.bench;
 
-import dev.errand.bench.systems.ErrandSystem;
-import dev.errand.spi.ClaimRequest;
 import dev.errand.ClaimStrategies;
-import dev.errand.spi.ClaimStrategy;
+import dev.errand.bench.systems.ErrandSystem;
 import dev.errand.internal.claim.DialectClaimEnvironment;
 import dev.errand.internal.store.PostgresDialect;
+import dev.errand.spi.ClaimRequest;
+import dev.errand.spi.ClaimStrategy;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
@@ -40,7 +40,8 @@ public final class ClaimProbe {
         int due = p.integer("due", 20_000);
         system.setUp();
         String prefix = system.taskTable().substring(0, system.taskTable().length() - "task".length());
-        db.execute(ErrandSystem.prefillSql(db, prefix, future, 1, "86400"),
+        db.execute(
+                ErrandSystem.prefillSql(db, prefix, future, 1, "86400"),
                 ErrandSystem.prefillSql(db, prefix, due, 5, "0"),
                 "VACUUM ANALYZE " + system.taskTable());
         Map<String, String> r = new LinkedHashMap<>(measure(db, system.taskTable(), p.integer("claims", 20), true));
@@ -57,7 +58,8 @@ public final class ClaimProbe {
 
     /** Average milliseconds per claim of 100 over {@code claims} claims, and the plan if asked. */
     static Map<String, String> measure(Db db, String table, int claims, boolean explain) throws Exception {
-        ClaimStrategy strategy = ClaimStrategies.skipLocked().create(new DialectClaimEnvironment(new PostgresDialect(), table));
+        ClaimStrategy strategy =
+                ClaimStrategies.skipLocked().create(new DialectClaimEnvironment(new PostgresDialect(), table));
         Map<String, String> r = new LinkedHashMap<>();
         try (Connection raw = DriverManager.getConnection(db.url(), db.user(), db.password())) {
             raw.setAutoCommit(false);
@@ -85,8 +87,8 @@ public final class ClaimProbe {
 
     private static String explain(Connection connection, Capture capture) throws Exception {
         List<String> lines = new ArrayList<>();
-        try (PreparedStatement statement = connection.prepareStatement("EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) "
-                + capture.sql)) {
+        try (PreparedStatement statement =
+                connection.prepareStatement("EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) " + capture.sql)) {
             for (Map.Entry<Integer, Object> parameter : capture.parameters.entrySet()) {
                 statement.setObject(parameter.getKey(), parameter.getValue());
             }
@@ -116,24 +118,25 @@ public final class ClaimProbe {
                 }
                 return result;
             };
-            return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(),
-                    new Class<?>[] {Connection.class}, handler);
+            return (Connection) Proxy.newProxyInstance(
+                    Connection.class.getClassLoader(), new Class<?>[] {Connection.class}, handler);
         }
 
         PreparedStatement wrapStatement(PreparedStatement target) {
             InvocationHandler handler = (proxy, method, args) -> {
-                if (method.getName().startsWith("set") && args != null && args.length == 2
+                if (method.getName().startsWith("set")
+                        && args != null
+                        && args.length == 2
                         && args[0] instanceof Integer index) {
                     parameters.put(index, args[1]);
                 }
                 return invoke(method, target, args);
             };
-            return (PreparedStatement) Proxy.newProxyInstance(PreparedStatement.class.getClassLoader(),
-                    new Class<?>[] {PreparedStatement.class}, handler);
+            return (PreparedStatement) Proxy.newProxyInstance(
+                    PreparedStatement.class.getClassLoader(), new Class<?>[] {PreparedStatement.class}, handler);
         }
 
-        private static Object invoke(java.lang.reflect.Method method, Object target, Object[] args)
-                throws Throwable {
+        private static Object invoke(java.lang.reflect.Method method, Object target, Object[] args) throws Throwable {
             try {
                 return method.invoke(target, args);
             } catch (InvocationTargetException e) {

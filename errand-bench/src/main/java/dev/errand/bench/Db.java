@@ -20,9 +20,10 @@ public record Db(String url, String user, String password) {
      * user and password likewise. The schema is created if it is missing.
      */
     public static Db fromSystemProperties() {
-        Db db = new Db(System.getProperty("bench.db.url",
-                "jdbc:postgresql://127.0.0.1:5432/test?currentSchema=" + SCHEMA),
-                System.getProperty("bench.db.user", "postgres"), System.getProperty("bench.db.password", ""));
+        Db db = new Db(
+                System.getProperty("bench.db.url", "jdbc:postgresql://127.0.0.1:5432/test?currentSchema=" + SCHEMA),
+                System.getProperty("bench.db.user", "postgres"),
+                System.getProperty("bench.db.password", ""));
         db.execute("CREATE SCHEMA IF NOT EXISTS " + SCHEMA);
         return db;
     }
@@ -62,7 +63,8 @@ public record Db(String url, String user, String password) {
                 c = java.sql.DriverManager.getConnection(url, user, password);
                 POLLING.get().put(this, c);
             }
-            try (Statement s = c.createStatement(); ResultSet rows = s.executeQuery(sql)) {
+            try (Statement s = c.createStatement();
+                    ResultSet rows = s.executeQuery(sql)) {
                 rows.next();
                 return rows.getLong(1);
             }
@@ -77,7 +79,8 @@ public record Db(String url, String user, String password) {
     /** Every row's first column as text. */
     public List<String> queryLines(String sql) {
         try (Connection c = java.sql.DriverManager.getConnection(url, user, password);
-                Statement s = c.createStatement(); ResultSet rows = s.executeQuery(sql)) {
+                Statement s = c.createStatement();
+                ResultSet rows = s.executeQuery(sql)) {
             List<String> lines = new ArrayList<>();
             while (rows.next()) {
                 lines.add(rows.getString(1));

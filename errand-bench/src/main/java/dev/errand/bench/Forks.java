@@ -14,8 +14,13 @@ final class Forks {
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(List.of(jvmOptions));
         command.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
-        for (String key : List.of("bench.db.url", "bench.db.user", "bench.db.password", "bench.errand.version",
-                "bench.errand.claimBatch", "bench.errand.prefetch")) {
+        for (String key : List.of(
+                "bench.db.url",
+                "bench.db.user",
+                "bench.db.password",
+                "bench.errand.version",
+                "bench.errand.claimBatch",
+                "bench.errand.prefetch")) {
             String value = System.getProperty(key);
             if (value != null) {
                 command.add("-D" + key + "=" + value);

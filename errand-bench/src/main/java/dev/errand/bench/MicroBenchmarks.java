@@ -26,8 +26,14 @@ final class MicroBenchmarks {
         for (RunResult run : new Runner(options).run()) {
             var primary = run.getPrimaryResult();
             String name = run.getParams().getBenchmark().replace("dev.errand.bench.jmh.", "");
-            results.put(name, String.format(java.util.Locale.ROOT, "%.1f ± %.1f %s", primary.getScore(),
-                    primary.getScoreError(), primary.getScoreUnit()));
+            results.put(
+                    name,
+                    String.format(
+                            java.util.Locale.ROOT,
+                            "%.1f ± %.1f %s",
+                            primary.getScore(),
+                            primary.getScoreError(),
+                            primary.getScoreUnit()));
         }
         return results;
     }

@@ -37,7 +37,8 @@ final class MultiNode {
         Semaphore ready = new Semaphore(0);
         try {
             for (int i = 0; i < nodes; i++) {
-                Process process = Forks.java(NodeMain.class, p.toArgs(), "-Xmx512m").start();
+                Process process =
+                        Forks.java(NodeMain.class, p.toArgs(), "-Xmx512m").start();
                 processes.add(process);
                 inputs.add(new PrintWriter(process.getOutputStream(), true, StandardCharsets.UTF_8));
                 int index = i;
@@ -97,8 +98,8 @@ final class MultiNode {
     }
 
     private static void read(Process process, int index, AtomicLongArray runs, Semaphore ready) {
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                StandardCharsets.UTF_8))) {
+        try (BufferedReader out =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = out.readLine()) != null) {
                 if (line.equals("READY")) {

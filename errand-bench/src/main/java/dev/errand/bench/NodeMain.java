@@ -48,17 +48,19 @@ public final class NodeMain {
         }
         system.startWorkers();
         Probe measured = probe;
-        Thread reporter = new Thread(() -> {
-            try {
-                while (!Thread.currentThread().isInterrupted()) {
-                    System.out.println("RUNS " + measured.runs());
-                    System.out.flush();
-                    Thread.sleep(50);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "bench-reporter");
+        Thread reporter = new Thread(
+                () -> {
+                    try {
+                        while (!Thread.currentThread().isInterrupted()) {
+                            System.out.println("RUNS " + measured.runs());
+                            System.out.flush();
+                            Thread.sleep(50);
+                        }
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                },
+                "bench-reporter");
         reporter.setDaemon(true);
         reporter.start();
         while ((line = in.readLine()) != null && !line.equals("STOP")) {

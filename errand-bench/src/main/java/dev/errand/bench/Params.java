@@ -59,7 +59,9 @@ public final class Params {
 
     /** As {@code key=value} arguments. */
     public List<String> toArgs() {
-        return values.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList();
+        return values.entrySet().stream()
+                .map(e -> e.getKey() + "=" + e.getValue())
+                .toList();
     }
 
     @Override

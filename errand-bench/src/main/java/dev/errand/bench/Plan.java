@@ -22,8 +22,21 @@ public record Plan(String name, int rounds, List<Pairing> pairings) {
      * and a 1,000,000-task backlog.
      */
     public static Plan full(int rounds) {
-        return build("full", rounds, 100_000, 5_000, 15_000, 2_000, 100_000, 500, 1_000_000, 10_000, 100_000,
-                1_000_000, 20_000, List.of(2, 4));
+        return build(
+                "full",
+                rounds,
+                100_000,
+                5_000,
+                15_000,
+                2_000,
+                100_000,
+                500,
+                1_000_000,
+                10_000,
+                100_000,
+                1_000_000,
+                20_000,
+                List.of(2, 4));
     }
 
     /** A few hundred tasks per scenario and system: checks that everything works, not how fast. */
@@ -31,38 +44,71 @@ public record Plan(String name, int rounds, List<Pairing> pairings) {
         return build("smoke", 1, 200, 50, 600, 20, 400, 10, 2_000, 200, 200, 2_000, 200, List.of(2));
     }
 
-    private static Plan build(String name, int rounds, int burn, int warm, int measureMs, int singles,
-            int batchTotal, int latencyCount, int bigBacklog, int smallBacklog, int nodeTasks, int future, int due,
+    private static Plan build(
+            String name,
+            int rounds,
+            int burn,
+            int warm,
+            int measureMs,
+            int singles,
+            int batchTotal,
+            int latencyCount,
+            int bigBacklog,
+            int smallBacklog,
+            int nodeTasks,
+            int future,
+            int due,
             List<Integer> nodeCounts) {
         List<Pairing> list = new ArrayList<>();
-        Params burnDown = new Params().with("scenario", "burn-down").with("n", burn).with("warm", warm);
+        Params burnDown =
+                new Params().with("scenario", "burn-down").with("n", burn).with("warm", warm);
         list.add(new Pairing("burn-down", burnDown, "errand", "raw-sql"));
         list.add(new Pairing("burn-down", burnDown, "errand-tx", "raw-sql-tx"));
         list.add(new Pairing("burn-down", burnDown, "errand", "db-scheduler"));
         list.add(new Pairing("burn-down", burnDown, "errand", "jobrunr"));
-        Params steady = new Params().with("scenario", "steady").with("warm-ms", Math.min(3_000, measureMs / 3))
+        Params steady = new Params()
+                .with("scenario", "steady")
+                .with("warm-ms", Math.min(3_000, measureMs / 3))
                 .with("measure-ms", measureMs);
         for (String peer : List.of("raw-sql", "db-scheduler", "jobrunr")) {
             list.add(new Pairing("steady", steady, "errand", peer));
         }
-        Params enqueue = new Params().with("scenario", "enqueue").with("singles", singles)
-                .with("batch-total", batchTotal).with("batch-size", Math.min(1_000, batchTotal / 4));
+        Params enqueue = new Params()
+                .with("scenario", "enqueue")
+                .with("singles", singles)
+                .with("batch-total", batchTotal)
+                .with("batch-size", Math.min(1_000, batchTotal / 4));
         for (String peer : List.of("raw-sql", "db-scheduler", "jobrunr")) {
             list.add(new Pairing("enqueue", enqueue, "errand", peer));
         }
-        Params latency = new Params().with("scenario", "latency").with("count", latencyCount).with("interval-ms", 20);
+        Params latency = new Params()
+                .with("scenario", "latency")
+                .with("count", latencyCount)
+                .with("interval-ms", 20);
         list.add(new Pairing("latency", latency, "errand", "db-scheduler"));
         list.add(new Pairing("latency", latency, "errand", "jobrunr"));
         for (int backlog : List.of(smallBacklog, bigBacklog)) {
-            Params p = new Params().with("scenario", "backlog").with("backlog", backlog)
-                    .with("warm-ms", Math.min(3_000, measureMs / 3)).with("measure-ms", Math.max(1_000, measureMs * 2 / 3));
+            Params p = new Params()
+                    .with("scenario", "backlog")
+                    .with("backlog", backlog)
+                    .with("warm-ms", Math.min(3_000, measureMs / 3))
+                    .with("measure-ms", Math.max(1_000, measureMs * 2 / 3));
             list.add(new Pairing("backlog-" + label(backlog), p, "errand", "raw-sql"));
         }
-        list.add(new Pairing("claim-plan", new Params().with("scenario", "claim-plan").with("future", future)
-                .with("due", due), "errand", null));
+        list.add(new Pairing(
+                "claim-plan",
+                new Params()
+                        .with("scenario", "claim-plan")
+                        .with("future", future)
+                        .with("due", due),
+                "errand",
+                null));
         list.add(new Pairing("heap", new Params().with("scenario", "heap").with("n", burn), "errand", null));
         for (int nodes : nodeCounts) {
-            Params p = new Params().with("scenario", "nodes").with("nodes", nodes).with("n", nodeTasks)
+            Params p = new Params()
+                    .with("scenario", "nodes")
+                    .with("nodes", nodes)
+                    .with("n", nodeTasks)
                     .with("warm", warm * 2); // per node: a short warm-up would measure JIT compilation
             for (String peer : List.of("raw-sql", "db-scheduler", "jobrunr")) {
                 list.add(new Pairing("nodes-" + nodes, p, "errand", peer));
@@ -72,7 +118,8 @@ public record Plan(String name, int rounds, List<Pairing> pairings) {
     }
 
     static String label(int count) {
-        return count >= 1_000_000 && count % 1_000_000 == 0 ? count / 1_000_000 + "M"
+        return count >= 1_000_000 && count % 1_000_000 == 0
+                ? count / 1_000_000 + "M"
                 : count >= 1_000 && count % 1_000 == 0 ? count / 1_000 + "k" : Integer.toString(count);
     }
 

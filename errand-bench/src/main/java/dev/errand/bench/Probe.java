@@ -54,8 +54,8 @@ public final class Probe {
         long deadline = System.currentTimeMillis() + timeoutMillis;
         while (runs() < target) {
             if (System.currentTimeMillis() > deadline) {
-                throw new IllegalStateException("Only " + runs() + " of " + target + " tasks ran within "
-                        + timeoutMillis + " ms");
+                throw new IllegalStateException(
+                        "Only " + runs() + " of " + target + " tasks ran within " + timeoutMillis + " ms");
             }
             Thread.sleep(2);
         }

@@ -23,17 +23,18 @@ public final class Scenarios {
     public static Map<String, String> run(Db db, Params p) throws Exception {
         String scenario = p.require("scenario");
         try (BenchSystem system = Systems.create(p.require("system"), db, p)) {
-            Map<String, String> result = switch (scenario) {
-                case "burn-down" -> burnDown(db, system, p);
-                case "steady" -> steady(system, p);
-                case "enqueue" -> enqueue(system, p);
-                case "latency" -> latency(system, p);
-                case "backlog" -> backlog(db, system, p);
-                case "claim-plan" -> ClaimProbe.claimPlan(db, system, p);
-                case "heap" -> heap(system, p);
-                case "nodes" -> MultiNode.run(db, system, p);
-                default -> throw new IllegalArgumentException("Unknown scenario " + scenario);
-            };
+            Map<String, String> result =
+                    switch (scenario) {
+                        case "burn-down" -> burnDown(db, system, p);
+                        case "steady" -> steady(system, p);
+                        case "enqueue" -> enqueue(system, p);
+                        case "latency" -> latency(system, p);
+                        case "backlog" -> backlog(db, system, p);
+                        case "claim-plan" -> ClaimProbe.claimPlan(db, system, p);
+                        case "heap" -> heap(system, p);
+                        case "nodes" -> MultiNode.run(db, system, p);
+                        default -> throw new IllegalArgumentException("Unknown scenario " + scenario);
+                    };
             system.tearDown();
             return result;
         }
@@ -107,16 +108,18 @@ public final class Scenarios {
         system.startWorkers();
         AtomicBoolean producing = new AtomicBoolean(true);
         AtomicLong produced = new AtomicLong();
-        Thread producer = new Thread(() -> {
-            try {
-                while (producing.get()) {
-                    system.enqueueBatch(batch);
-                    produced.addAndGet(batch);
-                }
-            } catch (Exception e) {
-                System.err.println("producer failed: " + e);
-            }
-        }, "bench-producer");
+        Thread producer = new Thread(
+                () -> {
+                    try {
+                        while (producing.get()) {
+                            system.enqueueBatch(batch);
+                            produced.addAndGet(batch);
+                        }
+                    } catch (Exception e) {
+                        System.err.println("producer failed: " + e);
+                    }
+                },
+                "bench-producer");
         producer.start();
         Thread.sleep(warmMs);
         long runs0 = probe.runs();
@@ -227,24 +230,26 @@ public final class Scenarios {
         system.prepareWorkers(workers, probe);
         system.startWorkers();
         AtomicBoolean feeding = new AtomicBoolean(true);
-        Thread feeder = new Thread(() -> {
-            long fed = 0;
-            try {
-                while (feeding.get()) {
-                    long deficit = probe.runs() - fed;
-                    if (deficit >= topUp) {
-                        system.prefill((int) deficit);
-                        fed += deficit;
-                    } else {
-                        Thread.sleep(5);
+        Thread feeder = new Thread(
+                () -> {
+                    long fed = 0;
+                    try {
+                        while (feeding.get()) {
+                            long deficit = probe.runs() - fed;
+                            if (deficit >= topUp) {
+                                system.prefill((int) deficit);
+                                fed += deficit;
+                            } else {
+                                Thread.sleep(5);
+                            }
+                        }
+                    } catch (Exception e) {
+                        if (feeding.get()) {
+                            System.err.println("feeder failed: " + e);
+                        }
                     }
-                }
-            } catch (Exception e) {
-                if (feeding.get()) {
-                    System.err.println("feeder failed: " + e);
-                }
-            }
-        }, "bench-feeder");
+                },
+                "bench-feeder");
         feeder.start();
         Thread.sleep(warmMs);
         long runs0 = probe.runs();

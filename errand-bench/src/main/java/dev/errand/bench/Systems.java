@@ -11,8 +11,8 @@ import java.util.List;
 public final class Systems {
 
     /** Every system id, Errand's first. */
-    public static final List<String> ALL = List.of("errand", "errand-tx", "raw-sql", "raw-sql-tx", "db-scheduler",
-            "jobrunr");
+    public static final List<String> ALL =
+            List.of("errand", "errand-tx", "raw-sql", "raw-sql-tx", "db-scheduler", "jobrunr");
 
     private Systems() {}
 
@@ -31,10 +31,15 @@ public final class Systems {
             case "errand-tx" -> new ErrandSystem(db, true, "bench_errandtx_", poll);
             case "raw-sql" -> new RawSqlSystem(db, false, "bench_raw_", p.integer("raw-loops", 2));
             case "raw-sql-tx" -> new RawSqlSystem(db, true, "bench_rawtx_", p.integer("raw-loops", 2));
-            case "db-scheduler" -> new DbSchedulerSystem(db, "bench_dbs_tasks", poll, p.decimal("dbs-lower", 4.0),
-                    p.decimal("dbs-upper", 20.0));
-            case "jobrunr" -> new JobRunrSystem(db, "bench_jr_", Duration.ofMillis(p.integer("jobrunr-poll-ms", 5000)),
-                    p.integer("jobrunr-workers", 20));
+            case "db-scheduler" ->
+                new DbSchedulerSystem(
+                        db, "bench_dbs_tasks", poll, p.decimal("dbs-lower", 4.0), p.decimal("dbs-upper", 20.0));
+            case "jobrunr" ->
+                new JobRunrSystem(
+                        db,
+                        "bench_jr_",
+                        Duration.ofMillis(p.integer("jobrunr-poll-ms", 5000)),
+                        p.integer("jobrunr-workers", 20));
             default -> throw new IllegalArgumentException("Unknown system '" + id + "'; known: " + ALL);
         };
     }

@@ -22,7 +22,9 @@ public final class TrialMain {
     }
 
     static String format(Map<String, String> result) {
-        return RESULT + "\t" + result.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
-                .collect(Collectors.joining("\t"));
+        return RESULT + "\t"
+                + result.entrySet().stream()
+                        .map(e -> e.getKey() + "=" + e.getValue())
+                        .collect(Collectors.joining("\t"));
     }
 }

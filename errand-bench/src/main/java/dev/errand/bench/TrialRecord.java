@@ -13,8 +13,14 @@ import java.util.Map;
  * @param loadBefore the load averages before the trial
  * @param result the figures, or an {@code error} entry
  */
-public record TrialRecord(String group, String system, String peer, int round, double busyCoresBefore,
-        String loadBefore, Map<String, String> result) {
+public record TrialRecord(
+        String group,
+        String system,
+        String peer,
+        int round,
+        double busyCoresBefore,
+        String loadBefore,
+        Map<String, String> result) {
 
     /** A figure as a number, or NaN when missing. */
     public double number(String key) {

@@ -19,19 +19,36 @@ class BenchSmokeTest {
     @Test
     void everyScenarioRunsOnEverySystemAndTheReportIsWritten() throws Exception {
         Path out = Path.of("target", "smoke-docs");
-        List<TrialRecord> records = BenchMain.run("--profile", "smoke", "--in-process", "--out", out.toString(),
-                "--no-jfr", "--no-jmh", "--quiet-wait", "0");
+        List<TrialRecord> records = BenchMain.run(
+                "--profile",
+                "smoke",
+                "--in-process",
+                "--out",
+                out.toString(),
+                "--no-jfr",
+                "--no-jmh",
+                "--quiet-wait",
+                "0");
 
         assertThat(records).filteredOn(TrialRecord::failed).isEmpty();
         Set<String> groups = records.stream().map(TrialRecord::group).collect(Collectors.toSet());
-        assertThat(groups).contains("burn-down", "steady", "enqueue", "latency", "backlog-200", "backlog-2k",
-                "claim-plan", "heap", "nodes-2");
+        assertThat(groups)
+                .contains(
+                        "burn-down",
+                        "steady",
+                        "enqueue",
+                        "latency",
+                        "backlog-200",
+                        "backlog-2k",
+                        "claim-plan",
+                        "heap",
+                        "nodes-2");
         Set<String> systems = records.stream().map(TrialRecord::system).collect(Collectors.toSet());
         assertThat(systems).containsExactlyInAnyOrderElementsOf(Systems.ALL);
-        assertThat(records).filteredOn(r -> r.group().equals("burn-down"))
-                .allSatisfy(r -> assertThat(r.number("rate")).isPositive());
-        assertThat(Files.readString(out.resolve("BENCHMARKS.md"))).contains("## Summary", "## Targets", "db-scheduler",
-                "jobrunr", "raw-sql");
+        assertThat(records).filteredOn(r -> r.group().equals("burn-down")).allSatisfy(r -> assertThat(r.number("rate"))
+                .isPositive());
+        assertThat(Files.readString(out.resolve("BENCHMARKS.md")))
+                .contains("## Summary", "## Targets", "db-scheduler", "jobrunr", "raw-sql");
         byte[] png = Files.readAllBytes(out.resolve("benchmarks").resolve("throughput.png"));
         assertThat(png).startsWith(0x89, 'P', 'N', 'G');
     }

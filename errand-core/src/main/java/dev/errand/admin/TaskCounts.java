@@ -41,6 +41,6 @@ public record TaskCounts(Instant databaseTime, List<Count> counts, List<String> 
      *     {@code overdueAfter}
      * @param oldestDueLag how long the oldest due one has waited since its {@code run_at}; zero if none
      */
-    public record Count(TaskState state, String kind, String queue, long count, long due, long overdue,
-            Duration oldestDueLag) {}
+    public record Count(
+            TaskState state, String kind, String queue, long count, long due, long overdue, Duration oldestDueLag) {}
 }

@@ -38,8 +38,8 @@ public final class ErrandSettings {
 
     private ErrandSettings(Builder builder) {
         this.nodeId = builder.nodeId;
-        this.queues = Map.copyOf(builder.queues.isEmpty()
-                ? Map.of(DEFAULT_QUEUE, Settings.CONCURRENCY.defaultValue()) : builder.queues);
+        this.queues = Map.copyOf(
+                builder.queues.isEmpty() ? Map.of(DEFAULT_QUEUE, Settings.CONCURRENCY.defaultValue()) : builder.queues);
         this.processingEnabled = builder.processingEnabled;
         this.pollInterval = builder.pollInterval;
         this.claimBatchSize = builder.claimBatchSize;
@@ -292,8 +292,8 @@ public final class ErrandSettings {
         /** Sets the retry policy of kinds that set none. */
         public Builder defaultRetryPolicy(RetryPolicy policy) {
             if (policy == null) {
-                throw new IllegalArgumentException("defaultRetryPolicy must not be null: use RetryPolicy.fixed,"
-                        + " exponential or delays");
+                throw new IllegalArgumentException(
+                        "defaultRetryPolicy must not be null: use RetryPolicy.fixed," + " exponential or delays");
             }
             this.defaultRetryPolicy = policy;
             return this;

@@ -25,12 +25,12 @@ public final class Names {
                     + (value == null ? "null" : "\"" + value + "\""));
         }
         if (!value.strip().equals(value)) {
-            throw new IllegalArgumentException(what + " must not start or end with whitespace, got \"" + value
-                    + "\"; strip it first");
+            throw new IllegalArgumentException(
+                    what + " must not start or end with whitespace, got \"" + value + "\"; strip it first");
         }
         if (value.length() > maxLength) {
-            throw new IllegalArgumentException(what + " must be at most " + maxLength + " characters, got "
-                    + value.length());
+            throw new IllegalArgumentException(
+                    what + " must be at most " + maxLength + " characters, got " + value.length());
         }
         for (int i = 0; i < value.length(); i++) {
             if (Character.isISOControl(value.charAt(i))) {

@@ -35,8 +35,8 @@ public final class Setting<T extends Comparable<? super T>> {
     }
 
     /** A duration setting. */
-    public static Setting<Duration> ofDuration(String name, Duration defaultValue, Duration min, Duration max,
-            String description) {
+    public static Setting<Duration> ofDuration(
+            String name, Duration defaultValue, Duration min, Duration max, String description) {
         return new Setting<>(name, defaultValue, min, max, description);
     }
 

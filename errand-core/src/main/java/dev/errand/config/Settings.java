@@ -11,78 +11,121 @@ import java.util.List;
 public final class Settings {
 
     /** The longest a poller sleeps without a wake-up. */
-    public static final Setting<Duration> POLL_INTERVAL = Setting.ofDuration("pollInterval", Duration.ofMillis(500),
-            Duration.ofMillis(10), Duration.ofHours(1), "The longest a poller sleeps without a wake-up.");
+    public static final Setting<Duration> POLL_INTERVAL = Setting.ofDuration(
+            "pollInterval",
+            Duration.ofMillis(500),
+            Duration.ofMillis(10),
+            Duration.ofHours(1),
+            "The longest a poller sleeps without a wake-up.");
 
     /** The most tasks one claim statement takes. */
-    public static final Setting<Integer> CLAIM_BATCH_SIZE = Setting.ofInt("claimBatchSize", 500, 1, 10_000,
-            "The most tasks one claim statement takes.");
+    public static final Setting<Integer> CLAIM_BATCH_SIZE =
+            Setting.ofInt("claimBatchSize", 500, 1, 10_000, "The most tasks one claim statement takes.");
 
     /** The most claimed tasks a queue keeps waiting for a free worker. */
-    public static final Setting<Integer> PREFETCH = Setting.ofInt("prefetch", 1_000, 0, 10_000,
+    public static final Setting<Integer> PREFETCH = Setting.ofInt(
+            "prefetch",
+            1_000,
+            0,
+            10_000,
             "The most claimed tasks a queue keeps waiting for a free worker: about as many as it completed in the"
                     + " last 200 ms, up to this. 0 claims only for free workers.");
 
     /** How many tasks of a queue this node runs at once. */
-    public static final Setting<Integer> CONCURRENCY = Setting.ofInt("concurrency", 4, 1, 1_000,
-            "How many tasks of the queue this node runs at once (its worker threads).");
+    public static final Setting<Integer> CONCURRENCY = Setting.ofInt(
+            "concurrency", 4, 1, 1_000, "How many tasks of the queue this node runs at once (its worker threads).");
 
     /** The lease set by a claim, and the default lease of every kind. */
-    public static final Setting<Duration> LEASE_DURATION = Setting.ofDuration("leaseDuration", Duration.ofSeconds(60),
-            Duration.ofSeconds(1), Duration.ofHours(24),
+    public static final Setting<Duration> LEASE_DURATION = Setting.ofDuration(
+            "leaseDuration",
+            Duration.ofSeconds(60),
+            Duration.ofSeconds(1),
+            Duration.ofHours(24),
             "The lease set by every claim and the default lease of kinds; at least twice the heartbeat interval.");
 
     /** How often the node extends the leases it holds. */
-    public static final Setting<Duration> HEARTBEAT_INTERVAL = Setting.ofDuration("heartbeatInterval",
-            Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofHours(1),
+    public static final Setting<Duration> HEARTBEAT_INTERVAL = Setting.ofDuration(
+            "heartbeatInterval",
+            Duration.ofSeconds(10),
+            Duration.ofMillis(100),
+            Duration.ofHours(1),
             "How often the node extends the leases it holds.");
 
     /** The longest a non-transactional completion waits before it is flushed. */
-    public static final Setting<Duration> COMPLETION_FLUSH_INTERVAL = Setting.ofDuration("completionFlushInterval",
-            Duration.ofMillis(5), Duration.ofMillis(1), Duration.ofSeconds(10),
+    public static final Setting<Duration> COMPLETION_FLUSH_INTERVAL = Setting.ofDuration(
+            "completionFlushInterval",
+            Duration.ofMillis(5),
+            Duration.ofMillis(1),
+            Duration.ofSeconds(10),
             "How long completions of non-transactional tasks are gathered into one statement.");
 
     /** The most completions in one statement. */
-    public static final Setting<Integer> COMPLETION_BATCH_SIZE = Setting.ofInt("completionBatchSize", 500, 1, 10_000,
-            "The most completions in one statement.");
+    public static final Setting<Integer> COMPLETION_BATCH_SIZE =
+            Setting.ofInt("completionBatchSize", 500, 1, 10_000, "The most completions in one statement.");
 
     /** How often the node looks for tasks whose lease expired. */
-    public static final Setting<Duration> RESCUE_INTERVAL = Setting.ofDuration("rescueInterval",
-            Duration.ofSeconds(15), Duration.ofMillis(100), Duration.ofHours(1),
+    public static final Setting<Duration> RESCUE_INTERVAL = Setting.ofDuration(
+            "rescueInterval",
+            Duration.ofSeconds(15),
+            Duration.ofMillis(100),
+            Duration.ofHours(1),
             "How often the node looks for tasks whose lease expired.");
 
     /** How long a graceful stop waits for running tasks. */
-    public static final Setting<Duration> SHUTDOWN_TIMEOUT = Setting.ofDuration("shutdownTimeout",
-            Duration.ofSeconds(30), Duration.ZERO, Duration.ofHours(1),
+    public static final Setting<Duration> SHUTDOWN_TIMEOUT = Setting.ofDuration(
+            "shutdownTimeout",
+            Duration.ofSeconds(30),
+            Duration.ZERO,
+            Duration.ofHours(1),
             "How long a graceful stop waits for running tasks.");
 
     /** How long succeeded tasks are kept; unset deletes them when they complete. */
-    public static final Setting<Duration> SUCCEEDED_RETENTION = Setting.ofDuration("succeededRetention", null,
-            Duration.ofSeconds(1), Duration.ofDays(3650),
+    public static final Setting<Duration> SUCCEEDED_RETENTION = Setting.ofDuration(
+            "succeededRetention",
+            null,
+            Duration.ofSeconds(1),
+            Duration.ofDays(3650),
             "How long succeeded tasks are kept before they are pruned. Unset: a succeeded task is deleted when it"
                     + " completes.");
 
     /** How often succeeded tasks past their retention are pruned. */
-    public static final Setting<Duration> PRUNE_INTERVAL = Setting.ofDuration("pruneInterval", Duration.ofMinutes(5),
-            Duration.ofSeconds(1), Duration.ofHours(24),
+    public static final Setting<Duration> PRUNE_INTERVAL = Setting.ofDuration(
+            "pruneInterval",
+            Duration.ofMinutes(5),
+            Duration.ofSeconds(1),
+            Duration.ofHours(24),
             "How often succeeded tasks past their retention are deleted.");
 
     /** The delay before another attempt of a task whose kind this node does not know. */
-    public static final Setting<Duration> UNKNOWN_KIND_RETRY_DELAY = Setting.ofDuration("unknownKindRetryDelay",
-            Duration.ofMinutes(1), Duration.ZERO, Duration.ofHours(24),
+    public static final Setting<Duration> UNKNOWN_KIND_RETRY_DELAY = Setting.ofDuration(
+            "unknownKindRetryDelay",
+            Duration.ofMinutes(1),
+            Duration.ZERO,
+            Duration.ofHours(24),
             "The delay before another attempt of a task whose kind this node does not know.");
 
     /** The most attempts of a task, where neither its request nor its kind sets it. */
-    public static final Setting<Integer> DEFAULT_MAX_ATTEMPTS = Setting.ofInt("defaultMaxAttempts", 5, 1, 1_000,
-            "The most attempts for tasks whose kind and request set none.");
+    public static final Setting<Integer> DEFAULT_MAX_ATTEMPTS = Setting.ofInt(
+            "defaultMaxAttempts", 5, 1, 1_000, "The most attempts for tasks whose kind and request set none.");
 
     /** The range of a kind's or a request's maximum attempts (no default of its own). */
-    public static final Setting<Integer> MAX_ATTEMPTS = Setting.ofInt("maxAttempts", null, 1, 1_000,
-            "The most attempts of a task.");
+    public static final Setting<Integer> MAX_ATTEMPTS =
+            Setting.ofInt("maxAttempts", null, 1, 1_000, "The most attempts of a task.");
 
-    private static final List<Setting<?>> NODE_SETTINGS = List.of(POLL_INTERVAL, CLAIM_BATCH_SIZE, PREFETCH,
-            LEASE_DURATION, HEARTBEAT_INTERVAL, COMPLETION_FLUSH_INTERVAL, COMPLETION_BATCH_SIZE, RESCUE_INTERVAL,
-            SHUTDOWN_TIMEOUT, SUCCEEDED_RETENTION, PRUNE_INTERVAL, UNKNOWN_KIND_RETRY_DELAY, DEFAULT_MAX_ATTEMPTS);
+    private static final List<Setting<?>> NODE_SETTINGS = List.of(
+            POLL_INTERVAL,
+            CLAIM_BATCH_SIZE,
+            PREFETCH,
+            LEASE_DURATION,
+            HEARTBEAT_INTERVAL,
+            COMPLETION_FLUSH_INTERVAL,
+            COMPLETION_BATCH_SIZE,
+            RESCUE_INTERVAL,
+            SHUTDOWN_TIMEOUT,
+            SUCCEEDED_RETENTION,
+            PRUNE_INTERVAL,
+            UNKNOWN_KIND_RETRY_DELAY,
+            DEFAULT_MAX_ATTEMPTS);
 
     private Settings() {}
 

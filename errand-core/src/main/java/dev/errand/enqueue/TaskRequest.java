@@ -195,8 +195,8 @@ public final class TaskRequest {
          */
         public Builder priority(int priority) {
             if (priority < 1 || priority > 10) {
-                throw new IllegalArgumentException("priority must be between 1 (runs first) and 10 (runs last), got "
-                        + priority);
+                throw new IllegalArgumentException(
+                        "priority must be between 1 (runs first) and 10 (runs last), got " + priority);
             }
             this.priority = priority;
             return this;

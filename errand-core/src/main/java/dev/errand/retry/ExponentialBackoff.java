@@ -19,12 +19,11 @@ public final class ExponentialBackoff implements RetryPolicy {
         this.initial = Delays.requirePositive(initial, "Initial backoff delay");
         this.cap = Delays.requirePositive(cap, "Backoff cap");
         if (cap.compareTo(initial) < 0) {
-            throw new IllegalArgumentException("Backoff cap " + cap + " must not be below the initial delay "
-                    + initial);
+            throw new IllegalArgumentException(
+                    "Backoff cap " + cap + " must not be below the initial delay " + initial);
         }
         if (!(factor >= 1.0) || Double.isInfinite(factor)) {
-            throw new IllegalArgumentException("Backoff factor must be a finite number of 1.0 or more, got "
-                    + factor);
+            throw new IllegalArgumentException("Backoff factor must be a finite number of 1.0 or more, got " + factor);
         }
         if (!(jitter >= 0.0 && jitter < 1.0)) {
             throw new IllegalArgumentException("Backoff jitter must be in [0.0, 1.0), got " + jitter);
@@ -58,7 +57,7 @@ public final class ExponentialBackoff implements RetryPolicy {
 
     @Override
     public String toString() {
-        return "ExponentialBackoff[initial=" + initial + ", cap=" + cap + ", factor=" + factor + ", jitter="
-                + jitter + "]";
+        return "ExponentialBackoff[initial=" + initial + ", cap=" + cap + ", factor=" + factor + ", jitter=" + jitter
+                + "]";
     }
 }

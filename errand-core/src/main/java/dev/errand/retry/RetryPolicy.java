@@ -51,5 +51,4 @@ public interface RetryPolicy {
         // Arrays.asList, not List.of: a null element must reach DelayList's check, not throw a bare NPE.
         return new DelayList(delays == null ? null : Arrays.asList(delays));
     }
-
 }

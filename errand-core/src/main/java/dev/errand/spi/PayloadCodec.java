@@ -43,9 +43,11 @@ public final class PayloadCodec {
         try {
             return mapper.writeValueAsString(payload);
         } catch (JacksonException e) {
-            throw new IllegalArgumentException("Payload of type " + payload.getClass().getName()
-                    + " cannot be written as JSON (" + e.getOriginalMessage() + "); use a record or a class"
-                    + " with public getters or fields that Jackson can serialize", e);
+            throw new IllegalArgumentException(
+                    "Payload of type " + payload.getClass().getName()
+                            + " cannot be written as JSON (" + e.getOriginalMessage() + "); use a record or a class"
+                            + " with public getters or fields that Jackson can serialize",
+                    e);
         }
     }
 
@@ -61,8 +63,8 @@ public final class PayloadCodec {
         try {
             return mapper.readValue(json, type);
         } catch (JacksonException e) {
-            throw new PayloadDecodingException("Payload cannot be read as " + type.getName() + ": "
-                    + e.getOriginalMessage(), e);
+            throw new PayloadDecodingException(
+                    "Payload cannot be read as " + type.getName() + ": " + e.getOriginalMessage(), e);
         }
     }
 

@@ -14,5 +14,12 @@ package dev.errand.task;
  * @param cause why it failed, by type
  * @param <P> the payload type
  */
-public record FailedTask<P>(long id, String kind, String queue, P payload, String payloadJson, int attempts,
-        String error, FailureCause cause) {}
+public record FailedTask<P>(
+        long id,
+        String kind,
+        String queue,
+        P payload,
+        String payloadJson,
+        int attempts,
+        String error,
+        FailureCause cause) {}

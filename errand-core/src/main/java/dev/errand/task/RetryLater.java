@@ -1,7 +1,7 @@
 package dev.errand.task;
 
-import java.time.Duration;
 import dev.errand.retry.Delays;
+import java.time.Duration;
 
 /**
  * Thrown by a handler to ask for another attempt after a delay it chooses, instead of the kind's

@@ -27,7 +27,8 @@ public final class TaskDefinition<P> {
         this.handler = builder.handler;
         this.mode = builder.mode;
         this.retryPolicy = builder.retryPolicy;
-        this.maxAttempts = builder.maxAttempts != null ? builder.maxAttempts
+        this.maxAttempts = builder.maxAttempts != null
+                ? builder.maxAttempts
                 : builder.retryPolicy instanceof DelayList delays ? delays.attemptsCovered() : null;
         this.leaseDuration = builder.leaseDuration;
         this.leaseExpiryAction = builder.leaseExpiryAction;
@@ -126,8 +127,8 @@ public final class TaskDefinition<P> {
 
         private Builder(TaskKind<P> kind, TaskHandler<P> handler) {
             this.kind = requireArgument(kind, "kind", "declare one with TaskKind.of(name, PayloadType.class)");
-            this.handler = requireArgument(handler, "handler", "pass the TaskHandler that runs kind '"
-                    + kind.name() + "'");
+            this.handler =
+                    requireArgument(handler, "handler", "pass the TaskHandler that runs kind '" + kind.name() + "'");
         }
 
         /** Sets how the handler runs relative to the completing transaction. */
@@ -141,8 +142,8 @@ public final class TaskDefinition<P> {
          * maximum attempts to one more than its delays, unless {@link #maxAttempts(int)} is set.
          */
         public Builder<P> retryPolicy(RetryPolicy retryPolicy) {
-            this.retryPolicy = requireArgument(retryPolicy, "retryPolicy",
-                    "use RetryPolicy.fixed, exponential or delays");
+            this.retryPolicy =
+                    requireArgument(retryPolicy, "retryPolicy", "use RetryPolicy.fixed, exponential or delays");
             return this;
         }
 

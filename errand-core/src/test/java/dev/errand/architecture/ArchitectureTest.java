@@ -29,25 +29,41 @@ class ArchitectureTest {
 
     @Test
     void apiAndSpiNeverReachIntoTheInternals() {
-        ArchRule rule = noClasses().that().resideOutsideOfPackages("dev.errand", "dev.errand.internal..")
-                .should().dependOnClassesThat().resideInAPackage("dev.errand.internal..")
+        ArchRule rule = noClasses()
+                .that()
+                .resideOutsideOfPackages("dev.errand", "dev.errand.internal..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("dev.errand.internal..")
                 .because("only the composition root (Errand, ErrandBuilder, ClaimStrategies) wires the internals");
         rule.check(ERRAND);
     }
 
     @Test
     void nothingDependsOnTheCompositionRoot() {
-        ArchRule rule = noClasses().that().resideOutsideOfPackage("dev.errand")
-                .should().dependOnClassesThat().resideInAPackage("dev.errand")
+        ArchRule rule = noClasses()
+                .that()
+                .resideOutsideOfPackage("dev.errand")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("dev.errand")
                 .because("the root wires everything; a dependency back on it would make a cycle");
         rule.check(ERRAND);
     }
 
     @Test
     void theSpiStandsOnItsOwn() {
-        ArchRule rule = noClasses().that().resideInAPackage("dev.errand.spi..")
-                .should().dependOnClassesThat().resideInAnyPackage("dev.errand", "dev.errand.internal..",
-                        "dev.errand.admin..", "dev.errand.enqueue..", "dev.errand.config..")
+        ArchRule rule = noClasses()
+                .that()
+                .resideInAPackage("dev.errand.spi..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "dev.errand",
+                        "dev.errand.internal..",
+                        "dev.errand.admin..",
+                        "dev.errand.enqueue..",
+                        "dev.errand.config..")
                 .because("what applications implement must not drag in the rest of Errand");
         rule.check(ERRAND);
     }

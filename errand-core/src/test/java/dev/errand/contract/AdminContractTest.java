@@ -37,20 +37,32 @@ class AdminContractTest extends ErrandTestSupport {
         Errand errand = node(builder().queue("default", 1).queue("bulk", 1));
         List<TaskRequest> requests = new ArrayList<>();
         for (int i = 0; i < 25; i++) {
-            requests.add(TaskRequest.builder(i % 2 == 0 ? "even" : "odd", i).queue(i < 20 ? "default" : "bulk").build());
+            requests.add(TaskRequest.builder(i % 2 == 0 ? "even" : "odd", i)
+                    .queue(i < 20 ? "default" : "bulk")
+                    .build());
         }
         List<Long> ids = errand.enqueueAll(requests).stream().map(Enqueued::id).toList();
         errand.admin().cancel(ids.get(0));
 
         assertThat(errand.admin().count(TaskQuery.all())).isEqualTo(25);
-        assertThat(errand.admin().count(TaskQuery.builder().kind("even").build())).isEqualTo(13);
-        assertThat(errand.admin().count(TaskQuery.builder().queue("bulk").build())).isEqualTo(5);
-        assertThat(errand.admin().count(TaskQuery.builder().state(TaskState.CANCELLED).build())).isEqualTo(1);
-        assertThat(errand.admin().count(TaskQuery.builder().state(TaskState.PENDING).kind("even").queue("default")
-                .build())).isEqualTo(9);
+        assertThat(errand.admin().count(TaskQuery.builder().kind("even").build()))
+                .isEqualTo(13);
+        assertThat(errand.admin().count(TaskQuery.builder().queue("bulk").build()))
+                .isEqualTo(5);
+        assertThat(errand.admin()
+                        .count(TaskQuery.builder().state(TaskState.CANCELLED).build()))
+                .isEqualTo(1);
+        assertThat(errand.admin()
+                        .count(TaskQuery.builder()
+                                .state(TaskState.PENDING)
+                                .kind("even")
+                                .queue("default")
+                                .build()))
+                .isEqualTo(9);
 
         Page<Task> first = errand.admin().list(TaskQuery.builder().limit(10).build());
-        Page<Task> third = errand.admin().list(TaskQuery.builder().offset(20).limit(10).build());
+        Page<Task> third =
+                errand.admin().list(TaskQuery.builder().offset(20).limit(10).build());
         assertThat(first.items()).extracting(Task::id).containsExactlyElementsOf(ids.subList(0, 10));
         assertThat(first.total()).isEqualTo(25);
         assertThat(first.hasNext()).isTrue();
@@ -60,17 +72,25 @@ class AdminContractTest extends ErrandTestSupport {
 
     @Test
     void cancelRetryRescheduleAndDeleteActOnlyInTheirStates() throws Exception {
-        Errand errand = node(builder().register(TaskDefinition.builder("flaky", Integer.class, (n, ctx) -> {
-            if (n < 0) {
-                throw new IllegalStateException("negative");
-            }
-            recordEffect(ctx.connection(), ctx.taskId(), "ran-" + n);
-        }).maxAttempts(1).build()));
-        long pending = errand.enqueue(TaskRequest.builder("flaky", 1).delay(Duration.ofHours(1)).build()).id();
+        Errand errand = node(builder()
+                .register(TaskDefinition.builder("flaky", Integer.class, (n, ctx) -> {
+                            if (n < 0) {
+                                throw new IllegalStateException("negative");
+                            }
+                            recordEffect(ctx.connection(), ctx.taskId(), "ran-" + n);
+                        })
+                        .maxAttempts(1)
+                        .build()));
+        long pending = errand.enqueue(TaskRequest.builder("flaky", 1)
+                        .delay(Duration.ofHours(1))
+                        .build())
+                .id();
         Instant newTime = Instant.parse("2040-01-01T00:00:00Z");
         assertThat(errand.admin().reschedule(pending, newTime)).isTrue();
         assertThat(task(errand, pending).runAt()).isEqualTo(newTime);
-        assertThat(errand.admin().retryNow(pending)).as("only failed or cancelled tasks retry").isFalse();
+        assertThat(errand.admin().retryNow(pending))
+                .as("only failed or cancelled tasks retry")
+                .isFalse();
         assertThat(errand.admin().cancel(pending)).isTrue();
         assertThat(errand.admin().cancel(pending)).as("already cancelled").isFalse();
         assertThat(task(errand, pending).state()).isEqualTo(TaskState.CANCELLED);
@@ -81,12 +101,14 @@ class AdminContractTest extends ErrandTestSupport {
         errand.start();
         await().atMost(Duration.ofSeconds(10)).until(() -> task(errand, failing).state() == TaskState.FAILED);
         // Fix the data the way an operator would, then retry now: attempts start afresh, history stays.
-        try (var c = dataSource().getConnection(); var s = c.createStatement()) {
-            s.executeUpdate("UPDATE " + prefix + "task SET payload = " + (database == TestDatabase.POSTGRES
-                    ? "'5'::jsonb" : "'5'") + " WHERE id = " + failing);
+        try (var c = dataSource().getConnection();
+                var s = c.createStatement()) {
+            s.executeUpdate("UPDATE " + prefix + "task SET payload = "
+                    + (database == TestDatabase.POSTGRES ? "'5'::jsonb" : "'5'") + " WHERE id = " + failing);
         }
         assertThat(errand.admin().retryNow(failing)).isTrue();
-        await().atMost(Duration.ofSeconds(10)).until(() -> errand.admin().find(failing).isEmpty());
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> errand.admin().find(failing).isEmpty());
         assertThat(effectNotes()).containsExactly("ran-5");
 
         assertThat(errand.admin().delete(pending)).isTrue();
@@ -97,17 +119,23 @@ class AdminContractTest extends ErrandTestSupport {
     @Test
     void badArgumentsAreRejectedWithAHint() {
         Errand errand = node(builder());
-        assertThatThrownBy(() -> errand.admin().find(0)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> errand.admin().find(0))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("positive");
-        assertThatThrownBy(() -> errand.admin().reschedule(1, null)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> errand.admin().reschedule(1, null))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("runAt must not be null");
-        assertThatThrownBy(() -> errand.admin().list(null)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> errand.admin().list(null))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("TaskQuery.all()");
-        assertThatThrownBy(() -> TaskQuery.builder().limit(0)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> TaskQuery.builder().limit(0))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("between 1 and 1000");
-        assertThatThrownBy(() -> TaskQuery.builder().offset(-1)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> TaskQuery.builder().offset(-1))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("0 or more");
         assertThatThrownBy(() -> errand.admin().pruneSucceeded(Duration.ofSeconds(-1)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("zero or more");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("zero or more");
     }
 }

@@ -48,9 +48,13 @@ class CancelContractTest extends ErrandTestSupport {
 
     @Test
     void aPendingTaskIsCancelledAtOnceAndAFinishedOneIsNot() {
-        Errand errand = node(builder().register(TaskDefinition.builder("later", Integer.class, (n, ctx) -> {})
-                .build()));
-        long id = errand.enqueue(TaskRequest.builder("later", 1).delay(Duration.ofHours(1)).build()).id();
+        Errand errand = node(builder()
+                .register(TaskDefinition.builder("later", Integer.class, (n, ctx) -> {})
+                        .build()));
+        long id = errand.enqueue(TaskRequest.builder("later", 1)
+                        .delay(Duration.ofHours(1))
+                        .build())
+                .id();
         assertThat(errand.admin().requestCancel(id)).isEqualTo(Cancellation.CANCELLED);
         assertThat(task(errand, id).state()).isEqualTo(TaskState.CANCELLED);
         assertThat(errand.admin().requestCancel(id)).isEqualTo(Cancellation.NOT_CANCELLABLE);
@@ -63,14 +67,16 @@ class CancelContractTest extends ErrandTestSupport {
         CountDownLatch inside = new CountDownLatch(1);
         AtomicBoolean sawFlag = new AtomicBoolean();
         Errand errand = started(TaskDefinition.builder("long-tx", Integer.class, (n, ctx) -> {
-            recordEffect(ctx.connection(), ctx.taskId(), "written before the cancel");
-            inside.countDown();
-            try {
-                Thread.sleep(30_000);
-            } finally {
-                sawFlag.set(ctx.isCancelled());
-            }
-        }).maxAttempts(5).build());
+                    recordEffect(ctx.connection(), ctx.taskId(), "written before the cancel");
+                    inside.countDown();
+                    try {
+                        Thread.sleep(30_000);
+                    } finally {
+                        sawFlag.set(ctx.isCancelled());
+                    }
+                })
+                .maxAttempts(5)
+                .build());
         long id = errand.enqueue(TaskRequest.of("long-tx", 1)).id();
         assertThat(inside.await(10, TimeUnit.SECONDS)).isTrue();
 
@@ -79,22 +85,26 @@ class CancelContractTest extends ErrandTestSupport {
         assertThat(sawFlag).isTrue();
         assertThat(effects()).as("the cancelled attempt's writes rolled back").isZero();
         assertThat(task(errand, id).leaseOwner()).isNull();
-        assertThat(scalar("SELECT COUNT(*) FROM " + prefix + "cancel_request")).as("request deleted").isZero();
+        assertThat(scalar("SELECT COUNT(*) FROM " + prefix + "cancel_request"))
+                .as("request deleted")
+                .isZero();
     }
 
     @Test
     void aRunningNonTransactionalTaskThatPollsTheFlagStopsAndEndsCancelled() throws Exception {
         CountDownLatch inside = new CountDownLatch(1);
         Errand errand = started(TaskDefinition.builder("long-loop", Integer.class, (n, ctx) -> {
-            inside.countDown();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (!ctx.isCancelled() && System.nanoTime() < deadline) {
-                Thread.onSpinWait();
-            }
-            if (ctx.isCancelled()) {
-                throw new IllegalStateException("stopped on request");
-            }
-        }).mode(ExecutionMode.NON_TRANSACTIONAL).build());
+                    inside.countDown();
+                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                    while (!ctx.isCancelled() && System.nanoTime() < deadline) {
+                        Thread.onSpinWait();
+                    }
+                    if (ctx.isCancelled()) {
+                        throw new IllegalStateException("stopped on request");
+                    }
+                })
+                .mode(ExecutionMode.NON_TRANSACTIONAL)
+                .build());
         long id = errand.enqueue(TaskRequest.of("long-loop", 1)).id();
         assertThat(inside.await(10, TimeUnit.SECONDS)).isTrue();
 
@@ -108,31 +118,36 @@ class CancelContractTest extends ErrandTestSupport {
         CountDownLatch inside = new CountDownLatch(1);
         CountDownLatch requested = new CountDownLatch(1);
         Errand errand = started(TaskDefinition.builder("stubborn", Integer.class, (n, ctx) -> {
-            inside.countDown();
-            requested.await(10, TimeUnit.SECONDS);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (!ctx.isCancelled() && System.nanoTime() < deadline) {
-                Thread.onSpinWait();
-            }
-            Thread.interrupted();
-            recordEffect(ctx.connection(), ctx.taskId(), "finished anyway");
-        }).build());
+                    inside.countDown();
+                    requested.await(10, TimeUnit.SECONDS);
+                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                    while (!ctx.isCancelled() && System.nanoTime() < deadline) {
+                        Thread.onSpinWait();
+                    }
+                    Thread.interrupted();
+                    recordEffect(ctx.connection(), ctx.taskId(), "finished anyway");
+                })
+                .build());
         long id = errand.enqueue(TaskRequest.of("stubborn", 1)).id();
         assertThat(inside.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(errand.admin().requestCancel(id)).isEqualTo(Cancellation.REQUESTED);
         requested.countDown();
 
-        await().atMost(Duration.ofSeconds(15)).until(() -> errand.admin().find(id).isEmpty());
+        await().atMost(Duration.ofSeconds(15))
+                .until(() -> errand.admin().find(id).isEmpty());
         assertThat(effectNotes()).containsExactly("finished anyway");
-        await().atMost(Duration.ofSeconds(5)).until(() -> scalar("SELECT COUNT(*) FROM " + prefix
-                + "cancel_request") == 0);
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> scalar("SELECT COUNT(*) FROM " + prefix + "cancel_request") == 0);
     }
 
     @Test
     void aRequestThatArrivesAfterItsAttemptEndedStillCancelsTheTask() throws Exception {
-        Errand errand = node(builder().register(TaskDefinition.builder("flaky", Integer.class, (n, ctx) -> {
-            throw new IllegalStateException("fails");
-        }).retryPolicy(RetryPolicy.fixed(Duration.ofHours(1))).build()));
+        Errand errand = node(builder()
+                .register(TaskDefinition.builder("flaky", Integer.class, (n, ctx) -> {
+                            throw new IllegalStateException("fails");
+                        })
+                        .retryPolicy(RetryPolicy.fixed(Duration.ofHours(1)))
+                        .build()));
         long id = errand.enqueue(TaskRequest.of("flaky", 1)).id();
         // Running on a node that is about to end its attempt: the request is stored, then the task retries.
         execute("UPDATE " + prefix + "task SET state = 'running', attempt = 1, lease_owner = 'other-node',"
@@ -142,13 +157,16 @@ class CancelContractTest extends ErrandTestSupport {
                 + " lease_expires_at = NULL WHERE id = " + id);
 
         Errand settling = started(TaskDefinition.builder("flaky", Integer.class, (n, ctx) -> {
-            throw new IllegalStateException("fails");
-        }).retryPolicy(RetryPolicy.fixed(Duration.ofHours(1))).build());
+                    throw new IllegalStateException("fails");
+                })
+                .retryPolicy(RetryPolicy.fixed(Duration.ofHours(1)))
+                .build());
         await().atMost(Duration.ofSeconds(10)).until(() -> task(settling, id).state() == TaskState.CANCELLED);
     }
 
     private void execute(String sql) throws Exception {
-        try (Connection c = dataSource().getConnection(); Statement s = c.createStatement()) {
+        try (Connection c = dataSource().getConnection();
+                Statement s = c.createStatement()) {
             s.executeUpdate(sql);
         }
     }

@@ -54,7 +54,8 @@ class EnqueueContractTest extends ErrandTestSupport {
             c.setAutoCommit(false);
             errand.enqueue(c, TaskRequest.of("email", new Email("a@example.com", "rolled back")));
             c.rollback();
-            long kept = errand.enqueue(c, TaskRequest.of("email", new Email("b@example.com", "committed"))).id();
+            long kept = errand.enqueue(c, TaskRequest.of("email", new Email("b@example.com", "committed")))
+                    .id();
             c.commit();
             c.setAutoCommit(true);
             assertThat(taskRows()).isEqualTo(1);
@@ -71,7 +72,11 @@ class EnqueueContractTest extends ErrandTestSupport {
     @Test
     void ownConnectionEnqueueCommitsAtOnce() throws Exception {
         Errand errand = node(builder().queue("mail", 2).defaultMaxAttempts(7));
-        long id = errand.enqueue(TaskRequest.builder("email", null).queue("mail").priority(2).build()).id();
+        long id = errand.enqueue(TaskRequest.builder("email", null)
+                        .queue("mail")
+                        .priority(2)
+                        .build())
+                .id();
         Task task = task(errand, id);
         assertThat(task.queue()).isEqualTo("mail");
         assertThat(task.priority()).isEqualTo(2);
@@ -83,12 +88,17 @@ class EnqueueContractTest extends ErrandTestSupport {
     void runAtAndDelayAreStoredInDatabaseTime() throws Exception {
         Errand errand = node(builder());
         Instant at = Instant.parse("2031-03-04T05:06:07.123456Z");
-        long fixed = errand.enqueue(TaskRequest.builder("k", 1).runAt(at).build()).id();
-        long delayed = errand.enqueue(TaskRequest.builder("k", 2).delay(Duration.ofHours(2)).build()).id();
+        long fixed =
+                errand.enqueue(TaskRequest.builder("k", 1).runAt(at).build()).id();
+        long delayed = errand.enqueue(
+                        TaskRequest.builder("k", 2).delay(Duration.ofHours(2)).build())
+                .id();
         Instant now = databaseNow();
         assertThat(task(errand, fixed).runAt()).isEqualTo(at);
         assertThat(task(errand, delayed).runAt())
-                .isBetween(now.plus(Duration.ofHours(2)).minusSeconds(5), now.plus(Duration.ofHours(2)).plusSeconds(5));
+                .isBetween(
+                        now.plus(Duration.ofHours(2)).minusSeconds(5),
+                        now.plus(Duration.ofHours(2)).plusSeconds(5));
     }
 
     @Test
@@ -97,9 +107,11 @@ class EnqueueContractTest extends ErrandTestSupport {
         List<TaskRequest> requests = new ArrayList<>();
         for (int i = 0; i < 500; i++) {
             requests.add(TaskRequest.builder("batch", new Email("user" + i + "@example.com", "n" + i))
-                    .priority(1 + i % 10).build());
+                    .priority(1 + i % 10)
+                    .build());
         }
-        requests.add(TaskRequest.builder("batch", "with-key").uniqueKey("batch-key").build());
+        requests.add(
+                TaskRequest.builder("batch", "with-key").uniqueKey("batch-key").build());
         List<Long> ids;
         try (Connection c = dataSource().getConnection()) {
             c.setAutoCommit(false);
@@ -131,15 +143,18 @@ class EnqueueContractTest extends ErrandTestSupport {
     @Test
     void duplicateUniqueKeyReturnsTheActiveTask() throws Exception {
         Errand errand = node(builder());
-        Enqueued first = errand.enqueue(TaskRequest.builder("report", 1).uniqueKey("report-2026-11").build());
-        Enqueued second = errand.enqueue(TaskRequest.builder("report", 2).uniqueKey("report-2026-11").build());
+        Enqueued first = errand.enqueue(
+                TaskRequest.builder("report", 1).uniqueKey("report-2026-11").build());
+        Enqueued second = errand.enqueue(
+                TaskRequest.builder("report", 2).uniqueKey("report-2026-11").build());
         assertThat(first.created()).isTrue();
         assertThat(second.deduplicated()).isTrue();
         assertThat(second.id()).isEqualTo(first.id());
         assertThat(taskRows()).isEqualTo(1);
         // A finished task frees its key.
         assertThat(errand.admin().cancel(first.id())).isTrue();
-        Enqueued third = errand.enqueue(TaskRequest.builder("report", 3).uniqueKey("report-2026-11").build());
+        Enqueued third = errand.enqueue(
+                TaskRequest.builder("report", 3).uniqueKey("report-2026-11").build());
         assertThat(third.created()).isTrue();
         assertThat(third.id()).isNotEqualTo(first.id());
         assertThat(taskRows()).isEqualTo(2);
@@ -148,10 +163,13 @@ class EnqueueContractTest extends ErrandTestSupport {
     @Test
     void duplicateUniqueKeyInsideCallerTransactionKeepsTheTransactionUsable() throws Exception {
         Errand errand = node(builder());
-        long first = errand.enqueue(TaskRequest.builder("report", 1).uniqueKey("k1").build()).id();
+        long first = errand.enqueue(
+                        TaskRequest.builder("report", 1).uniqueKey("k1").build())
+                .id();
         try (Connection c = dataSource().getConnection()) {
             c.setAutoCommit(false);
-            assertThat(errand.enqueue(c, TaskRequest.builder("report", 2).uniqueKey("k1").build()))
+            assertThat(errand.enqueue(
+                            c, TaskRequest.builder("report", 2).uniqueKey("k1").build()))
                     .isEqualTo(new Enqueued(first, false));
             long other = errand.enqueue(c, TaskRequest.of("report", 3)).id();
             c.commit();
@@ -170,13 +188,19 @@ class EnqueueContractTest extends ErrandTestSupport {
             try (var s = c.createStatement()) {
                 s.executeQuery("SELECT COUNT(*) FROM " + prefix + "task").close();
             }
-            long holder = errand.enqueue(TaskRequest.builder("snap", 1).uniqueKey("later-key").build()).id();
-            TaskRequest duplicate = TaskRequest.builder("snap", 2).uniqueKey("later-key").build();
+            long holder = errand.enqueue(TaskRequest.builder("snap", 1)
+                            .uniqueKey("later-key")
+                            .build())
+                    .id();
+            TaskRequest duplicate =
+                    TaskRequest.builder("snap", 2).uniqueKey("later-key").build();
             if (database == TestDatabase.POSTGRES) {
                 // PostgreSQL's REPEATABLE READ contract: the clash is a serialization failure, and the
                 // caller runs its transaction again, as it would for any other clash.
-                assertThatThrownBy(() -> errand.enqueue(c, duplicate)).isInstanceOf(ErrandException.class)
-                        .satisfies(e -> assertThat(((ErrandException) e).sqlState()).isEqualTo("40001"));
+                assertThatThrownBy(() -> errand.enqueue(c, duplicate))
+                        .isInstanceOf(ErrandException.class)
+                        .satisfies(e ->
+                                assertThat(((ErrandException) e).sqlState()).isEqualTo("40001"));
                 c.rollback();
             } else {
                 assertThat(errand.enqueue(c, duplicate)).isEqualTo(new Enqueued(holder, false));
@@ -202,7 +226,10 @@ class EnqueueContractTest extends ErrandTestSupport {
                     int payload = t;
                     Callable<Long> enqueue = () -> {
                         start.await();
-                        return errand.enqueue(TaskRequest.builder("race", payload).uniqueKey(key).build()).id();
+                        return errand.enqueue(TaskRequest.builder("race", payload)
+                                        .uniqueKey(key)
+                                        .build())
+                                .id();
                     };
                     results.add(pool.submit(enqueue));
                 }
@@ -222,35 +249,50 @@ class EnqueueContractTest extends ErrandTestSupport {
     @Test
     void badArgumentsAreRejectedWithAHint() {
         Errand errand = node(builder());
-        assertThatThrownBy(() -> TaskRequest.of((String) null, 1)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> TaskRequest.of((String) null, 1))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("non-blank");
-        assertThatThrownBy(() -> TaskRequest.of("  ", 1)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> TaskRequest.of("  ", 1))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("non-blank");
-        assertThatThrownBy(() -> TaskRequest.builder("k", 1).priority(0)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> TaskRequest.builder("k", 1).priority(0))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("between 1 (runs first) and 10");
-        assertThatThrownBy(() -> TaskRequest.builder("k", 1).priority(11)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> TaskRequest.builder("k", 1).priority(11))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("between 1 (runs first) and 10");
         assertThatThrownBy(() -> TaskRequest.builder("k", 1).delay(Duration.ofSeconds(-1)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("zero or more");
-        assertThatThrownBy(() -> TaskRequest.builder("k", 1).maxAttempts(0))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("between 1 and 1000");
-        assertThatThrownBy(() -> TaskRequest.builder("k", 1).uniqueKey("pad "))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("whitespace");
-        assertThatThrownBy(() -> TaskRequest.of(" k", 1))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("whitespace");
-        assertThatThrownBy(() -> TaskRequest.builder("k", 1).uniqueKey("x".repeat(201)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("200");
-        assertThatThrownBy(() -> errand.enqueue(TaskRequest.builder("k", 1).queue("nowhere").build()))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("Queue 'nowhere' is not configured").hasMessageContaining(".queue(\"nowhere\"");
+                .hasMessageContaining("zero or more");
+        assertThatThrownBy(() -> TaskRequest.builder("k", 1).maxAttempts(0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("between 1 and 1000");
+        assertThatThrownBy(() -> TaskRequest.builder("k", 1).uniqueKey("pad "))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("whitespace");
+        assertThatThrownBy(() -> TaskRequest.of(" k", 1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("whitespace");
+        assertThatThrownBy(() -> TaskRequest.builder("k", 1).uniqueKey("x".repeat(201)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("200");
+        assertThatThrownBy(() -> errand.enqueue(
+                        TaskRequest.builder("k", 1).queue("nowhere").build()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("Queue 'nowhere' is not configured")
+                .hasMessageContaining(".queue(\"nowhere\"");
         assertThatThrownBy(() -> errand.enqueue(TaskRequest.of("k", new Object())))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cannot be written as JSON");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("cannot be written as JSON");
         assertThatThrownBy(() -> errand.enqueue(TaskRequest.of("k", new Exploding("x"))))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cannot be written as JSON");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("cannot be written as JSON");
         assertThatThrownBy(() -> errand.enqueue(null, TaskRequest.of("k", 1)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("connection must not be null");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("connection must not be null");
         assertThatThrownBy(() -> errand.enqueue((TaskRequest) null))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("TaskRequest.of");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("TaskRequest.of");
     }
 
     @Test

@@ -11,8 +11,6 @@ import dev.errand.task.TaskDefinition;
 import dev.errand.task.TaskState;
 import dev.errand.testing.ErrandTestSupport;
 import dev.errand.testing.Target;
-import dev.errand.testkit.TestDatabase;
-import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -39,9 +37,12 @@ class ExecutionContractTest extends ErrandTestSupport {
     }
 
     private TaskDefinition<Order> transactionalEffect(String kind) {
-        return TaskDefinition.builder(kind, Order.class,
-                (Order order, dev.errand.task.TaskContext ctx) -> recordEffect(ctx.connection(), ctx.taskId(),
-                        "order-" + order.number())).build();
+        return TaskDefinition.builder(
+                        kind,
+                        Order.class,
+                        (Order order, dev.errand.task.TaskContext ctx) ->
+                                recordEffect(ctx.connection(), ctx.taskId(), "order-" + order.number()))
+                .build();
     }
 
     @Test
@@ -57,10 +58,13 @@ class ExecutionContractTest extends ErrandTestSupport {
 
     @Test
     void throwingTransactionalHandlerRollsBackItsWrites() throws Exception {
-        Errand errand = node(builder().register(TaskDefinition.builder("fragile", Order.class, (order, ctx) -> {
-            recordEffect(ctx.connection(), ctx.taskId(), "attempt-" + ctx.attempt());
-            throw new IllegalStateException("downstream refused order " + order.number());
-        }).maxAttempts(1).build()));
+        Errand errand = node(builder()
+                .register(TaskDefinition.builder("fragile", Order.class, (order, ctx) -> {
+                            recordEffect(ctx.connection(), ctx.taskId(), "attempt-" + ctx.attempt());
+                            throw new IllegalStateException("downstream refused order " + order.number());
+                        })
+                        .maxAttempts(1)
+                        .build()));
         long id = errand.enqueue(TaskRequest.of("fragile", new Order(3))).id();
         errand.start();
         await().atMost(Duration.ofSeconds(10)).until(() -> task(errand, id).state() == TaskState.FAILED);
@@ -76,8 +80,11 @@ class ExecutionContractTest extends ErrandTestSupport {
     @Test
     void nonTransactionalTasksCompleteInBatches() throws Exception {
         AtomicInteger runs = new AtomicInteger();
-        Errand errand = node(builder().queue("default", 8).register(TaskDefinition.builder("ping", Integer.class,
-                (n, ctx) -> runs.incrementAndGet()).mode(ExecutionMode.NON_TRANSACTIONAL).build()));
+        Errand errand = node(builder()
+                .queue("default", 8)
+                .register(TaskDefinition.builder("ping", Integer.class, (n, ctx) -> runs.incrementAndGet())
+                        .mode(ExecutionMode.NON_TRANSACTIONAL)
+                        .build()));
         List<TaskRequest> requests = new ArrayList<>();
         for (int i = 0; i < 300; i++) {
             requests.add(TaskRequest.of("ping", i));
@@ -92,23 +99,33 @@ class ExecutionContractTest extends ErrandTestSupport {
     @Test
     void contextConnectionIsRefusedOutsideATransaction() throws Exception {
         List<String> seen = Collections.synchronizedList(new ArrayList<>());
-        Errand errand = node(builder().register(TaskDefinition.builder("outside", Void.class, (nothing, ctx) -> {
-            try {
-                ctx.connection();
-            } catch (IllegalStateException e) {
-                seen.add(e.getMessage());
-            }
-        }).mode(ExecutionMode.NON_TRANSACTIONAL).build()));
+        Errand errand = node(builder()
+                .register(TaskDefinition.builder("outside", Void.class, (nothing, ctx) -> {
+                            try {
+                                ctx.connection();
+                            } catch (IllegalStateException e) {
+                                seen.add(e.getMessage());
+                            }
+                        })
+                        .mode(ExecutionMode.NON_TRANSACTIONAL)
+                        .build()));
         errand.enqueue(TaskRequest.of("outside", null));
         errand.start();
         await().atMost(Duration.ofSeconds(10)).until(() -> taskRows() == 0);
-        assertThat(seen).singleElement().asString().contains("NON_TRANSACTIONAL").contains("TRANSACTIONAL");
+        assertThat(seen)
+                .singleElement()
+                .asString()
+                .contains("NON_TRANSACTIONAL")
+                .contains("TRANSACTIONAL");
     }
 
     @Test
     void taskNeverRunsBeforeItsRunAt() throws Exception {
         Errand errand = node(builder().register(transactionalEffect("later")));
-        long id = errand.enqueue(TaskRequest.builder("later", new Order(1)).delay(Duration.ofMinutes(10)).build()).id();
+        long id = errand.enqueue(TaskRequest.builder("later", new Order(1))
+                        .delay(Duration.ofMinutes(10))
+                        .build())
+                .id();
         errand.start();
         Thread.sleep(500);
         assertThat(effects()).isZero();
@@ -123,14 +140,23 @@ class ExecutionContractTest extends ErrandTestSupport {
     @Test
     void dueTasksRunByPriorityThenRunAt() throws Exception {
         List<Integer> order = Collections.synchronizedList(new ArrayList<>());
-        Errand errand = node(builder().queue("default", 1).claimBatchSize(1)
-                .register(TaskDefinition.builder("ordered", Integer.class, (n, ctx) -> order.add(n)).build()));
+        Errand errand = node(builder()
+                .queue("default", 1)
+                .claimBatchSize(1)
+                .register(TaskDefinition.builder("ordered", Integer.class, (n, ctx) -> order.add(n))
+                        .build()));
         // Enqueued in the wrong order on purpose: priority beats age, and age breaks ties.
         errand.enqueue(TaskRequest.builder("ordered", 10).priority(10).build());
-        errand.enqueue(TaskRequest.builder("ordered", 51).priority(5).delay(Duration.ofSeconds(2)).build());
+        errand.enqueue(TaskRequest.builder("ordered", 51)
+                .priority(5)
+                .delay(Duration.ofSeconds(2))
+                .build());
         errand.enqueue(TaskRequest.builder("ordered", 50).priority(5).build());
         errand.enqueue(TaskRequest.builder("ordered", 1).priority(1).build());
-        errand.enqueue(TaskRequest.builder("ordered", 99).priority(1).delay(Duration.ofHours(1)).build());
+        errand.enqueue(TaskRequest.builder("ordered", 99)
+                .priority(1)
+                .delay(Duration.ofHours(1))
+                .build());
         clock.advance(Duration.ofSeconds(5));
         errand.start();
         await().atMost(Duration.ofSeconds(10)).until(() -> order.size() == 4);
@@ -143,7 +169,10 @@ class ExecutionContractTest extends ErrandTestSupport {
         int tasks = 2_000;
         List<Errand> nodes = new ArrayList<>();
         for (int n = 0; n < 4; n++) {
-            nodes.add(node(builder().nodeId("node-" + n).queue("default", 4).claimBatchSize(20)
+            nodes.add(node(builder()
+                    .nodeId("node-" + n)
+                    .queue("default", 4)
+                    .claimBatchSize(20)
                     .register(transactionalEffect("contended"))));
         }
         List<TaskRequest> requests = new ArrayList<>();
@@ -152,14 +181,19 @@ class ExecutionContractTest extends ErrandTestSupport {
         }
         nodes.get(0).enqueueAll(requests);
         nodes.forEach(Errand::start);
-        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200)).until(() -> taskRows() == 0);
+        await().atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> taskRows() == 0);
         assertThat(effects()).isEqualTo(tasks);
         assertThat(distinctEffects()).isEqualTo(tasks);
-        long succeeded = nodes.stream().mapToLong(node -> node.stats().succeeded()).sum();
+        long succeeded =
+                nodes.stream().mapToLong(node -> node.stats().succeeded()).sum();
         assertThat(succeeded).isEqualTo(tasks);
-        assertThat(nodes).allSatisfy(node -> assertThat(node.stats().fencedOff()).isZero());
+        assertThat(nodes)
+                .allSatisfy(node -> assertThat(node.stats().fencedOff()).isZero());
         assertThat(nodes.stream().filter(node -> node.stats().succeeded() > 0).count())
-                .as("work spread over the nodes").isGreaterThan(1);
+                .as("work spread over the nodes")
+                .isGreaterThan(1);
     }
 
     @Test
@@ -168,7 +202,8 @@ class ExecutionContractTest extends ErrandTestSupport {
         // not claim the whole backlog, or a second node would find nothing to do.
         int tasks = 40;
         TaskDefinition<Integer> slow = TaskDefinition.builder("slow", Integer.class, (n, ctx) -> Thread.sleep(100))
-                .mode(ExecutionMode.NON_TRANSACTIONAL).build();
+                .mode(ExecutionMode.NON_TRANSACTIONAL)
+                .build();
         Errand first = node(builder().nodeId("node-a").queue("default", 2).register(slow));
         Errand second = node(builder().nodeId("node-b").queue("default", 2).register(slow));
         List<TaskRequest> requests = new ArrayList<>();
@@ -180,13 +215,16 @@ class ExecutionContractTest extends ErrandTestSupport {
         long mostHeld = 0;
         long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(800);
         while (System.nanoTime() < until) {
-            mostHeld = Math.max(mostHeld, scalar("SELECT COUNT(*) FROM " + prefix
-                    + "task WHERE state = 'running' AND lease_owner = 'node-a'"));
+            mostHeld = Math.max(
+                    mostHeld,
+                    scalar("SELECT COUNT(*) FROM " + prefix
+                            + "task WHERE state = 'running' AND lease_owner = 'node-a'"));
             Thread.sleep(10);
         }
         second.start();
         await().atMost(Duration.ofSeconds(30)).until(() -> taskRows() == 0);
-        assertThat(mostHeld).as("tasks claimed at once by a node with 2 workers of 100 ms tasks")
+        assertThat(mostHeld)
+                .as("tasks claimed at once by a node with 2 workers of 100 ms tasks")
                 .isBetween(1L, 12L);
         assertThat(first.stats().succeeded() + second.stats().succeeded()).isEqualTo(tasks);
         assertThat(second.stats().succeeded()).as("the second node found work").isPositive();
@@ -194,10 +232,12 @@ class ExecutionContractTest extends ErrandTestSupport {
 
     @Test
     void retentionKeepsSucceededTasksUntilPruned() throws Exception {
-        Errand errand = node(builder().succeededRetention(Duration.ofDays(1))
+        Errand errand = node(builder()
+                .succeededRetention(Duration.ofDays(1))
                 .register(transactionalEffect("kept"))
-                .register(TaskDefinition.builder("kept-direct", Integer.class, (n, ctx) -> { })
-                        .mode(ExecutionMode.NON_TRANSACTIONAL).build()));
+                .register(TaskDefinition.builder("kept-direct", Integer.class, (n, ctx) -> {})
+                        .mode(ExecutionMode.NON_TRANSACTIONAL)
+                        .build()));
         long tx = errand.enqueue(TaskRequest.of("kept", new Order(1))).id();
         long direct = errand.enqueue(TaskRequest.of("kept-direct", 2)).id();
         errand.start();
@@ -213,10 +253,13 @@ class ExecutionContractTest extends ErrandTestSupport {
     @Test
     void unknownKindIsRetriedThenFailedWithTheErrorRecorded() throws Exception {
         Errand errand = node(builder().unknownKindRetryDelay(Duration.ofMinutes(1)));
-        long id = errand.enqueue(TaskRequest.builder("not-deployed-yet", 1).maxAttempts(2).build()).id();
+        long id = errand.enqueue(TaskRequest.builder("not-deployed-yet", 1)
+                        .maxAttempts(2)
+                        .build())
+                .id();
         errand.start();
-        await().atMost(Duration.ofSeconds(10)).until(() -> task(errand, id).attempt() == 1
-                && task(errand, id).state() == TaskState.PENDING);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> task(errand, id).attempt() == 1 && task(errand, id).state() == TaskState.PENDING);
         Task waiting = task(errand, id);
         assertThat(waiting.lastError()).contains("No handler is registered for kind 'not-deployed-yet'");
         clock.advance(Duration.ofMinutes(2));
@@ -231,12 +274,14 @@ class ExecutionContractTest extends ErrandTestSupport {
     void undecodablePayloadFailsAtOnceAndTheEngineKeepsRunning() throws Exception {
         AtomicInteger callbacks = new AtomicInteger();
         Errand errand = node(builder()
-                .register(TaskDefinition.builder("typed", Order.class, (order, ctx) -> { })
-                        .onFailure((task, connection) -> callbacks.incrementAndGet()).build())
+                .register(TaskDefinition.builder("typed", Order.class, (order, ctx) -> {})
+                        .onFailure((task, connection) -> callbacks.incrementAndGet())
+                        .build())
                 .register(transactionalEffect("healthy")));
         // A node that does not know the kind cannot check the payload's type; the node that runs it finds out.
         Errand producer = node(builder());
-        long bad = producer.enqueue(TaskRequest.of("typed", "not an order object")).id();
+        long bad =
+                producer.enqueue(TaskRequest.of("typed", "not an order object")).id();
         errand.start();
         await().atMost(Duration.ofSeconds(10)).until(() -> task(errand, bad).state() == TaskState.FAILED);
         Task failed = task(errand, bad);
@@ -251,14 +296,19 @@ class ExecutionContractTest extends ErrandTestSupport {
     void gracefulStopWaitsForRunningTasksAndReleasesUnstartedOnes() throws Exception {
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        Errand errand = node(builder().queue("default", 1).claimBatchSize(1)
+        Errand errand = node(builder()
+                .queue("default", 1)
+                .claimBatchSize(1)
                 .register(TaskDefinition.builder("slow", Integer.class, (n, ctx) -> {
-                    started.countDown();
-                    release.await(10, TimeUnit.SECONDS);
-                    recordEffect(ctx.connection(), ctx.taskId(), "slow-" + n);
-                }).build()));
-        long first = errand.enqueue(TaskRequest.builder("slow", 1).priority(1).build()).id();
-        long second = errand.enqueue(TaskRequest.builder("slow", 2).priority(2).build()).id();
+                            started.countDown();
+                            release.await(10, TimeUnit.SECONDS);
+                            recordEffect(ctx.connection(), ctx.taskId(), "slow-" + n);
+                        })
+                        .build()));
+        long first = errand.enqueue(TaskRequest.builder("slow", 1).priority(1).build())
+                .id();
+        long second = errand.enqueue(TaskRequest.builder("slow", 2).priority(2).build())
+                .id();
         errand.start();
         assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
         Thread stopper = new Thread(() -> errand.stop(Duration.ofSeconds(10)));
@@ -280,17 +330,23 @@ class ExecutionContractTest extends ErrandTestSupport {
     void stopReleasesTasksClaimedButNotStarted() throws Exception {
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        Errand errand = node(builder().queue("default", 1).claimBatchSize(1)
+        Errand errand = node(builder()
+                .queue("default", 1)
+                .claimBatchSize(1)
                 .register(TaskDefinition.builder("held", Integer.class, (n, ctx) -> {
-                    started.countDown();
-                    release.await(10, TimeUnit.SECONDS);
-                }).mode(ExecutionMode.NON_TRANSACTIONAL).build()));
+                            started.countDown();
+                            release.await(10, TimeUnit.SECONDS);
+                        })
+                        .mode(ExecutionMode.NON_TRANSACTIONAL)
+                        .build()));
         errand.enqueue(TaskRequest.of("held", 1));
         errand.start();
         assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
         release.countDown();
         assertThat(errand.stop(Duration.ofSeconds(10))).isTrue();
-        assertThat(taskRows()).as("the completion was flushed before stop returned").isZero();
+        assertThat(taskRows())
+                .as("the completion was flushed before stop returned")
+                .isZero();
         assertThat(errand.isRunning()).isFalse();
     }
 
@@ -304,7 +360,8 @@ class ExecutionContractTest extends ErrandTestSupport {
 
             @Override
             public void enqueued(String kind, String queue, int count) {
-                events.computeIfAbsent("enqueued:" + kind, e -> new AtomicInteger()).addAndGet(count);
+                events.computeIfAbsent("enqueued:" + kind, e -> new AtomicInteger())
+                        .addAndGet(count);
             }
 
             @Override
@@ -335,16 +392,21 @@ class ExecutionContractTest extends ErrandTestSupport {
                 return dev.errand.spi.TransactionRunner.jdbc().inTransaction(ds, work);
             }
         };
-        Errand errand = node(builder().listener(listener).transactionRunner(counting)
+        Errand errand = node(builder()
+                .listener(listener)
+                .transactionRunner(counting)
                 .register(transactionalEffect("good"))
                 .register(TaskDefinition.builder("bad", Integer.class, (n, ctx) -> {
-                    throw new IllegalStateException("bad " + n);
-                }).retryPolicy(dev.errand.retry.RetryPolicy.fixed(Duration.ZERO)).maxAttempts(2).build()));
+                            throw new IllegalStateException("bad " + n);
+                        })
+                        .retryPolicy(dev.errand.retry.RetryPolicy.fixed(Duration.ZERO))
+                        .maxAttempts(2)
+                        .build()));
         errand.enqueueAll(List.of(TaskRequest.of("good", new Order(1)), TaskRequest.of("good", new Order(2))));
         long bad = errand.enqueue(TaskRequest.of("bad", 1)).id();
         errand.start();
-        await().atMost(Duration.ofSeconds(10)).until(() -> task(errand, bad).state() == TaskState.FAILED
-                && effects() == 2);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> task(errand, bad).state() == TaskState.FAILED && effects() == 2);
         await().atMost(Duration.ofSeconds(5)).until(() -> events.containsKey("failed:bad"));
         assertThat(events).satisfies(e -> {
             assertThat(e.get("enqueued:good")).hasValue(2);

@@ -57,22 +57,28 @@ class HostileRuntimeContractTest extends ErrandTestSupport {
     void errorsThatAreNotExceptionsAreRecordedAtOnceAsFailedAttempts() throws Exception {
         Errand errand = node(builder()
                 .register(TaskDefinition.builder("overflow", Integer.class, (n, ctx) -> recurse(n))
-                        .mode(ExecutionMode.NON_TRANSACTIONAL).retryPolicy(RetryPolicy.fixed(Duration.ofHours(1)))
+                        .mode(ExecutionMode.NON_TRANSACTIONAL)
+                        .retryPolicy(RetryPolicy.fixed(Duration.ofHours(1)))
                         .build())
                 .register(TaskDefinition.builder("internal", Integer.class, (n, ctx) -> {
-                    recordEffect(ctx.connection(), ctx.taskId(), "rolled back");
-                    throw new InternalError("simulated VM trouble");
-                }).retryPolicy(RetryPolicy.fixed(Duration.ofHours(1))).build()));
+                            recordEffect(ctx.connection(), ctx.taskId(), "rolled back");
+                            throw new InternalError("simulated VM trouble");
+                        })
+                        .retryPolicy(RetryPolicy.fixed(Duration.ofHours(1)))
+                        .build()));
         long overflow = errand.enqueue(TaskRequest.of("overflow", 1)).id();
         long internal = errand.enqueue(TaskRequest.of("internal", 1)).id();
         errand.start();
 
         // Recorded within seconds by this same node, not a minute later as a lost worker.
-        assertThat(awaitAttemptRecorded(errand, overflow, 1).lastError()).contains("StackOverflowError")
+        assertThat(awaitAttemptRecorded(errand, overflow, 1).lastError())
+                .contains("StackOverflowError")
                 .doesNotContain("Worker lost");
-        assertThat(awaitAttemptRecorded(errand, internal, 1).lastError()).contains("InternalError",
-                "simulated VM trouble");
-        assertThat(effects()).as("the transactional attempt's writes rolled back").isZero();
+        assertThat(awaitAttemptRecorded(errand, internal, 1).lastError())
+                .contains("InternalError", "simulated VM trouble");
+        assertThat(effects())
+                .as("the transactional attempt's writes rolled back")
+                .isZero();
         assertThat(errand.health().healthy()).isTrue();
     }
 
@@ -84,25 +90,32 @@ class HostileRuntimeContractTest extends ErrandTestSupport {
     void exceptionMessagesWithNulOrThatThrowAreRecorded() throws Exception {
         Errand errand = node(builder()
                 .register(TaskDefinition.builder("nul", Integer.class, (n, ctx) -> {
-                    throw new IllegalStateException("bad\u0000byte in message");
-                }).maxAttempts(1).build())
+                            throw new IllegalStateException("bad\u0000byte in message");
+                        })
+                        .maxAttempts(1)
+                        .build())
                 .register(TaskDefinition.builder("throwing-message", Integer.class, (n, ctx) -> {
-                    throw new IllegalStateException() {
-                        @Override
-                        public String getMessage() {
-                            throw new UnsupportedOperationException("no message for you");
-                        }
-                    };
-                }).maxAttempts(1).build()));
+                            throw new IllegalStateException() {
+                                @Override
+                                public String getMessage() {
+                                    throw new UnsupportedOperationException("no message for you");
+                                }
+                            };
+                        })
+                        .maxAttempts(1)
+                        .build()));
         long nul = errand.enqueue(TaskRequest.of("nul", 1)).id();
         long throwing = errand.enqueue(TaskRequest.of("throwing-message", 1)).id();
         errand.start();
 
         Task withNul = awaitState(errand, nul, TaskState.FAILED);
-        assertThat(withNul.lastError()).contains("bad", "byte in message").doesNotContain("\u0000")
+        assertThat(withNul.lastError())
+                .contains("bad", "byte in message")
+                .doesNotContain("\u0000")
                 .doesNotContain("Worker lost");
         Task withThrowingMessage = awaitState(errand, throwing, TaskState.FAILED);
-        assertThat(withThrowingMessage.lastError()).contains("could not be read", "UnsupportedOperationException")
+        assertThat(withThrowingMessage.lastError())
+                .contains("could not be read", "UnsupportedOperationException")
                 .doesNotContain("Worker lost");
     }
 
@@ -111,21 +124,29 @@ class HostileRuntimeContractTest extends ErrandTestSupport {
         AtomicInteger callbacks = new AtomicInteger();
         Errand errand = node(builder()
                 .register(TaskDefinition.builder("callback-overflows", Integer.class, (n, ctx) -> {
-                    throw new IllegalStateException("handler failed");
-                }).maxAttempts(1).onFailure((task, connection) -> {
-                    callbacks.incrementAndGet();
-                    recurse(0);
-                }).build())
+                            throw new IllegalStateException("handler failed");
+                        })
+                        .maxAttempts(1)
+                        .onFailure((task, connection) -> {
+                            callbacks.incrementAndGet();
+                            recurse(0);
+                        })
+                        .build())
                 .register(TaskDefinition.builder("callback-asserts", Integer.class, (n, ctx) -> {
-                    throw new IllegalStateException("handler failed");
-                }).mode(ExecutionMode.NON_TRANSACTIONAL).maxAttempts(1).onFailure((task, connection) -> {
-                    callbacks.incrementAndGet();
-                    throw new AssertionError("callback asserted");
-                }).build()));
+                            throw new IllegalStateException("handler failed");
+                        })
+                        .mode(ExecutionMode.NON_TRANSACTIONAL)
+                        .maxAttempts(1)
+                        .onFailure((task, connection) -> {
+                            callbacks.incrementAndGet();
+                            throw new AssertionError("callback asserted");
+                        })
+                        .build()));
         long overflows = errand.enqueue(TaskRequest.of("callback-overflows", 1)).id();
         errand.start();
         Task failed = awaitState(errand, overflows, TaskState.FAILED);
-        assertThat(failed.lastError()).contains("handler failed", "Failure callback failed: java.lang.StackOverflowError");
+        assertThat(failed.lastError())
+                .contains("handler failed", "Failure callback failed: java.lang.StackOverflowError");
 
         // Two rows whose worker was lost on their last attempt: rescue fails them, and both callbacks throw.
         errand.stop();
@@ -135,35 +156,46 @@ class HostileRuntimeContractTest extends ErrandTestSupport {
                 + " lease_token = 7, started_at = created_at, lease_expires_at = created_at WHERE id IN (" + first
                 + ", " + second + ")");
         clock.advance(Duration.ofMinutes(1));
-        Errand rescuer = node(builder().register(TaskDefinition.builder("callback-asserts", Integer.class,
-                (n, ctx) -> {}).mode(ExecutionMode.NON_TRANSACTIONAL).maxAttempts(1).onFailure((task, connection) -> {
-                    callbacks.incrementAndGet();
-                    throw new AssertionError("callback asserted");
-                }).build()));
+        Errand rescuer = node(builder()
+                .register(TaskDefinition.builder("callback-asserts", Integer.class, (n, ctx) -> {})
+                        .mode(ExecutionMode.NON_TRANSACTIONAL)
+                        .maxAttempts(1)
+                        .onFailure((task, connection) -> {
+                            callbacks.incrementAndGet();
+                            throw new AssertionError("callback asserted");
+                        })
+                        .build()));
         assertThatCode(rescuer::rescueExpiredLeases).doesNotThrowAnyException();
         assertThat(task(rescuer, first).state()).isEqualTo(TaskState.FAILED);
         assertThat(task(rescuer, second).state()).isEqualTo(TaskState.FAILED);
         assertThat(task(rescuer, first).lastError()).contains("Failure callback failed", "callback asserted");
         assertThat(callbacks.get()).isGreaterThanOrEqualTo(3);
-        assertThat(rescuer.rescueExpiredLeases()).as("rescue still works, with nothing left").isZero();
+        assertThat(rescuer.rescueExpiredLeases())
+                .as("rescue still works, with nothing left")
+                .isZero();
     }
 
     @Test
     void aRowWithTheLargestAttemptNumberDoesNotStallItsQueue() throws Exception {
         List<Integer> ran = new ArrayList<>();
-        Errand errand = node(builder().register(TaskDefinition.builder("count", Integer.class, (n, ctx) -> {
-            synchronized (ran) {
-                ran.add(n);
-            }
-        }).build()));
+        Errand errand = node(builder()
+                .register(TaskDefinition.builder("count", Integer.class, (n, ctx) -> {
+                            synchronized (ran) {
+                                ran.add(n);
+                            }
+                        })
+                        .build()));
         long absurd = errand.enqueue(TaskRequest.of("count", 1)).id();
         execute("UPDATE " + prefix + "task SET attempt = 2147483647 WHERE id = " + absurd);
         long normal = errand.enqueue(TaskRequest.of("count", 2)).id();
         errand.start();
 
-        await().atMost(Duration.ofSeconds(15)).until(() -> errand.admin().find(normal).isEmpty());
-        await().atMost(Duration.ofSeconds(15)).until(() -> errand.admin().find(absurd)
-                .map(task -> task.state() != TaskState.PENDING && task.state() != TaskState.RUNNING).orElse(true));
+        await().atMost(Duration.ofSeconds(15))
+                .until(() -> errand.admin().find(normal).isEmpty());
+        await().atMost(Duration.ofSeconds(15)).until(() -> errand.admin()
+                .find(absurd)
+                .map(task -> task.state() != TaskState.PENDING && task.state() != TaskState.RUNNING)
+                .orElse(true));
         assertThat(ran).contains(2);
         assertThat(errand.health().healthy()).isTrue();
     }
@@ -172,20 +204,27 @@ class HostileRuntimeContractTest extends ErrandTestSupport {
     void aHandlerThatEndsItsTransactionFailsTheAttemptAndKeepsNoWrite() throws Exception {
         Errand errand = node(builder()
                 .register(TaskDefinition.builder("commits", Integer.class, (n, ctx) -> {
-                    recordEffect(ctx.connection(), ctx.taskId(), "written before commit");
-                    try {
-                        ctx.connection().commit();
-                    } catch (IllegalStateException swallowed) {
-                        // A handler that swallows the refusal still fails its attempt.
-                    }
-                }).maxAttempts(2).retryPolicy(RetryPolicy.fixed(Duration.ZERO)).build())
+                            recordEffect(ctx.connection(), ctx.taskId(), "written before commit");
+                            try {
+                                ctx.connection().commit();
+                            } catch (IllegalStateException swallowed) {
+                                // A handler that swallows the refusal still fails its attempt.
+                            }
+                        })
+                        .maxAttempts(2)
+                        .retryPolicy(RetryPolicy.fixed(Duration.ZERO))
+                        .build())
                 .register(TaskDefinition.builder("rolls-back", Integer.class, (n, ctx) -> {
-                    recordEffect(ctx.connection(), ctx.taskId(), "written before rollback");
-                    ctx.connection().rollback();
-                }).maxAttempts(1).build())
+                            recordEffect(ctx.connection(), ctx.taskId(), "written before rollback");
+                            ctx.connection().rollback();
+                        })
+                        .maxAttempts(1)
+                        .build())
                 .register(TaskDefinition.builder("closes", Integer.class, (n, ctx) -> {
-                    ctx.connection().setAutoCommit(true);
-                }).maxAttempts(1).build()));
+                            ctx.connection().setAutoCommit(true);
+                        })
+                        .maxAttempts(1)
+                        .build()));
         long commits = errand.enqueue(TaskRequest.of("commits", 1)).id();
         long rollsBack = errand.enqueue(TaskRequest.of("rolls-back", 1)).id();
         long closes = errand.enqueue(TaskRequest.of("closes", 1)).id();
@@ -203,11 +242,14 @@ class HostileRuntimeContractTest extends ErrandTestSupport {
         try (HikariDataSource small = database.newDataSource()) {
             small.setMaximumPoolSize(3);
             small.setConnectionTimeout(250);
-            Errand errand = node(builder(small).queue("default", 20)
+            Errand errand = node(builder(small)
+                    .queue("default", 20)
                     .register(TaskDefinition.builder("slow-write", Integer.class, (n, ctx) -> {
-                        recordEffect(ctx.connection(), ctx.taskId(), "done");
-                        Thread.sleep(20);
-                    }).maxAttempts(1).build()));
+                                recordEffect(ctx.connection(), ctx.taskId(), "done");
+                                Thread.sleep(20);
+                            })
+                            .maxAttempts(1)
+                            .build()));
             List<TaskRequest> requests = new ArrayList<>();
             for (int i = 0; i < 60; i++) {
                 requests.add(TaskRequest.of("slow-write", i));
@@ -216,7 +258,9 @@ class HostileRuntimeContractTest extends ErrandTestSupport {
             errand.start();
 
             await().atMost(Duration.ofSeconds(60)).until(() -> taskRows() == 0 || tasksIn(TaskState.FAILED) > 0);
-            assertThat(tasksIn(TaskState.FAILED)).as("tasks failed for want of a connection").isZero();
+            assertThat(tasksIn(TaskState.FAILED))
+                    .as("tasks failed for want of a connection")
+                    .isZero();
             assertThat(effects()).isEqualTo(60);
             assertThat(distinctEffects()).isEqualTo(60);
             errand.stop(Duration.ofSeconds(5));
@@ -226,19 +270,22 @@ class HostileRuntimeContractTest extends ErrandTestSupport {
     @Test
     void aSnoozeGivesItsAttemptBackAndRecordsNoError() throws Exception {
         AtomicInteger runs = new AtomicInteger();
-        Errand errand = node(builder().register(TaskDefinition.builder("snoozes", Integer.class, (n, ctx) -> {
-            recordEffect(ctx.connection(), ctx.taskId(), "run " + runs.incrementAndGet());
-            if (runs.get() <= 3) {
-                throw Snooze.by(Duration.ofMinutes(10));
-            }
-        }).maxAttempts(1).build()));
+        Errand errand = node(builder()
+                .register(TaskDefinition.builder("snoozes", Integer.class, (n, ctx) -> {
+                            recordEffect(ctx.connection(), ctx.taskId(), "run " + runs.incrementAndGet());
+                            if (runs.get() <= 3) {
+                                throw Snooze.by(Duration.ofMinutes(10));
+                            }
+                        })
+                        .maxAttempts(1)
+                        .build()));
         long id = errand.enqueue(TaskRequest.of("snoozes", 1)).id();
         errand.start();
 
         for (int snooze = 1; snooze <= 3; snooze++) {
             int seen = snooze;
-            await().atMost(Duration.ofSeconds(10)).until(() -> runs.get() == seen
-                    && task(errand, id).state() == TaskState.PENDING);
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> runs.get() == seen && task(errand, id).state() == TaskState.PENDING);
             Task snoozed = task(errand, id);
             assertThat(snoozed.attempt()).as("the attempt is given back").isZero();
             assertThat(snoozed.lastError()).isNull();
@@ -248,12 +295,14 @@ class HostileRuntimeContractTest extends ErrandTestSupport {
             clock.advance(Duration.ofMinutes(11));
         }
         // One attempt allowed, three snoozes, and still it runs to success.
-        await().atMost(Duration.ofSeconds(10)).until(() -> errand.admin().find(id).isEmpty());
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> errand.admin().find(id).isEmpty());
         assertThat(effectNotes()).as("snoozed attempts roll back their writes").containsExactly("run 4");
     }
 
     private void execute(String sql) throws SQLException {
-        try (Connection c = dataSource().getConnection(); Statement s = c.createStatement()) {
+        try (Connection c = dataSource().getConnection();
+                Statement s = c.createStatement()) {
             s.executeUpdate(sql);
         }
     }

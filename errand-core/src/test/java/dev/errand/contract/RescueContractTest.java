@@ -13,7 +13,6 @@ import dev.errand.task.TaskHandler;
 import dev.errand.task.TaskState;
 import dev.errand.testing.ErrandTestSupport;
 import dev.errand.testing.Target;
-import dev.errand.testkit.TestDatabase;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
@@ -47,12 +46,16 @@ class RescueContractTest extends ErrandTestSupport {
      * hanging attempt holds, so that it cannot claim the task again as a live node would.
      */
     private Errand lostNode(TaskDefinition<?> definition) {
-        return node(builder().nodeId("lost-node").queue("default", 1).leaseDuration(Duration.ofHours(1))
-                .heartbeatInterval(Duration.ofMinutes(30)).register(definition));
+        return node(builder()
+                .nodeId("lost-node")
+                .queue("default", 1)
+                .leaseDuration(Duration.ofHours(1))
+                .heartbeatInterval(Duration.ofMinutes(30))
+                .register(definition));
     }
 
-    private TaskHandler<Integer> hangingThenRecording(CountDownLatch started, CountDownLatch release, String note,
-            boolean transactional) {
+    private TaskHandler<Integer> hangingThenRecording(
+            CountDownLatch started, CountDownLatch release, String note, boolean transactional) {
         return (n, ctx) -> {
             started.countDown();
             release.await(30, TimeUnit.SECONDS);
@@ -68,16 +71,23 @@ class RescueContractTest extends ErrandTestSupport {
     void lostNonTransactionalAttemptIsRetriedElsewhereAndCounted() throws Exception {
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        Errand lost = lostNode(TaskDefinition.builder("call-api", Integer.class,
-                hangingThenRecording(started, release, "lost", false)).mode(ExecutionMode.NON_TRANSACTIONAL).build());
+        Errand lost = lostNode(
+                TaskDefinition.builder("call-api", Integer.class, hangingThenRecording(started, release, "lost", false))
+                        .mode(ExecutionMode.NON_TRANSACTIONAL)
+                        .build());
         long id = lost.enqueue(TaskRequest.of("call-api", 1)).id();
         lost.start();
         assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
 
-        Errand survivor = node(builder().nodeId("survivor").succeededRetention(Duration.ofDays(1))
-                .register(TaskDefinition.builder("call-api", Integer.class,
-                        (n, ctx) -> recordEffect(ctx.taskId(), "survivor-attempt-" + ctx.attempt()))
-                        .mode(ExecutionMode.NON_TRANSACTIONAL).build()));
+        Errand survivor = node(builder()
+                .nodeId("survivor")
+                .succeededRetention(Duration.ofDays(1))
+                .register(TaskDefinition.builder(
+                                "call-api",
+                                Integer.class,
+                                (n, ctx) -> recordEffect(ctx.taskId(), "survivor-attempt-" + ctx.attempt()))
+                        .mode(ExecutionMode.NON_TRANSACTIONAL)
+                        .build()));
         assertThat(survivor.rescueExpiredLeases()).as("lease still valid").isZero();
         clock.advance(Duration.ofHours(2));
         assertThat(survivor.rescueExpiredLeases()).isEqualTo(1);
@@ -102,17 +112,22 @@ class RescueContractTest extends ErrandTestSupport {
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         AtomicInteger callbacks = new AtomicInteger();
-        TaskDefinition<Integer> definition = TaskDefinition.builder("charge-card", Integer.class,
-                hangingThenRecording(started, release, "charge", false)).mode(ExecutionMode.NON_TRANSACTIONAL)
+        TaskDefinition<Integer> definition = TaskDefinition.builder(
+                        "charge-card", Integer.class, hangingThenRecording(started, release, "charge", false))
+                .mode(ExecutionMode.NON_TRANSACTIONAL)
                 .onLeaseExpired(LeaseExpiryAction.FAIL)
-                .onFailure((failed, c) -> callbacks.incrementAndGet()).build();
+                .onFailure((failed, c) -> callbacks.incrementAndGet())
+                .build();
         Errand lost = lostNode(definition);
         long id = lost.enqueue(TaskRequest.of("charge-card", 1)).id();
         lost.start();
         assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
-        Errand survivor = node(builder().nodeId("survivor").register(TaskDefinition.builder("charge-card",
-                Integer.class, (n, ctx) -> { }).onLeaseExpired(LeaseExpiryAction.FAIL)
-                .onFailure((failed, c) -> callbacks.incrementAndGet()).build()));
+        Errand survivor = node(builder()
+                .nodeId("survivor")
+                .register(TaskDefinition.builder("charge-card", Integer.class, (n, ctx) -> {})
+                        .onLeaseExpired(LeaseExpiryAction.FAIL)
+                        .onFailure((failed, c) -> callbacks.incrementAndGet())
+                        .build()));
         clock.advance(Duration.ofHours(2));
         assertThat(survivor.rescueExpiredLeases()).isEqualTo(1);
         Task failed = task(survivor, id);
@@ -127,13 +142,19 @@ class RescueContractTest extends ErrandTestSupport {
     void liveTransactionalRunIsNeverRescuedEvenPastItsLease() throws Exception {
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        Errand slow = lostNode(TaskDefinition.builder("ledger", Integer.class,
-                hangingThenRecording(started, release, "ledger", true)).build());
+        Errand slow = lostNode(
+                TaskDefinition.builder("ledger", Integer.class, hangingThenRecording(started, release, "ledger", true))
+                        .build());
         long id = slow.enqueue(TaskRequest.of("ledger", 1)).id();
         slow.start();
         assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
-        Errand other = node(builder().nodeId("other").register(TaskDefinition.builder("ledger", Integer.class,
-                (n, ctx) -> recordEffect(ctx.connection(), ctx.taskId(), "other")).build()));
+        Errand other = node(builder()
+                .nodeId("other")
+                .register(TaskDefinition.builder(
+                                "ledger",
+                                Integer.class,
+                                (n, ctx) -> recordEffect(ctx.connection(), ctx.taskId(), "other"))
+                        .build()));
         clock.advance(Duration.ofHours(2));
         // The handler's transaction still holds the row lock: rescue skips it.
         assertThat(other.rescueExpiredLeases()).isZero();
@@ -145,12 +166,16 @@ class RescueContractTest extends ErrandTestSupport {
 
     @Test
     void heartbeatsKeepALongNonTransactionalTaskAlive() throws Exception {
-        Errand errand = node(builder().leaseDuration(Duration.ofSeconds(1)).heartbeatInterval(Duration.ofMillis(200))
+        Errand errand = node(builder()
+                .leaseDuration(Duration.ofSeconds(1))
+                .heartbeatInterval(Duration.ofMillis(200))
                 .rescueInterval(Duration.ofMillis(100))
                 .register(TaskDefinition.builder("long-call", Integer.class, (n, ctx) -> {
-                    Thread.sleep(2_500);
-                    recordEffect(ctx.taskId(), "done-attempt-" + ctx.attempt());
-                }).mode(ExecutionMode.NON_TRANSACTIONAL).build()));
+                            Thread.sleep(2_500);
+                            recordEffect(ctx.taskId(), "done-attempt-" + ctx.attempt());
+                        })
+                        .mode(ExecutionMode.NON_TRANSACTIONAL)
+                        .build()));
         errand.enqueue(TaskRequest.of("long-call", 1));
         errand.start();
         await().atMost(Duration.ofSeconds(15)).until(() -> taskRows() == 0);
@@ -168,7 +193,8 @@ class RescueContractTest extends ErrandTestSupport {
         }
         first.enqueueAll(requests);
         // Rows as a node that died mid-run leaves them.
-        try (Connection c = dataSource().getConnection(); Statement s = c.createStatement()) {
+        try (Connection c = dataSource().getConnection();
+                Statement s = c.createStatement()) {
             s.executeUpdate("UPDATE " + prefix + "task SET state = 'running', attempt = 1, lease_owner = 'dead-node',"
                     + " lease_token = 42, lease_expires_at = " + database.nowSql() + ", started_at = "
                     + database.nowSql());
@@ -183,7 +209,9 @@ class RescueContractTest extends ErrandTestSupport {
             pool.shutdownNow();
         }
         assertThat(tasksIn(TaskState.PENDING)).isEqualTo(60);
-        for (Task task : first.admin().list(dev.errand.admin.TaskQuery.builder().limit(100).build()).items()) {
+        for (Task task : first.admin()
+                .list(dev.errand.admin.TaskQuery.builder().limit(100).build())
+                .items()) {
             assertThat(errorAttempts(task)).containsExactly(1);
             assertThat(task.lastError()).contains("dead-node");
         }

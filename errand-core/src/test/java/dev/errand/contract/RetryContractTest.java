@@ -13,7 +13,6 @@ import dev.errand.task.TaskDefinition;
 import dev.errand.task.TaskState;
 import dev.errand.testing.ErrandTestSupport;
 import dev.errand.testing.Target;
-import dev.errand.testkit.TestDatabase;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -48,8 +47,11 @@ class RetryContractTest extends ErrandTestSupport {
 
     @Test
     void fixedDelayRetriesUntilMaxAttemptsThenFails() throws Exception {
-        Errand errand = node(builder().register(alwaysFailing("fixed")
-                .retryPolicy(RetryPolicy.fixed(Duration.ofMinutes(5))).maxAttempts(3).build()));
+        Errand errand = node(builder()
+                .register(alwaysFailing("fixed")
+                        .retryPolicy(RetryPolicy.fixed(Duration.ofMinutes(5)))
+                        .maxAttempts(3)
+                        .build()));
         long id = errand.enqueue(TaskRequest.of("fixed", 1)).id();
         errand.start();
         for (int attempt = 1; attempt <= 2; attempt++) {
@@ -66,15 +68,19 @@ class RetryContractTest extends ErrandTestSupport {
 
     @Test
     void exponentialBackoffGrowsAndIsCapped() throws Exception {
-        Errand errand = node(builder().register(alwaysFailing("expo")
-                .retryPolicy(RetryPolicy.exponential(Duration.ofMinutes(1), Duration.ofMinutes(3)).withJitter(0.0))
-                .maxAttempts(4).build()));
+        Errand errand = node(builder()
+                .register(alwaysFailing("expo")
+                        .retryPolicy(RetryPolicy.exponential(Duration.ofMinutes(1), Duration.ofMinutes(3))
+                                .withJitter(0.0))
+                        .maxAttempts(4)
+                        .build()));
         long id = errand.enqueue(TaskRequest.of("expo", 1)).id();
         errand.start();
         Duration[] expected = {Duration.ofMinutes(1), Duration.ofMinutes(2), Duration.ofMinutes(3)};
         for (int attempt = 1; attempt <= 3; attempt++) {
             Duration delay = awaitRetryDelay(errand, id, attempt);
-            assertThat(delay).as("delay after attempt %d", attempt)
+            assertThat(delay)
+                    .as("delay after attempt %d", attempt)
                     .isBetween(expected[attempt - 1].minusSeconds(10), expected[attempt - 1]);
             clock.advance(Duration.ofMinutes(4));
         }
@@ -83,10 +89,13 @@ class RetryContractTest extends ErrandTestSupport {
 
     @Test
     void explicitDelayListIsFollowedAndItsLastDelayRepeats() throws Exception {
-        Errand errand = node(builder().register(alwaysFailing("listed")
-                .mode(ExecutionMode.NON_TRANSACTIONAL)
-                .retryPolicy(RetryPolicy.delays(Duration.ofSeconds(10), Duration.ofSeconds(20), Duration.ofSeconds(30)))
-                .maxAttempts(5).build()));
+        Errand errand = node(builder()
+                .register(alwaysFailing("listed")
+                        .mode(ExecutionMode.NON_TRANSACTIONAL)
+                        .retryPolicy(RetryPolicy.delays(
+                                Duration.ofSeconds(10), Duration.ofSeconds(20), Duration.ofSeconds(30)))
+                        .maxAttempts(5)
+                        .build()));
         long id = errand.enqueue(TaskRequest.of("listed", 1)).id();
         errand.start();
         long[] expectedSeconds = {10, 20, 30, 30};
@@ -102,8 +111,10 @@ class RetryContractTest extends ErrandTestSupport {
 
     @Test
     void requestMaxAttemptsOverridesTheKind() throws Exception {
-        Errand errand = node(builder().register(alwaysFailing("once").maxAttempts(9).build()));
-        long id = errand.enqueue(TaskRequest.builder("once", 1).maxAttempts(1).build()).id();
+        Errand errand =
+                node(builder().register(alwaysFailing("once").maxAttempts(9).build()));
+        long id = errand.enqueue(TaskRequest.builder("once", 1).maxAttempts(1).build())
+                .id();
         errand.start();
         await().atMost(Duration.ofSeconds(10)).until(() -> task(errand, id).state() == TaskState.FAILED);
         assertThat(task(errand, id).attempt()).isEqualTo(1);
@@ -111,18 +122,22 @@ class RetryContractTest extends ErrandTestSupport {
 
     @Test
     void retryLaterWithRollbackDiscardsTheAttemptsWrites() throws Exception {
-        Errand errand = node(builder().register(TaskDefinition.builder("later-rollback", Integer.class, (n, ctx) -> {
-            recordEffect(ctx.connection(), ctx.taskId(), "attempt-" + ctx.attempt());
-            if (ctx.attempt() == 1) {
-                throw RetryLater.after(Duration.ofMinutes(10), "not ready");
-            }
-        }).build()));
+        Errand errand = node(builder()
+                .register(TaskDefinition.builder("later-rollback", Integer.class, (n, ctx) -> {
+                            recordEffect(ctx.connection(), ctx.taskId(), "attempt-" + ctx.attempt());
+                            if (ctx.attempt() == 1) {
+                                throw RetryLater.after(Duration.ofMinutes(10), "not ready");
+                            }
+                        })
+                        .build()));
         long id = errand.enqueue(TaskRequest.of("later-rollback", 1)).id();
         errand.start();
         Duration delay = awaitRetryDelay(errand, id, 1);
         assertThat(delay).isBetween(Duration.ofMinutes(10).minusSeconds(10), Duration.ofMinutes(10));
         assertThat(effects()).isZero();
-        assertThat(task(errand, id).errorsJson()).as("a requested retry is not an error").isNull();
+        assertThat(task(errand, id).errorsJson())
+                .as("a requested retry is not an error")
+                .isNull();
         clock.advance(Duration.ofMinutes(11));
         await().atMost(Duration.ofSeconds(10)).until(() -> taskRows() == 0);
         assertThat(effectNotes()).containsExactly("attempt-2");
@@ -130,12 +145,14 @@ class RetryContractTest extends ErrandTestSupport {
 
     @Test
     void retryLaterWithCommitKeepsTheAttemptsWrites() throws Exception {
-        Errand errand = node(builder().register(TaskDefinition.builder("later-commit", Integer.class, (n, ctx) -> {
-            recordEffect(ctx.connection(), ctx.taskId(), "attempt-" + ctx.attempt());
-            if (ctx.attempt() == 1) {
-                throw RetryLater.after(Duration.ofMinutes(10)).commitWrites();
-            }
-        }).build()));
+        Errand errand = node(builder()
+                .register(TaskDefinition.builder("later-commit", Integer.class, (n, ctx) -> {
+                            recordEffect(ctx.connection(), ctx.taskId(), "attempt-" + ctx.attempt());
+                            if (ctx.attempt() == 1) {
+                                throw RetryLater.after(Duration.ofMinutes(10)).commitWrites();
+                            }
+                        })
+                        .build()));
         long id = errand.enqueue(TaskRequest.of("later-commit", 1)).id();
         errand.start();
         awaitRetryDelay(errand, id, 1);
@@ -147,50 +164,65 @@ class RetryContractTest extends ErrandTestSupport {
 
     @Test
     void retryLaterOnTheLastAttemptFailsTheTask() throws Exception {
-        Errand errand = node(builder().register(TaskDefinition.builder("snoozer", Integer.class, (n, ctx) -> {
-            throw RetryLater.after(Duration.ofSeconds(1), "still waiting for the partner");
-        }).maxAttempts(1).build()));
+        Errand errand = node(builder()
+                .register(TaskDefinition.builder("snoozer", Integer.class, (n, ctx) -> {
+                            throw RetryLater.after(Duration.ofSeconds(1), "still waiting for the partner");
+                        })
+                        .maxAttempts(1)
+                        .build()));
         long id = errand.enqueue(TaskRequest.of("snoozer", 1)).id();
         errand.start();
         await().atMost(Duration.ofSeconds(10)).until(() -> task(errand, id).state() == TaskState.FAILED);
-        assertThat(task(errand, id).lastError()).contains("retry later").contains("still waiting for the partner")
+        assertThat(task(errand, id).lastError())
+                .contains("retry later")
+                .contains("still waiting for the partner")
                 .contains("last attempt");
     }
 
     @Test
     void failureCallbackRunsExactlyOnceInItsOwnTransaction() throws Exception {
         AtomicInteger calls = new AtomicInteger();
-        Errand errand = node(builder().queue("default", 4).register(TaskDefinition.builder("doomed", Integer.class,
-                (n, ctx) -> {
-                    recordEffect(ctx.connection(), ctx.taskId(), "handler");
-                    throw new IllegalStateException("no luck " + n);
-                })
-                .retryPolicy(RetryPolicy.fixed(Duration.ZERO)).maxAttempts(3)
-                .onFailure((failed, connection) -> {
-                    calls.incrementAndGet();
-                    recordEffect(connection, failed.id(), "callback attempt=" + failed.attempts() + " error="
-                            + failed.error().lines().findFirst().orElse(""));
-                }).build()));
+        Errand errand = node(builder()
+                .queue("default", 4)
+                .register(TaskDefinition.builder("doomed", Integer.class, (n, ctx) -> {
+                            recordEffect(ctx.connection(), ctx.taskId(), "handler");
+                            throw new IllegalStateException("no luck " + n);
+                        })
+                        .retryPolicy(RetryPolicy.fixed(Duration.ZERO))
+                        .maxAttempts(3)
+                        .onFailure((failed, connection) -> {
+                            calls.incrementAndGet();
+                            recordEffect(
+                                    connection,
+                                    failed.id(),
+                                    "callback attempt=" + failed.attempts() + " error="
+                                            + failed.error().lines().findFirst().orElse(""));
+                        })
+                        .build()));
         long id = errand.enqueue(TaskRequest.of("doomed", 4)).id();
         errand.start();
         await().atMost(Duration.ofSeconds(10)).until(() -> task(errand, id).state() == TaskState.FAILED);
         Thread.sleep(300);
         assertThat(calls.get()).isEqualTo(1);
-        assertThat(effectNotes()).containsExactly(
-                "callback attempt=3 error=java.lang.IllegalStateException: no luck 4");
+        assertThat(effectNotes())
+                .containsExactly("callback attempt=3 error=java.lang.IllegalStateException: no luck 4");
     }
 
     @Test
     void throwingFailureCallbackIsRecordedAndTheTaskStillFails() throws Exception {
-        Errand errand = node(builder().register(alwaysFailing("doomed-callback").maxAttempts(1)
-                .onFailure((failed, connection) -> {
-                    recordEffect(connection, failed.id(), "rolled back with the callback");
-                    throw new IllegalStateException("alerting is down");
-                }).build()));
+        Errand errand = node(builder()
+                .register(alwaysFailing("doomed-callback")
+                        .maxAttempts(1)
+                        .onFailure((failed, connection) -> {
+                            recordEffect(connection, failed.id(), "rolled back with the callback");
+                            throw new IllegalStateException("alerting is down");
+                        })
+                        .build()));
         long id = errand.enqueue(TaskRequest.of("doomed-callback", 1)).id();
         errand.start();
         await().atMost(Duration.ofSeconds(10)).until(() -> task(errand, id).state() == TaskState.FAILED);
-        assertThat(task(errand, id).lastError()).contains("attempt 1 failed")
+        assertThat(task(errand, id).lastError())
+                .contains("attempt 1 failed")
                 .contains("Failure callback failed: java.lang.IllegalStateException: alerting is down");
         assertThat(effects()).isZero();
     }

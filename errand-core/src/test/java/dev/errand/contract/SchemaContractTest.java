@@ -7,7 +7,6 @@ import dev.errand.Errand;
 import dev.errand.enqueue.TaskRequest;
 import dev.errand.testing.ErrandTestSupport;
 import dev.errand.testing.Target;
-import dev.errand.testkit.TestDatabase;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -45,7 +44,8 @@ class SchemaContractTest extends ErrandTestSupport {
             Errand errand = node(builder().tablePrefix(mixed));
             errand.enqueue(TaskRequest.of("k", 1));
             assertThat(scalar("SELECT COUNT(*) FROM " + mixed + "task")).isEqualTo(1);
-            assertThat(scalar("SELECT COUNT(*) FROM " + mixed + "schema_history")).isPositive();
+            assertThat(scalar("SELECT COUNT(*) FROM " + mixed + "schema_history"))
+                    .isPositive();
         } finally {
             database.dropTables(mixed);
         }
@@ -53,12 +53,15 @@ class SchemaContractTest extends ErrandTestSupport {
 
     @Test
     void failedMigrationStopsStartUpWithAHint() throws Exception {
-        try (var c = dataSource().getConnection(); var s = c.createStatement()) {
+        try (var c = dataSource().getConnection();
+                var s = c.createStatement()) {
             // A task table that Errand's history does not know about: V1 cannot create it again.
             s.execute("CREATE TABLE " + prefix + "task (id BIGINT)");
         }
-        assertThatThrownBy(() -> builder().build()).isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("could not apply its migrations").hasMessageContaining("migrationsEnabled(false)");
+        assertThatThrownBy(() -> builder().build())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("could not apply its migrations")
+                .hasMessageContaining("migrationsEnabled(false)");
     }
 
     @Test
@@ -66,15 +69,17 @@ class SchemaContractTest extends ErrandTestSupport {
         Errand errand = node(builder());
         errand.start();
         errand.stop();
-        assertThatThrownBy(errand::start).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(errand::start)
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("build a new one");
     }
 
     @Test
     void tablePrefixMustBeAPlainIdentifier() {
-        for (String bad : new String[] {"x; DROP TABLE users; --", "1abc", "errand-", "", "a b", "a".repeat(41),
-                "\"quoted\""}) {
-            assertThatThrownBy(() -> builder().tablePrefix(bad)).as(bad)
+        for (String bad :
+                new String[] {"x; DROP TABLE users; --", "1abc", "errand-", "", "a b", "a".repeat(41), "\"quoted\""}) {
+            assertThatThrownBy(() -> builder().tablePrefix(bad))
+                    .as(bad)
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("plain SQL identifier");
         }

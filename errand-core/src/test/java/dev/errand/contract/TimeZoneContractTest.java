@@ -61,8 +61,12 @@ class TimeZoneContractTest extends ErrandTestSupport {
         for (Instant change : List.of(FALL_BACK, SPRING_FORWARD)) {
             for (long minutes : new long[] {-45, -15, 15, 45}) {
                 Instant at = change.plus(Duration.ofMinutes(minutes)).plusNanos(123_456_000);
-                long id = errand.enqueue(TaskRequest.builder("tz", minutes).runAt(at).build()).id();
-                assertThat(task(errand, id).runAt()).as("run_at of a task at %s", at).isEqualTo(at);
+                long id = errand.enqueue(
+                                TaskRequest.builder("tz", minutes).runAt(at).build())
+                        .id();
+                assertThat(task(errand, id).runAt())
+                        .as("run_at of a task at %s", at)
+                        .isEqualTo(at);
             }
         }
     }
@@ -70,10 +74,12 @@ class TimeZoneContractTest extends ErrandTestSupport {
     @Test
     void tasksAroundTheRepeatedHourRunAtTheirInstant() throws Exception {
         List<Long> ran = Collections.synchronizedList(new ArrayList<>());
-        Errand errand = node(builder(zoned).register(TaskDefinition.builder("tz", Long.class,
-                (minutes, ctx) -> ran.add(minutes)).build()));
+        Errand errand = node(builder(zoned)
+                .register(TaskDefinition.builder("tz", Long.class, (minutes, ctx) -> ran.add(minutes))
+                        .build()));
         for (long minutes : new long[] {45, -15, 15, -45}) {
-            errand.enqueue(TaskRequest.builder("tz", minutes).runAt(FALL_BACK.plus(Duration.ofMinutes(minutes)))
+            errand.enqueue(TaskRequest.builder("tz", minutes)
+                    .runAt(FALL_BACK.plus(Duration.ofMinutes(minutes)))
                     .build());
         }
         // Move the database clock to the change itself.

@@ -31,8 +31,13 @@ class WakeUpContractTest extends ErrandTestSupport {
     }
 
     private Errand worker() {
-        return node(builder().pollInterval(SLOW_POLL).register(TaskDefinition.builder("wake", Integer.class,
-                (n, ctx) -> recordEffect(ctx.connection(), ctx.taskId(), "woke-" + n)).build()));
+        return node(builder()
+                .pollInterval(SLOW_POLL)
+                .register(TaskDefinition.builder(
+                                "wake",
+                                Integer.class,
+                                (n, ctx) -> recordEffect(ctx.connection(), ctx.taskId(), "woke-" + n))
+                        .build()));
     }
 
     @Test

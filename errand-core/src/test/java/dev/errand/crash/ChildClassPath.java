@@ -150,7 +150,8 @@ final class ChildClassPath {
             return;
         }
         try (Stream<Path> paths = Files.walk(root)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            paths.sorted(Comparator.reverseOrder())
+                    .forEach(path -> path.toFile().delete());
         } catch (IOException | UncheckedIOException e) {
             // Best effort: it is a temporary directory.
         }

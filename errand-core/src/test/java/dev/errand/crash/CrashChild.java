@@ -52,12 +52,19 @@ final class CrashChild {
     static CrashChild start(TestDatabase database, String prefix, ExecutionMode mode, String kind, String nodeId)
             throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = List.of(java,
+        List<String> command = List.of(
+                java,
                 "-Xmx256m",
                 "-XX:TieredStopAtLevel=1",
-                "-cp", ChildClassPath.get(),
+                "-cp",
+                ChildClassPath.get(),
                 CrashWorkerMain.class.getName(),
-                database.url(), database.userName(), prefix, mode.name(), kind, nodeId);
+                database.url(),
+                database.userName(),
+                prefix,
+                mode.name(),
+                kind,
+                nodeId);
         ProcessBuilder builder = new ProcessBuilder(command);
         // stdin stays a pipe that the parent never writes: it closes when this JVM dies, and the child exits.
         builder.redirectInput(ProcessBuilder.Redirect.PIPE);
@@ -70,8 +77,8 @@ final class CrashChild {
      */
     static CrashChild startMain(Class<?> main, String heap, String name, String... arguments) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx" + heap, "-XX:TieredStopAtLevel=1",
-                "-cp", ChildClassPath.get(), main.getName()));
+        List<String> command = new ArrayList<>(
+                List.of(java, "-Xmx" + heap, "-XX:TieredStopAtLevel=1", "-cp", ChildClassPath.get(), main.getName()));
         command.addAll(List.of(arguments));
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.redirectInput(ProcessBuilder.Redirect.PIPE);
@@ -120,8 +127,8 @@ final class CrashChild {
     int killHard(Duration timeout) throws InterruptedException {
         process.destroyForcibly();
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-            throw new AssertionError("Child " + name + " (pid " + process.pid() + ") is still alive " + timeout
-                    + " after SIGKILL");
+            throw new AssertionError(
+                    "Child " + name + " (pid " + process.pid() + ") is still alive " + timeout + " after SIGKILL");
         }
         return process.exitValue();
     }
@@ -158,23 +165,26 @@ final class CrashChild {
     }
 
     private void pump(InputStream stream, PrintStream echo, boolean isStdout) {
-        Thread thread = new Thread(() -> {
-            try (BufferedReader reader = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = reader.readLine()) != null) {
-                    synchronized (transcript) {
-                        transcript.add(line);
+        Thread thread = new Thread(
+                () -> {
+                    try (BufferedReader reader =
+                            new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
+                        String line;
+                        while ((line = reader.readLine()) != null) {
+                            synchronized (transcript) {
+                                transcript.add(line);
+                            }
+                            long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+                            echo.println("[" + name + (isStdout ? "" : " err") + " +" + elapsed + "ms] " + line);
+                            if (isStdout) {
+                                stdout.add(line);
+                            }
+                        }
+                    } catch (IOException e) {
+                        // The process died and its pipe broke; nothing more to read.
                     }
-                    long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
-                    echo.println("[" + name + (isStdout ? "" : " err") + " +" + elapsed + "ms] " + line);
-                    if (isStdout) {
-                        stdout.add(line);
-                    }
-                }
-            } catch (IOException e) {
-                // The process died and its pipe broke; nothing more to read.
-            }
-        }, name + (isStdout ? "-stdout" : "-stderr") + "-pump");
+                },
+                name + (isStdout ? "-stdout" : "-stderr") + "-pump");
         thread.setDaemon(true);
         thread.start();
     }

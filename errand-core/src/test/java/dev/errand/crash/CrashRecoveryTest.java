@@ -78,9 +78,12 @@ class CrashRecoveryTest extends ErrandTestSupport {
 
             // A transactional run is not heartbeated: its row lock protects it. Once its lease has lapsed,
             // a rescue sweep must still leave the live run alone.
-            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
+            await().atMost(Duration.ofSeconds(10))
+                    .pollInterval(Duration.ofMillis(100))
                     .until(() -> databaseNow().isAfter(running.leaseExpiresAt()));
-            assertThat(other.rescueExpiredLeases()).as("rescued while its worker still ran").isZero();
+            assertThat(other.rescueExpiredLeases())
+                    .as("rescued while its worker still ran")
+                    .isZero();
             assertThat(task(other, id).state()).isEqualTo(TaskState.RUNNING);
 
             assertThat(child.killHard(DEATH)).isEqualTo(CrashChild.SIGKILL_EXIT_STATUS);
@@ -90,9 +93,12 @@ class CrashRecoveryTest extends ErrandTestSupport {
         }
 
         other.start();
-        await().atMost(RECOVERY).pollInterval(Duration.ofMillis(100))
-                .untilAsserted(() -> assertThat(other.admin().find(id)).as("task %d after recovery", id).isEmpty());
-        assertThat(effectNotes()).as("the child's uncommitted write rolled back with its transaction")
+        await().atMost(RECOVERY).pollInterval(Duration.ofMillis(100)).untilAsserted(() -> assertThat(
+                        other.admin().find(id))
+                .as("task %d after recovery", id)
+                .isEmpty());
+        assertThat(effectNotes())
+                .as("the child's uncommitted write rolled back with its transaction")
                 .containsExactly(CrashWorkerMain.note(OTHER, 2));
         assertThat(otherAttempts).containsExactly(2);
         assertThat(other.stats().rescued()).isEqualTo(1);
@@ -115,11 +121,13 @@ class CrashRecoveryTest extends ErrandTestSupport {
             Task running = task(other, id);
             assertThat(running.state()).isEqualTo(TaskState.RUNNING);
             assertThat(running.leaseOwner()).isEqualTo(CHILD);
-            assertThat(effectNotes()).as("the child's autocommit effect")
+            assertThat(effectNotes())
+                    .as("the child's autocommit effect")
                     .containsExactly(CrashWorkerMain.note(CHILD, 1));
             // The child's heartbeats are alive: they push the lease forward while the handler sleeps.
             Instant firstExpiry = running.leaseExpiresAt();
-            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(100))
+            await().atMost(Duration.ofSeconds(5))
+                    .pollInterval(Duration.ofMillis(100))
                     .until(() -> task(other, id).leaseExpiresAt().isAfter(firstExpiry));
 
             assertThat(child.killHard(DEATH)).isEqualTo(CrashChild.SIGKILL_EXIT_STATUS);
@@ -129,7 +137,8 @@ class CrashRecoveryTest extends ErrandTestSupport {
         }
 
         other.start();
-        await().atMost(RECOVERY).pollInterval(Duration.ofMillis(100))
+        await().atMost(RECOVERY)
+                .pollInterval(Duration.ofMillis(100))
                 .untilAsserted(() -> assertThat(task(other, id).state()).isEqualTo(TaskState.SUCCEEDED));
         Task done = task(other, id);
         assertThat(done.attempt()).isEqualTo(2);
@@ -137,10 +146,13 @@ class CrashRecoveryTest extends ErrandTestSupport {
         assertThat(done.errorsJson()).contains("Worker lost").contains(CHILD);
         JsonNode errors = new ObjectMapper().readTree(done.errorsJson());
         assertThat(errors.isArray()).isTrue();
-        assertThat(errors.size()).as("one error entry, for the lost attempt: %s", done.errorsJson()).isEqualTo(1);
+        assertThat(errors.size())
+                .as("one error entry, for the lost attempt: %s", done.errorsJson())
+                .isEqualTo(1);
         assertThat(errors.get(0).get("attempt").asInt()).isEqualTo(1);
         assertThat(errors.get(0).get("error").asString()).startsWith("Worker lost");
-        assertThat(effectNotes()).as("at least once: the lost attempt's effect stays, the retry adds its own")
+        assertThat(effectNotes())
+                .as("at least once: the lost attempt's effect stays, the retry adds its own")
                 .containsExactlyInAnyOrder(CrashWorkerMain.note(CHILD, 1), CrashWorkerMain.note(OTHER, 2));
         assertThat(otherAttempts).containsExactly(2);
         assertThat(other.stats().rescued()).isEqualTo(1);
@@ -166,15 +178,15 @@ class CrashRecoveryTest extends ErrandTestSupport {
                 .queue("default", 2)
                 .rescueInterval(Duration.ofMillis(200))
                 .register(TaskDefinition.builder(kind, Integer.class, (payload, context) -> {
-                    assertThat(payload).isEqualTo(42);
-                    attempts.add(context.attempt());
-                    String note = CrashWorkerMain.note(OTHER, context.attempt());
-                    if (mode == ExecutionMode.TRANSACTIONAL) {
-                        recordEffect(context.connection(), context.taskId(), note);
-                    } else {
-                        recordEffect(context.taskId(), note);
-                    }
-                })
+                            assertThat(payload).isEqualTo(42);
+                            attempts.add(context.attempt());
+                            String note = CrashWorkerMain.note(OTHER, context.attempt());
+                            if (mode == ExecutionMode.TRANSACTIONAL) {
+                                recordEffect(context.connection(), context.taskId(), note);
+                            } else {
+                                recordEffect(context.taskId(), note);
+                            }
+                        })
                         .mode(mode)
                         .maxAttempts(5)
                         .build());

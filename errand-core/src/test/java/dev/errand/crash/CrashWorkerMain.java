@@ -73,19 +73,19 @@ public final class CrashWorkerMain {
                 // This node only works and dies; rescuing is the other node's job.
                 .rescueInterval(Duration.ofHours(1))
                 .register(TaskDefinition.builder(kind, Integer.class, (payload, context) -> {
-                    String note = note(nodeId, context.attempt());
-                    if (mode == ExecutionMode.TRANSACTIONAL) {
-                        insertEffect(context.connection(), prefix, context.taskId(), note);
-                    } else {
-                        try (Connection own = dataSource.getConnection()) {
-                            own.setAutoCommit(true);
-                            insertEffect(own, prefix, context.taskId(), note);
-                        }
-                    }
-                    System.out.println(IN_HANDLER + " " + context.taskId() + " " + context.attempt());
-                    System.out.flush();
-                    sleepForever();
-                })
+                            String note = note(nodeId, context.attempt());
+                            if (mode == ExecutionMode.TRANSACTIONAL) {
+                                insertEffect(context.connection(), prefix, context.taskId(), note);
+                            } else {
+                                try (Connection own = dataSource.getConnection()) {
+                                    own.setAutoCommit(true);
+                                    insertEffect(own, prefix, context.taskId(), note);
+                                }
+                            }
+                            System.out.println(IN_HANDLER + " " + context.taskId() + " " + context.attempt());
+                            System.out.flush();
+                            sleepForever();
+                        })
                         .mode(mode)
                         .maxAttempts(5)
                         .build())
@@ -103,8 +103,8 @@ public final class CrashWorkerMain {
 
     /** Inserts one row into {@code <prefix>effect}, the table that {@code ErrandTestSupport} creates. */
     static void insertEffect(Connection connection, String prefix, long taskId, String note) throws SQLException {
-        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + prefix
-                + "effect (task_id, note) VALUES (?, ?)")) {
+        try (PreparedStatement insert =
+                connection.prepareStatement("INSERT INTO " + prefix + "effect (task_id, note) VALUES (?, ?)")) {
             insert.setLong(1, taskId);
             insert.setString(2, note);
             insert.executeUpdate();
@@ -112,19 +112,21 @@ public final class CrashWorkerMain {
     }
 
     static void exitWhenStdinCloses() {
-        Thread watcher = new Thread(() -> {
-            try {
-                InputStream in = System.in;
-                byte[] buffer = new byte[256];
-                while (in.read(buffer) != -1) {
-                    // The parent never writes; only end of file matters.
-                }
-            } catch (IOException e) {
-                // A broken pipe means the parent is gone as well.
-            }
-            System.err.println("crash-child: stdin closed, the parent is gone; exiting");
-            System.exit(ORPHAN_EXIT_STATUS);
-        }, "crash-child-stdin-watch");
+        Thread watcher = new Thread(
+                () -> {
+                    try {
+                        InputStream in = System.in;
+                        byte[] buffer = new byte[256];
+                        while (in.read(buffer) != -1) {
+                            // The parent never writes; only end of file matters.
+                        }
+                    } catch (IOException e) {
+                        // A broken pipe means the parent is gone as well.
+                    }
+                    System.err.println("crash-child: stdin closed, the parent is gone; exiting");
+                    System.exit(ORPHAN_EXIT_STATUS);
+                },
+                "crash-child-stdin-watch");
         watcher.setDaemon(true);
         watcher.start();
     }

@@ -31,8 +31,8 @@ class OutOfMemoryRecoveryTest extends ErrandTestSupport {
                 + " SELECT 'blob', 'default', jsonb_build_object('s', repeat('x', 20000000)), 3"
                 + " FROM generate_series(1, 8)");
 
-        CrashChild child = CrashChild.startMain(OutOfMemoryWorkerMain.class, "64m", "oom-child",
-                database.url(), database.userName(), prefix);
+        CrashChild child = CrashChild.startMain(
+                OutOfMemoryWorkerMain.class, "64m", "oom-child", database.url(), database.userName(), prefix);
         try {
             child.awaitLine(OutOfMemoryWorkerMain.READY, Duration.ofSeconds(30));
             // The child claims the huge rows and runs out of memory on them, in its poller or its worker.
@@ -50,7 +50,8 @@ class OutOfMemoryRecoveryTest extends ErrandTestSupport {
                     + " '{\"s\": \"small\"}', 3)");
             child.awaitLine(OutOfMemoryWorkerMain.RAN, Duration.ofSeconds(30));
             assertThat(child.isAlive()).isTrue();
-            assertThat(child.transcript()).as("an attempt that ran out of memory is recorded, not left to expire")
+            assertThat(child.transcript())
+                    .as("an attempt that ran out of memory is recorded, not left to expire")
                     .doesNotContain("Unexpected failure ending task");
         } finally {
             child.destroy();
@@ -58,7 +59,8 @@ class OutOfMemoryRecoveryTest extends ErrandTestSupport {
     }
 
     private void execute(String sql) throws Exception {
-        try (Connection c = dataSource().getConnection(); Statement s = c.createStatement()) {
+        try (Connection c = dataSource().getConnection();
+                Statement s = c.createStatement()) {
             s.executeUpdate(sql);
         }
     }

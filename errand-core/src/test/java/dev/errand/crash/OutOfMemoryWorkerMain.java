@@ -39,9 +39,10 @@ public final class OutOfMemoryWorkerMain {
                 .pollInterval(Duration.ofMillis(100))
                 .rescueInterval(Duration.ofHours(1))
                 .register(TaskDefinition.builder("blob", JsonNode.class, (payload, context) -> {
-                    System.out.println(RAN + " " + context.taskId());
-                    System.out.flush();
-                }).build())
+                            System.out.println(RAN + " " + context.taskId());
+                            System.out.flush();
+                        })
+                        .build())
                 .build();
         errand.start();
         System.out.println(READY);

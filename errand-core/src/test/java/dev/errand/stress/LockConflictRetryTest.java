@@ -2,9 +2,9 @@ package dev.errand.stress;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.errand.spi.TaskListener;
 import dev.errand.internal.store.Dialects;
 import dev.errand.internal.store.Transactions;
+import dev.errand.spi.TaskListener;
 import dev.errand.testkit.TestDatabase;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -25,11 +25,14 @@ import org.junit.jupiter.params.provider.EnumSource;
 class LockConflictRetryTest {
 
     @ParameterizedTest
-    @EnumSource(value = TestDatabase.class, names = {"POSTGRES", "MARIADB"})
+    @EnumSource(
+            value = TestDatabase.class,
+            names = {"POSTGRES", "MARIADB"})
     void aDeadlockedTransactionRunsAgainAndIsCounted(TestDatabase database) throws Exception {
         DataSource dataSource = database.dataSource();
         String table = "deadlock_" + Long.toString(System.nanoTime(), 36);
-        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+        try (Connection c = dataSource.getConnection();
+                Statement s = c.createStatement()) {
             s.execute("CREATE TABLE " + table + " (id INT PRIMARY KEY, n INT)");
             s.execute("INSERT INTO " + table + " VALUES (1, 0), (2, 0)");
         }
@@ -43,8 +46,13 @@ class LockConflictRetryTest {
         Transactions transactions;
         try (Connection c = dataSource.getConnection()) {
             var meta = c.getMetaData();
-            transactions = new Transactions(dataSource, Dialects.forProduct(meta.getDatabaseProductName(),
-                    meta.getDatabaseProductVersion(), meta.getDatabaseMajorVersion(), meta.getDatabaseMinorVersion()),
+            transactions = new Transactions(
+                    dataSource,
+                    Dialects.forProduct(
+                            meta.getDatabaseProductName(),
+                            meta.getDatabaseProductVersion(),
+                            meta.getDatabaseMajorVersion(),
+                            meta.getDatabaseMinorVersion()),
                     listener);
         }
         CyclicBarrier bothHoldTheirFirstRow = new CyclicBarrier(2);
@@ -74,10 +82,13 @@ class LockConflictRetryTest {
         }
         assertThat(transactions.lockConflictRetries()).isGreaterThanOrEqualTo(1);
         assertThat(reported.get()).isEqualTo((int) transactions.lockConflictRetries());
-        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement();
+        try (Connection c = dataSource.getConnection();
+                Statement s = c.createStatement();
                 var rows = s.executeQuery("SELECT SUM(n) FROM " + table)) {
             rows.next();
-            assertThat(rows.getInt(1)).as("both transactions committed once each").isEqualTo(4);
+            assertThat(rows.getInt(1))
+                    .as("both transactions committed once each")
+                    .isEqualTo(4);
             s.execute("DROP TABLE " + table);
         }
     }

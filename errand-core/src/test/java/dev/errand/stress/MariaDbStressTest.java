@@ -49,17 +49,29 @@ class MariaDbStressTest extends ErrandTestSupport {
         Map<Long, AtomicInteger> directSuccesses = new ConcurrentHashMap<>();
         List<Errand> nodes = new ArrayList<>();
         for (int n = 0; n < 2; n++) {
-            nodes.add(node(builder().nodeId("stress-" + n).queue("default", 3).claimBatchSize(10)
-                    .rescueInterval(Duration.ofMillis(200)).succeededRetention(Duration.ofDays(1))
+            nodes.add(node(builder()
+                    .nodeId("stress-" + n)
+                    .queue("default", 3)
+                    .claimBatchSize(10)
+                    .rescueInterval(Duration.ofMillis(200))
+                    .succeededRetention(Duration.ofDays(1))
                     .register(TaskDefinition.builder("stress-tx", Integer.class, (value, ctx) -> {
-                        recordEffect(ctx.connection(), ctx.taskId(), "tx");
-                        maybeFail();
-                    }).retryPolicy(RetryPolicy.fixed(Duration.ZERO)).maxAttempts(12).build())
+                                recordEffect(ctx.connection(), ctx.taskId(), "tx");
+                                maybeFail();
+                            })
+                            .retryPolicy(RetryPolicy.fixed(Duration.ZERO))
+                            .maxAttempts(12)
+                            .build())
                     .register(TaskDefinition.builder("stress-direct", Integer.class, (value, ctx) -> {
-                        maybeFail();
-                        directSuccesses.computeIfAbsent(ctx.taskId(), id -> new AtomicInteger()).incrementAndGet();
-                    }).mode(ExecutionMode.NON_TRANSACTIONAL).retryPolicy(RetryPolicy.fixed(Duration.ZERO))
-                            .maxAttempts(12).build())));
+                                maybeFail();
+                                directSuccesses
+                                        .computeIfAbsent(ctx.taskId(), id -> new AtomicInteger())
+                                        .incrementAndGet();
+                            })
+                            .mode(ExecutionMode.NON_TRANSACTIONAL)
+                            .retryPolicy(RetryPolicy.fixed(Duration.ZERO))
+                            .maxAttempts(12)
+                            .build())));
         }
         nodes.forEach(Errand::start);
 
@@ -70,24 +82,36 @@ class MariaDbStressTest extends ErrandTestSupport {
         List<Thread> producers = new ArrayList<>();
         for (int p = 0; p < 2; p++) {
             Errand producer = nodes.get(p);
-            Thread thread = new Thread(() -> produce(producer, deadline, committed, rolledBack, producerErrors),
-                    "stress-producer-" + p);
+            Thread thread = new Thread(
+                    () -> produce(producer, deadline, committed, rolledBack, producerErrors), "stress-producer-" + p);
             thread.start();
             producers.add(thread);
         }
         for (Thread producer : producers) {
             producer.join();
         }
-        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500)).until(() ->
-                scalar("SELECT COUNT(*) FROM " + prefix + "task WHERE state NOT IN ('succeeded', 'failed')") == 0);
+        await().atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofMillis(500))
+                .until(() ->
+                        scalar("SELECT COUNT(*) FROM " + prefix + "task WHERE state NOT IN ('succeeded', 'failed')")
+                                == 0);
 
         Map<Long, String[]> rows = rows();
-        long conflicts = nodes.stream().mapToLong(node -> node.stats().lockConflictRetries()).sum();
-        log.info("Stress: {} tasks committed, {} rolled back, {} lock conflicts retried, {} succeeded runs of"
-                + " non-transactional tasks", committed.size(), rolledBack.size(), conflicts, directSuccesses.size());
+        long conflicts = nodes.stream()
+                .mapToLong(node -> node.stats().lockConflictRetries())
+                .sum();
+        log.info(
+                "Stress: {} tasks committed, {} rolled back, {} lock conflicts retried, {} succeeded runs of"
+                        + " non-transactional tasks",
+                committed.size(),
+                rolledBack.size(),
+                conflicts,
+                directSuccesses.size());
         assertThat(producerErrors.get()).as("enqueue errors").isZero();
         assertThat(committed).as("enough work to contend over").hasSizeGreaterThan(500);
-        assertThat(rows.keySet()).as("every committed task, and nothing else").containsExactlyInAnyOrderElementsOf(committed);
+        assertThat(rows.keySet())
+                .as("every committed task, and nothing else")
+                .containsExactlyInAnyOrderElementsOf(committed);
         Map<Long, Long> effects = effectsByTask();
         for (Map.Entry<Long, String[]> row : rows.entrySet()) {
             long id = row.getKey();
@@ -96,21 +120,28 @@ class MariaDbStressTest extends ErrandTestSupport {
             String errors = row.getValue()[2];
             assertThat(state).as("task %d", id).isEqualTo("succeeded");
             if (errors != null) {
-                assertThat(errors).as("errors of task %d", id).doesNotContainIgnoringCase("deadlock")
-                        .doesNotContainIgnoringCase("lock wait").contains(INTENDED);
+                assertThat(errors)
+                        .as("errors of task %d", id)
+                        .doesNotContainIgnoringCase("deadlock")
+                        .doesNotContainIgnoringCase("lock wait")
+                        .contains(INTENDED);
             }
             if (kind.equals("stress-tx")) {
-                assertThat(effects.getOrDefault(id, 0L)).as("effects of transactional task %d", id).isEqualTo(1);
+                assertThat(effects.getOrDefault(id, 0L))
+                        .as("effects of transactional task %d", id)
+                        .isEqualTo(1);
             } else {
-                assertThat(directSuccesses.get(id)).as("successful runs of task %d", id).hasValue(1);
+                assertThat(directSuccesses.get(id))
+                        .as("successful runs of task %d", id)
+                        .hasValue(1);
             }
         }
-        assertThat(nodes).allSatisfy(node -> assertThat(node.stats().fencedOff()).isZero());
+        assertThat(nodes)
+                .allSatisfy(node -> assertThat(node.stats().fencedOff()).isZero());
         assertThat(nodes).allSatisfy(node -> assertThat(node.stats().rescued()).isZero());
     }
 
-    private void produce(Errand producer, long deadline, Set<Long> committed, Set<Long> rolledBack,
-            AtomicLong errors) {
+    private void produce(Errand producer, long deadline, Set<Long> committed, Set<Long> rolledBack, AtomicLong errors) {
         ThreadLocalRandom random = ThreadLocalRandom.current();
         while (System.nanoTime() < deadline) {
             try {
@@ -146,7 +177,8 @@ class MariaDbStressTest extends ErrandTestSupport {
 
     private static TaskRequest request(ThreadLocalRandom random) {
         return TaskRequest.builder(random.nextBoolean() ? "stress-tx" : "stress-direct", random.nextInt())
-                .priority(1 + random.nextInt(10)).build();
+                .priority(1 + random.nextInt(10))
+                .build();
     }
 
     private static void maybeFail() {
@@ -157,7 +189,8 @@ class MariaDbStressTest extends ErrandTestSupport {
 
     private Map<Long, String[]> rows() throws Exception {
         Map<Long, String[]> rows = new HashMap<>();
-        try (Connection c = dataSource().getConnection(); Statement s = c.createStatement();
+        try (Connection c = dataSource().getConnection();
+                Statement s = c.createStatement();
                 ResultSet r = s.executeQuery("SELECT id, kind, state, errors FROM " + prefix + "task")) {
             while (r.next()) {
                 rows.put(r.getLong(1), new String[] {r.getString(2), r.getString(3), r.getString(4)});
@@ -168,7 +201,8 @@ class MariaDbStressTest extends ErrandTestSupport {
 
     private Map<Long, Long> effectsByTask() throws Exception {
         Map<Long, Long> effects = new HashMap<>();
-        try (Connection c = dataSource().getConnection(); Statement s = c.createStatement();
+        try (Connection c = dataSource().getConnection();
+                Statement s = c.createStatement();
                 ResultSet r = s.executeQuery("SELECT task_id, COUNT(*) FROM " + prefix + "effect GROUP BY task_id")) {
             while (r.next()) {
                 effects.put(r.getLong(1), r.getLong(2));

@@ -1,12 +1,12 @@
 package dev.errand.testing;
 
-import dev.errand.testkit.TestDatabase;
 import dev.errand.Errand;
 import dev.errand.ErrandBuilder;
 import dev.errand.spi.DatabaseClock;
 import dev.errand.spi.ShiftableClock;
 import dev.errand.task.Task;
 import dev.errand.task.TaskState;
+import dev.errand.testkit.TestDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -16,12 +16,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
 import javax.sql.DataSource;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Base of the contract tests: each test gets its own table prefix on a real database, a shiftable
@@ -47,7 +46,8 @@ public abstract class ErrandTestSupport {
     void createPrefix() throws SQLException {
         prefix = TestDatabase.newPrefix();
         clock = DatabaseClock.shiftable();
-        try (Connection c = dataSource().getConnection(); Statement s = c.createStatement()) {
+        try (Connection c = dataSource().getConnection();
+                Statement s = c.createStatement()) {
             s.execute("CREATE TABLE " + prefix + "effect (task_id BIGINT NOT NULL, note VARCHAR(200))");
         }
     }
@@ -92,8 +92,8 @@ public abstract class ErrandTestSupport {
 
     /** Writes an effect row on the handler's connection. */
     protected void recordEffect(Connection connection, long taskId, String note) throws SQLException {
-        try (PreparedStatement s = connection.prepareStatement("INSERT INTO " + prefix
-                + "effect (task_id, note) VALUES (?, ?)")) {
+        try (PreparedStatement s =
+                connection.prepareStatement("INSERT INTO " + prefix + "effect (task_id, note) VALUES (?, ?)")) {
             s.setLong(1, taskId);
             s.setString(2, note);
             s.executeUpdate();
@@ -117,7 +117,8 @@ public abstract class ErrandTestSupport {
 
     protected List<String> effectNotes() throws SQLException {
         List<String> notes = new ArrayList<>();
-        try (Connection c = dataSource().getConnection(); Statement s = c.createStatement();
+        try (Connection c = dataSource().getConnection();
+                Statement s = c.createStatement();
                 ResultSet rows = s.executeQuery("SELECT note FROM " + prefix + "effect")) {
             while (rows.next()) {
                 notes.add(rows.getString(1));
@@ -135,7 +136,8 @@ public abstract class ErrandTestSupport {
     }
 
     protected long scalar(String sql) throws SQLException {
-        try (Connection c = dataSource().getConnection(); Statement s = c.createStatement();
+        try (Connection c = dataSource().getConnection();
+                Statement s = c.createStatement();
                 ResultSet rows = s.executeQuery(sql)) {
             rows.next();
             return rows.getLong(1);

@@ -1,8 +1,8 @@
 package dev.errand.testing;
 
-import dev.errand.testkit.TestDatabase;
 import dev.errand.ClaimStrategies;
 import dev.errand.spi.ClaimStrategy;
+import dev.errand.testkit.TestDatabase;
 
 /**
  * One place the contract suite runs: a real database and a claim strategy.

@@ -30,7 +30,8 @@ public final class Targets {
 
     /** The server databases another process can reach, for tests with child JVMs. */
     public static Stream<Target> servers() {
-        return Stream.of(TestDatabase.POSTGRES, TestDatabase.MARIADB).filter(TestDatabase.selected()::contains)
+        return Stream.of(TestDatabase.POSTGRES, TestDatabase.MARIADB)
+                .filter(TestDatabase.selected()::contains)
                 .map(Target::of);
     }
 }

@@ -73,7 +73,8 @@ class ArgumentValidationTest {
     void builderRejectsBadSettingsByName() {
         assertThatThrownBy(() -> Errand.builder(null)).hasMessageContaining("DataSource");
         assertThatThrownBy(() -> builder().queue("", 1)).hasMessageContaining("Queue name");
-        assertThatThrownBy(() -> builder().queue("q", 0)).hasMessageContaining("concurrency of queue 'q'")
+        assertThatThrownBy(() -> builder().queue("q", 0))
+                .hasMessageContaining("concurrency of queue 'q'")
                 .hasMessageContaining("between 1 and 1000");
         assertThatThrownBy(() -> builder().pollInterval(Duration.ofMillis(1))).hasMessageContaining("pollInterval");
         assertThatThrownBy(() -> builder().claimBatchSize(0)).hasMessageContaining("claimBatchSize");
@@ -85,25 +86,32 @@ class ArgumentValidationTest {
         assertThatThrownBy(() -> builder().defaultRetryPolicy(null)).hasMessageContaining("RetryPolicy.fixed");
         assertThatThrownBy(() -> builder().nodeId(" ")).hasMessageContaining("nodeId");
         assertThatThrownBy(() -> builder().clock(null)).hasMessageContaining("DatabaseClock.database()");
-        assertThatThrownBy(() -> builder().succeededRetention(Duration.ZERO)).hasMessageContaining("succeededRetention");
+        assertThatThrownBy(() -> builder().succeededRetention(Duration.ZERO))
+                .hasMessageContaining("succeededRetention");
     }
 
     @Test
     void leaseMustOutlastTwoHeartbeats() {
-        assertThatThrownBy(() -> builder().leaseDuration(Duration.ofSeconds(5))
-                .heartbeatInterval(Duration.ofSeconds(3)).build())
+        assertThatThrownBy(() -> builder()
+                        .leaseDuration(Duration.ofSeconds(5))
+                        .heartbeatInterval(Duration.ofSeconds(3))
+                        .build())
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("leaseDuration").hasMessageContaining("twice heartbeatInterval");
-        TaskDefinition<Integer> shortLease = TaskDefinition.builder("short", Integer.class, (n, c) -> { })
-                .leaseDuration(Duration.ofSeconds(15)).build();
+                .hasMessageContaining("leaseDuration")
+                .hasMessageContaining("twice heartbeatInterval");
+        TaskDefinition<Integer> shortLease = TaskDefinition.builder("short", Integer.class, (n, c) -> {})
+                .leaseDuration(Duration.ofSeconds(15))
+                .build();
         assertThatThrownBy(() -> builder().register(shortLease).build())
                 .hasMessageContaining("leaseDuration of kind 'short'");
     }
 
     @Test
     void kindsAreRegisteredOnce() {
-        TaskDefinition<Integer> first = TaskDefinition.builder("twice", Integer.class, (n, c) -> { }).build();
-        TaskDefinition<Integer> second = TaskDefinition.builder("twice", Integer.class, (n, c) -> { }).build();
+        TaskDefinition<Integer> first =
+                TaskDefinition.builder("twice", Integer.class, (n, c) -> {}).build();
+        TaskDefinition<Integer> second =
+                TaskDefinition.builder("twice", Integer.class, (n, c) -> {}).build();
         assertThatThrownBy(() -> builder().register(first).register(second))
                 .hasMessageContaining("'twice' is registered twice");
         assertThatThrownBy(() -> builder().register(null)).hasMessageContaining("TaskDefinition.builder");
@@ -111,34 +119,41 @@ class ArgumentValidationTest {
 
     @Test
     void taskDefinitionRejectsBadOptions() {
-        assertThatThrownBy(() -> TaskDefinition.builder(" ", Integer.class, (n, c) -> { }))
+        assertThatThrownBy(() -> TaskDefinition.builder(" ", Integer.class, (n, c) -> {}))
                 .hasMessageContaining("non-blank characters");
-        assertThatThrownBy(() -> TaskDefinition.builder("k".repeat(201), Integer.class, (n, c) -> { }))
+        assertThatThrownBy(() -> TaskDefinition.builder("k".repeat(201), Integer.class, (n, c) -> {}))
                 .hasMessageContaining("at most 200");
-        assertThatThrownBy(() -> TaskDefinition.builder("k", null, (n, c) -> { }))
+        assertThatThrownBy(() -> TaskDefinition.builder("k", null, (n, c) -> {}))
                 .hasMessageContaining("Void.class");
-        assertThatThrownBy(() -> TaskDefinition.builder("k", Integer.class, null)).hasMessageContaining("TaskHandler");
-        assertThatThrownBy(() -> TaskDefinition.builder("k", Integer.class, (n, c) -> { }).maxAttempts(0))
+        assertThatThrownBy(() -> TaskDefinition.builder("k", Integer.class, null))
+                .hasMessageContaining("TaskHandler");
+        assertThatThrownBy(() ->
+                        TaskDefinition.builder("k", Integer.class, (n, c) -> {}).maxAttempts(0))
                 .hasMessageContaining("between 1 and 1000");
-        assertThatThrownBy(() -> TaskDefinition.builder("k", Integer.class, (n, c) -> { }).maxAttempts(1001))
+        assertThatThrownBy(() ->
+                        TaskDefinition.builder("k", Integer.class, (n, c) -> {}).maxAttempts(1001))
                 .hasMessageContaining("between 1 and 1000");
-        assertThatThrownBy(() -> TaskDefinition.builder("k", Integer.class, (n, c) -> { })
-                .leaseDuration(Duration.ofMillis(10))).hasMessageContaining("between 1s and 1d");
-        assertThatThrownBy(() -> TaskDefinition.builder("k", Integer.class, (n, c) -> { }).mode(null))
+        assertThatThrownBy(() ->
+                        TaskDefinition.builder("k", Integer.class, (n, c) -> {}).leaseDuration(Duration.ofMillis(10)))
+                .hasMessageContaining("between 1s and 1d");
+        assertThatThrownBy(() ->
+                        TaskDefinition.builder("k", Integer.class, (n, c) -> {}).mode(null))
                 .hasMessageContaining("TRANSACTIONAL");
     }
 
     @Test
     void retryLaterNeedsADelay() {
         assertThatThrownBy(() -> RetryLater.after(Duration.ofSeconds(-1))).hasMessageContaining("zero or more");
-        assertThat(RetryLater.after(Duration.ofSeconds(1)).commitWrites().writesCommit()).isTrue();
+        assertThat(RetryLater.after(Duration.ofSeconds(1)).commitWrites().writesCommit())
+                .isTrue();
         assertThat(RetryLater.after(Duration.ofSeconds(1)).writesCommit()).isFalse();
     }
 
     @Test
     void unsupportedDatabasesAreNamedWithTheSupportedList() {
         assertThatThrownBy(() -> Dialects.forProduct("Oracle", "23.4", 23, 4))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("Oracle 23.4")
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("Oracle 23.4")
                 .hasMessageContaining("PostgreSQL 12+, MariaDB 10.6+, MySQL 8.0.16+, H2 2.x")
                 .hasMessageContaining("ErrandBuilder.dialect");
         assertThatThrownBy(() -> Dialects.forProduct("PostgreSQL", "9.6", 9, 6)).hasMessageContaining("PostgreSQL 9.6");
@@ -146,16 +161,19 @@ class ArgumentValidationTest {
                 .hasMessageContaining("MariaDB 10.5");
         assertThat(Dialects.forProduct("PostgreSQL", "15.4", 15, 4).name()).isEqualTo("postgresql");
         assertThat(Dialects.forProduct("H2", "2.4.240", 2, 4).name()).isEqualTo("h2");
-        assertThat(Dialects.forProduct("MariaDB", "10.11.19-MariaDB", 10, 11).name()).isEqualTo("mariadb");
+        assertThat(Dialects.forProduct("MariaDB", "10.11.19-MariaDB", 10, 11).name())
+                .isEqualTo("mariadb");
         // What MySQL Connector/J really reports for MariaDB 10.11: version 5.5, the real one in the string.
-        assertThat(Dialects.forProduct("MySQL", "5.5.5-10.11.19-MariaDB", 5, 5).name()).isEqualTo("mariadb");
+        assertThat(Dialects.forProduct("MySQL", "5.5.5-10.11.19-MariaDB", 5, 5).name())
+                .isEqualTo("mariadb");
         assertThatThrownBy(() -> Dialects.forProduct("MySQL", "5.5.5-10.5.2-MariaDB", 5, 5))
                 .hasMessageContaining("10.5");
         assertThat(Dialects.forProduct("MySQL", "8.4.0", 8, 4).name()).isEqualTo("mariadb");
         assertThat(Dialects.forProduct("MySQL", "8.0.16", 8, 0).name()).isEqualTo("mariadb");
         assertThatThrownBy(() -> Dialects.forProduct("MySQL", "8.0.12", 8, 0)).hasMessageContaining("MySQL 8.0.16+");
         assertThat(Dialects.named("MySQL").name()).isEqualTo("mariadb");
-        assertThatThrownBy(() -> Dialects.named("oracle")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> Dialects.named("oracle"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("postgresql, mariadb, mysql, h2");
         assertThatThrownBy(() -> builder().claimStrategy(null)).hasMessageContaining("ClaimStrategies.skipLocked()");
     }

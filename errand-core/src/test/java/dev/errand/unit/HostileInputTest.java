@@ -29,14 +29,18 @@ class HostileInputTest {
     @Test
     void namesWithControlCharactersAreRefusedEverywhere() {
         String nul = "send\u0000mail";
-        assertThatThrownBy(() -> TaskKind.of(nul, String.class)).hasMessageContaining("control characters")
+        assertThatThrownBy(() -> TaskKind.of(nul, String.class))
+                .hasMessageContaining("control characters")
                 .hasMessageContaining("U+0000");
         assertThatThrownBy(() -> TaskRequest.of(nul, 1)).hasMessageContaining("control characters");
-        assertThatThrownBy(() -> TaskRequest.builder("k", 1).uniqueKey("key\u0000")).hasMessageContaining("uniqueKey");
+        assertThatThrownBy(() -> TaskRequest.builder("k", 1).uniqueKey("key\u0000"))
+                .hasMessageContaining("uniqueKey");
         assertThatThrownBy(() -> TaskRequest.builder("k", 1).queue("q\u0000")).hasMessageContaining("queue");
-        assertThatThrownBy(() -> TaskRequest.builder("k", 1).queue("line\nbreak")).hasMessageContaining("U+000A");
+        assertThatThrownBy(() -> TaskRequest.builder("k", 1).queue("line\nbreak"))
+                .hasMessageContaining("U+000A");
         assertThatThrownBy(() -> Errand.builder(new JdbcDataSource()).queue("mail\u0000", 1))
-                .hasMessageContaining("Queue name").hasMessageContaining("control characters");
+                .hasMessageContaining("Queue name")
+                .hasMessageContaining("control characters");
         assertThatThrownBy(() -> Errand.builder(new JdbcDataSource()).nodeId("node\u0000"))
                 .hasMessageContaining("nodeId");
         assertThatThrownBy(() -> TaskQuery.builder().kind("k\u0000")).hasMessageContaining("kind filter");
@@ -48,22 +52,30 @@ class HostileInputTest {
         assertThatThrownBy(() -> TaskRequest.builder("k", 1).delay(forever)).hasMessageContaining("36500 days");
         assertThatThrownBy(() -> TaskRequest.builder("k", 1).delay(Duration.ofDays(365_000)))
                 .hasMessageContaining("at most");
-        assertThat(TaskRequest.builder("k", 1).delay(Delays.MAX).build().delay()).isEqualTo(Delays.MAX);
+        assertThat(TaskRequest.builder("k", 1).delay(Delays.MAX).build().delay())
+                .isEqualTo(Delays.MAX);
         assertThatThrownBy(() -> RetryLater.after(forever)).hasMessageContaining("36500 days");
         assertThatThrownBy(() -> RetryPolicy.fixed(forever)).hasMessageContaining("36500 days");
-        assertThatThrownBy(() -> RetryPolicy.delays(Duration.ofSeconds(1), forever)).hasMessageContaining("36500 days");
+        assertThatThrownBy(() -> RetryPolicy.delays(Duration.ofSeconds(1), forever))
+                .hasMessageContaining("36500 days");
         assertThatThrownBy(() -> RetryPolicy.exponential(Duration.ofSeconds(1), forever))
                 .hasMessageContaining("36500 days");
     }
 
     @Test
     void runTimesOutsideWhatEveryDatabaseStoresAreRefused() {
-        for (Instant bad : new Instant[] {Instant.MAX, Instant.MIN, Instant.parse("+10000-01-01T00:00:00Z"),
-                Instant.parse("0999-12-31T23:59:59Z")}) {
-            assertThatThrownBy(() -> TaskRequest.builder("k", 1).runAt(bad)).as(bad.toString())
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("between 1000-01-01");
+        for (Instant bad : new Instant[] {
+            Instant.MAX, Instant.MIN, Instant.parse("+10000-01-01T00:00:00Z"), Instant.parse("0999-12-31T23:59:59Z")
+        }) {
+            assertThatThrownBy(() -> TaskRequest.builder("k", 1).runAt(bad))
+                    .as(bad.toString())
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("between 1000-01-01");
         }
-        assertThat(TaskRequest.builder("k", 1).runAt(TaskRequest.LATEST_RUN_AT).build().runAt())
+        assertThat(TaskRequest.builder("k", 1)
+                        .runAt(TaskRequest.LATEST_RUN_AT)
+                        .build()
+                        .runAt())
                 .isEqualTo(TaskRequest.LATEST_RUN_AT);
     }
 
@@ -77,15 +89,18 @@ class HostileInputTest {
 
     @Test
     void aDelayListSetsTheAttemptsItCovers() {
-        TaskDefinition<Integer> listed = TaskDefinition.builder("listed", Integer.class, (n, c) -> { })
+        TaskDefinition<Integer> listed = TaskDefinition.builder("listed", Integer.class, (n, c) -> {})
                 .retryPolicy(RetryPolicy.delays(Duration.ofSeconds(10), Duration.ofSeconds(20), Duration.ofSeconds(30)))
                 .build();
         assertThat(listed.maxAttempts()).isEqualTo(4);
-        TaskDefinition<Integer> explicit = TaskDefinition.builder("explicit", Integer.class, (n, c) -> { })
-                .retryPolicy(RetryPolicy.delays(Duration.ofSeconds(10))).maxAttempts(9).build();
+        TaskDefinition<Integer> explicit = TaskDefinition.builder("explicit", Integer.class, (n, c) -> {})
+                .retryPolicy(RetryPolicy.delays(Duration.ofSeconds(10)))
+                .maxAttempts(9)
+                .build();
         assertThat(explicit.maxAttempts()).isEqualTo(9);
-        TaskDefinition<Integer> fixed = TaskDefinition.builder("fixed", Integer.class, (n, c) -> { })
-                .retryPolicy(RetryPolicy.fixed(Duration.ofSeconds(1))).build();
+        TaskDefinition<Integer> fixed = TaskDefinition.builder("fixed", Integer.class, (n, c) -> {})
+                .retryPolicy(RetryPolicy.fixed(Duration.ofSeconds(1)))
+                .build();
         assertThat(fixed.maxAttempts()).isNull();
     }
 
@@ -95,7 +110,8 @@ class HostileInputTest {
         TaskRequest request = TaskRequest.of(count, 42);
         assertThat(request.kind()).isEqualTo("count");
         assertThat(request.payloadType()).isEqualTo(Integer.class);
-        assertThat(TaskDefinition.builder(count, (n, ctx) -> { }).build().taskKind()).isEqualTo(count);
+        assertThat(TaskDefinition.builder(count, (n, ctx) -> {}).build().taskKind())
+                .isEqualTo(count);
         assertThatThrownBy(() -> TaskRequest.of((TaskKind<Integer>) null, 1)).hasMessageContaining("TaskKind.of");
         assertThatThrownBy(() -> TaskKind.of("k", null)).hasMessageContaining("withoutPayload");
         assertThat(TaskKind.withoutPayload("tick").payloadType()).isEqualTo(Void.class);
@@ -118,7 +134,9 @@ class HostileInputTest {
         PayloadCodec codec = new PayloadCodec();
         assertThat(codec.encode(new NoData())).isEqualTo("{}");
         assertThat(codec.decode("{}", NoData.class)).isEqualTo(new NoData());
-        assertThatThrownBy(() -> codec.encode(new Hidden())).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining(Hidden.class.getName()).hasMessageContaining("use a record");
+        assertThatThrownBy(() -> codec.encode(new Hidden()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(Hidden.class.getName())
+                .hasMessageContaining("use a record");
     }
 }

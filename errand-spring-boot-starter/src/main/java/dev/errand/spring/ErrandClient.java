@@ -105,7 +105,10 @@ public final class ErrandClient {
      */
     public Enqueued enqueue(TaskRequest request) {
         Objects.requireNonNull(request, "request must not be null");
-        return inCallersTransaction(List.of(request), "enqueue", connection -> errand.enqueue(connection, request),
+        return inCallersTransaction(
+                List.of(request),
+                "enqueue",
+                connection -> errand.enqueue(connection, request),
                 () -> errand.enqueue(request));
     }
 
@@ -118,7 +121,10 @@ public final class ErrandClient {
      */
     public List<Enqueued> enqueueAll(List<TaskRequest> requests) {
         Objects.requireNonNull(requests, "requests must not be null");
-        return inCallersTransaction(requests, "enqueueAll", connection -> errand.enqueueAll(connection, requests),
+        return inCallersTransaction(
+                requests,
+                "enqueueAll",
+                connection -> errand.enqueueAll(connection, requests),
                 () -> errand.enqueueAll(requests));
     }
 
@@ -127,8 +133,8 @@ public final class ErrandClient {
         return errand;
     }
 
-    private <T> T inCallersTransaction(List<TaskRequest> requests, String operation, Insert<T> onConnection,
-            OwnTransaction<T> alone) {
+    private <T> T inCallersTransaction(
+            List<TaskRequest> requests, String operation, Insert<T> onConnection, OwnTransaction<T> alone) {
         try {
             if (!TransactionSynchronizationManager.isActualTransactionActive()) {
                 if (requireTransaction) {

@@ -30,9 +30,12 @@ public final class ErrandLifecycle implements SmartLifecycle {
     public void start() {
         errand.start();
         running = true;
-        log.info("Errand node {} {} on {}: queues {}", errand.settings().nodeId(),
+        log.info(
+                "Errand node {} {} on {}: queues {}",
+                errand.settings().nodeId(),
                 errand.settings().processingEnabled() ? "is running tasks" : "only enqueues (processing is off)",
-                errand.dialectName(), errand.settings().queues());
+                errand.dialectName(),
+                errand.settings().queues());
     }
 
     /** Stops the node gracefully, waiting up to its shutdown timeout for running tasks. */
@@ -41,8 +44,10 @@ public final class ErrandLifecycle implements SmartLifecycle {
         boolean finished = errand.stop();
         running = false;
         if (!finished) {
-            log.warn("Errand node {} stopped with tasks still running; their leases will expire and they will be"
-                    + " rescued", errand.settings().nodeId());
+            log.warn(
+                    "Errand node {} stopped with tasks still running; their leases will expire and they will be"
+                            + " rescued",
+                    errand.settings().nodeId());
         }
     }
 

@@ -93,8 +93,9 @@ public final class ErrandTaskExecutor implements TaskExecutor {
             }
             return client.enqueue(request.build());
         } catch (IllegalArgumentException badRequest) {
-            throw new TaskRejectedException("ErrandTaskExecutor could not persist a " + type.getName() + ": "
-                    + badRequest.getMessage(), badRequest);
+            throw new TaskRejectedException(
+                    "ErrandTaskExecutor could not persist a " + type.getName() + ": " + badRequest.getMessage(),
+                    badRequest);
         }
     }
 

@@ -19,12 +19,16 @@ public record ErrandTasks(List<Registration> registrations) {
 
     /** The registration of {@code kind}, if there is one. */
     public Optional<Registration> find(String kind) {
-        return registrations.stream().filter(r -> r.definition().kind().equals(kind)).findFirst();
+        return registrations.stream()
+                .filter(r -> r.definition().kind().equals(kind))
+                .findFirst();
     }
 
     /** The registered definitions, in registration order. */
     public List<TaskDefinition<?>> definitions() {
-        return registrations.stream().<TaskDefinition<?>>map(Registration::definition).toList();
+        return registrations.stream()
+                .<TaskDefinition<?>>map(Registration::definition)
+                .toList();
     }
 
     /**

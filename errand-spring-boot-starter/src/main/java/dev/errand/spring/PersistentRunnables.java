@@ -1,6 +1,5 @@
 package dev.errand.spring;
 
-import dev.errand.task.TaskDefinition;
 import dev.errand.task.TaskKind;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -66,8 +65,8 @@ public final class PersistentRunnables {
         }
         TaskKind.requireValidName(kind);
         if (kinds.containsKey(type)) {
-            throw new IllegalArgumentException(type.getName() + " is already declared as persistent runnable kind '"
-                    + kinds.get(type) + "'");
+            throw new IllegalArgumentException(
+                    type.getName() + " is already declared as persistent runnable kind '" + kinds.get(type) + "'");
         }
         Map<Class<? extends Runnable>, String> copy = new LinkedHashMap<>(kinds);
         copy.put(type, kind);

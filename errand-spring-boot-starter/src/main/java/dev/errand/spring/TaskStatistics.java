@@ -5,7 +5,6 @@ import dev.errand.admin.TaskAdmin;
 import dev.errand.admin.TaskCounts;
 import dev.errand.error.ErrandException;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.function.Supplier;
 import org.springframework.dao.DataAccessResourceFailureException;
 

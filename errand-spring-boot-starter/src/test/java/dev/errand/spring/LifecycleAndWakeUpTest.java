@@ -50,11 +50,16 @@ class LifecycleAndWakeUpTest {
     }
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                    DataSourceTransactionManagerAutoConfiguration.class, ErrandAutoConfiguration.class))
-            .withPropertyValues("spring.datasource.url=jdbc:h2:mem:" + UUID.randomUUID(),
-                    "errand.poll-interval=1h", "errand.shutdown-timeout=10s")
-            .withBean(Slow.class).withBean(Ping.class);
+            .withConfiguration(AutoConfigurations.of(
+                    DataSourceAutoConfiguration.class,
+                    DataSourceTransactionManagerAutoConfiguration.class,
+                    ErrandAutoConfiguration.class))
+            .withPropertyValues(
+                    "spring.datasource.url=jdbc:h2:mem:" + UUID.randomUUID(),
+                    "errand.poll-interval=1h",
+                    "errand.shutdown-timeout=10s")
+            .withBean(Slow.class)
+            .withBean(Ping.class);
 
     @Test
     void startsAfterRefreshAndStopsGracefullyWhenTheContextCloses() throws Exception {
@@ -90,7 +95,9 @@ class LifecycleAndWakeUpTest {
             // With a one-hour poll interval only the after-commit wake-up can make it run now.
             assertThat(RAN.await(10, TimeUnit.SECONDS)).isTrue();
             client.enqueue("ping", null);
-            assertThat(ANOTHER.await(10, TimeUnit.SECONDS)).as("woken by the enqueue outside a transaction").isTrue();
+            assertThat(ANOTHER.await(10, TimeUnit.SECONDS))
+                    .as("woken by the enqueue outside a transaction")
+                    .isTrue();
         });
     }
 }

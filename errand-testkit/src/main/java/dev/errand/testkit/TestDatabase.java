@@ -28,7 +28,6 @@ import org.h2.jdbcx.JdbcDataSource;
  * ({@link #dropTables(String)}); a shutdown hook drops what a failed test left.
  */
 public enum TestDatabase {
-
     POSTGRES("PostgreSQL", "CURRENT_TIMESTAMP") {
         @Override
         String jdbcUrl() {
@@ -114,7 +113,8 @@ public enum TestDatabase {
 
     /** The database's current time. */
     public Instant now() throws SQLException {
-        try (Connection c = dataSource().getConnection(); Statement s = c.createStatement();
+        try (Connection c = dataSource().getConnection();
+                Statement s = c.createStatement();
                 ResultSet rows = s.executeQuery("SELECT " + nowSql)) {
             rows.next();
             return this == MARIADB
@@ -207,7 +207,8 @@ public enum TestDatabase {
 
     /** Drops every table whose name starts with {@code prefix}: Errand's, and those a test made with it. */
     public void dropTables(String prefix) {
-        try (Connection connection = dataSource().getConnection(); Statement statement = connection.createStatement()) {
+        try (Connection connection = dataSource().getConnection();
+                Statement statement = connection.createStatement()) {
             for (String table : tables(connection, prefix)) {
                 statement.execute("DROP TABLE IF EXISTS " + table);
             }

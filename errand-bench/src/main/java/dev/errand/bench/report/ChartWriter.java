@@ -34,11 +34,16 @@ public final class ChartWriter {
             new Category("nodes-2", "rate", "2 nodes"),
             new Category("nodes-4", "rate", "4 nodes"));
 
-    static final List<String> SYSTEMS = List.of("errand", "errand-tx", "raw-sql", "raw-sql-tx", "db-scheduler",
-            "jobrunr");
+    static final List<String> SYSTEMS =
+            List.of("errand", "errand-tx", "raw-sql", "raw-sql-tx", "db-scheduler", "jobrunr");
 
-    static final List<Color> COLORS = List.of(new Color(0x1f77b4), new Color(0x9ecae1), new Color(0x2ca02c),
-            new Color(0x98df8a), new Color(0xff7f0e), new Color(0xd62728));
+    static final List<Color> COLORS = List.of(
+            new Color(0x1f77b4),
+            new Color(0x9ecae1),
+            new Color(0x2ca02c),
+            new Color(0x98df8a),
+            new Color(0xff7f0e),
+            new Color(0xd62728));
 
     public void write(List<TrialRecord> records, Path file) throws IOException {
         System.setProperty("java.awt.headless", "true");
@@ -135,8 +140,11 @@ public final class ChartWriter {
         }
         g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
         g.setColor(Color.DARK_GRAY);
-        g.drawString("Same machine, same PostgreSQL, one run; see docs/BENCHMARKS.md for conditions, all runs and"
-                + " the ratios measured pair by pair.", left, height - 30);
+        g.drawString(
+                "Same machine, same PostgreSQL, one run; see docs/BENCHMARKS.md for conditions, all runs and"
+                        + " the ratios measured pair by pair.",
+                left,
+                height - 30);
         g.dispose();
         Files.createDirectories(file.toAbsolutePath().getParent());
         ImageIO.write(image, "png", file.toFile());

@@ -16,8 +16,10 @@ public final class Figures {
 
     /** The median of {@code key} over every run of {@code system} in {@code group}. */
     public double median(String group, String system, String key) {
-        return median(records.stream().filter(r -> r.group().equals(group) && r.system().equals(system))
-                .mapToDouble(r -> r.number(key)).toArray());
+        return median(records.stream()
+                .filter(r -> r.group().equals(group) && r.system().equals(system))
+                .mapToDouble(r -> r.number(key))
+                .toArray());
     }
 
     /**
@@ -25,24 +27,33 @@ public final class Figures {
      * {@code peer} (pass either of the two as {@code system}).
      */
     public double pairMedian(String group, String system, String peer, String key) {
-        return median(records.stream().filter(r -> r.group().equals(group) && r.system().equals(system)
-                && Objects.equals(r.peer(), peer)).mapToDouble(r -> r.number(key)).toArray());
+        return median(records.stream()
+                .filter(r -> r.group().equals(group) && r.system().equals(system) && Objects.equals(r.peer(), peer))
+                .mapToDouble(r -> r.number(key))
+                .toArray());
     }
 
     /** The values of {@code key} in the pairing, in run order. */
     public double[] pairValues(String group, String system, String peer, String key) {
-        return records.stream().filter(r -> r.group().equals(group) && r.system().equals(system)
-                && Objects.equals(r.peer(), peer)).mapToDouble(r -> r.number(key)).toArray();
+        return records.stream()
+                .filter(r -> r.group().equals(group) && r.system().equals(system) && Objects.equals(r.peer(), peer))
+                .mapToDouble(r -> r.number(key))
+                .toArray();
     }
 
     /** The first run's text figure, or null. */
     public String text(String group, String system, String key) {
-        return records.stream().filter(r -> r.group().equals(group) && r.system().equals(system))
-                .map(r -> r.result().get(key)).filter(Objects::nonNull).findFirst().orElse(null);
+        return records.stream()
+                .filter(r -> r.group().equals(group) && r.system().equals(system))
+                .map(r -> r.result().get(key))
+                .filter(Objects::nonNull)
+                .findFirst()
+                .orElse(null);
     }
 
     public static double median(double[] values) {
-        double[] finite = Arrays.stream(values).filter(v -> !Double.isNaN(v)).sorted().toArray();
+        double[] finite =
+                Arrays.stream(values).filter(v -> !Double.isNaN(v)).sorted().toArray();
         if (finite.length == 0) {
             return Double.NaN;
         }

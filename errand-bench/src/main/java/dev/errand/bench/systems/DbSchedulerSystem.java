@@ -88,17 +88,20 @@ public final class DbSchedulerSystem implements BenchSystem {
     public void setUp() {
         tearDown();
         // The PostgreSQL table definition from db-scheduler's repository.
-        db.execute("CREATE TABLE " + table + " (task_name text NOT NULL, task_instance text NOT NULL,"
-                + " task_data bytea, execution_time timestamp with time zone NOT NULL, picked boolean NOT NULL,"
-                + " picked_by text, last_success timestamp with time zone, last_failure timestamp with time zone,"
-                + " consecutive_failures int, last_heartbeat timestamp with time zone, version bigint NOT NULL,"
-                + " priority smallint, PRIMARY KEY (task_name, task_instance))",
+        db.execute(
+                "CREATE TABLE " + table + " (task_name text NOT NULL, task_instance text NOT NULL,"
+                        + " task_data bytea, execution_time timestamp with time zone NOT NULL, picked boolean NOT NULL,"
+                        + " picked_by text, last_success timestamp with time zone, last_failure timestamp with time zone,"
+                        + " consecutive_failures int, last_heartbeat timestamp with time zone, version bigint NOT NULL,"
+                        + " priority smallint, PRIMARY KEY (task_name, task_instance))",
                 "CREATE INDEX " + table + "_execution_time_idx ON " + table + " (execution_time)",
                 "CREATE INDEX " + table + "_last_heartbeat_idx ON " + table + " (last_heartbeat)",
                 "CREATE INDEX " + table + "_priority_execution_time_idx ON " + table
                         + " (priority DESC, execution_time ASC)");
         clientPool = db.pool(table + "-client", 4);
-        client = SchedulerClient.Builder.create(clientPool, task).tableName(table).build();
+        client = SchedulerClient.Builder.create(clientPool, task)
+                .tableName(table)
+                .build();
     }
 
     @Override

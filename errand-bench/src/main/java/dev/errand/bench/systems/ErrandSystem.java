@@ -3,10 +3,10 @@ package dev.errand.bench.systems;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.errand.Errand;
 import dev.errand.ErrandBuilder;
-import dev.errand.config.ErrandSettings;
 import dev.errand.bench.BenchSystem;
 import dev.errand.bench.Db;
 import dev.errand.bench.Probe;
+import dev.errand.config.ErrandSettings;
 import dev.errand.enqueue.TaskRequest;
 import dev.errand.task.ExecutionMode;
 import dev.errand.task.TaskDefinition;
@@ -128,8 +128,7 @@ public final class ErrandSystem implements BenchSystem {
         if (prefetch != null) {
             builder.prefetch(prefetch);
         }
-        worker = builder
-                .tablePrefix(prefix)
+        worker = builder.tablePrefix(prefix)
                 .migrationsEnabled(false)
                 .queue(ErrandSettings.DEFAULT_QUEUE, concurrency)
                 .pollInterval(pollInterval)
@@ -172,7 +171,9 @@ public final class ErrandSystem implements BenchSystem {
             clientPool.close();
             clientPool = null;
         }
-        db.execute("DROP TABLE IF EXISTS " + prefix + "task", "DROP TABLE IF EXISTS " + prefix + "schema_history",
+        db.execute(
+                "DROP TABLE IF EXISTS " + prefix + "task",
+                "DROP TABLE IF EXISTS " + prefix + "schema_history",
                 "DROP TABLE IF EXISTS " + prefix + "cancel_request");
     }
 

@@ -138,7 +138,10 @@ public final class JobRunrSystem implements BenchSystem {
                 }
             }
         };
-        server = new BackgroundJobServer(storage, jsonMapper, activator,
+        server = new BackgroundJobServer(
+                storage,
+                jsonMapper,
+                activator,
                 BackgroundJobServerConfiguration.usingStandardBackgroundJobServerConfiguration()
                         .andWorkerCount(workerCount)
                         .andPollInterval(pollInterval));

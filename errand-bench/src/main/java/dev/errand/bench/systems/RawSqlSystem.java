@@ -128,12 +128,13 @@ public final class RawSqlSystem implements BenchSystem {
                 + " ORDER BY priority, run_at LIMIT ? FOR UPDATE SKIP LOCKED) RETURNING id, payload";
         try (Connection c = DriverManager.getConnection(db.url(), db.user(), db.password());
                 PreparedStatement claim = c.prepareStatement(claimSql);
-                PreparedStatement completeAll = c.prepareStatement("DELETE FROM " + table
-                        + " WHERE id = ANY(?) AND lease_token = ? AND state = 'running'");
-                PreparedStatement lock = c.prepareStatement("UPDATE " + table + " SET started_at = statement_timestamp()"
-                        + " WHERE id = ? AND lease_token = ? AND state = 'running'");
-                PreparedStatement completeOne = c.prepareStatement("DELETE FROM " + table
-                        + " WHERE id = ? AND lease_token = ? AND state = 'running'")) {
+                PreparedStatement completeAll = c.prepareStatement(
+                        "DELETE FROM " + table + " WHERE id = ANY(?) AND lease_token = ? AND state = 'running'");
+                PreparedStatement lock =
+                        c.prepareStatement("UPDATE " + table + " SET started_at = statement_timestamp()"
+                                + " WHERE id = ? AND lease_token = ? AND state = 'running'");
+                PreparedStatement completeOne = c.prepareStatement(
+                        "DELETE FROM " + table + " WHERE id = ? AND lease_token = ? AND state = 'running'")) {
             long[] ids = new long[batch];
             long[] stamps = new long[batch];
             while (running) {
@@ -213,7 +214,9 @@ public final class RawSqlSystem implements BenchSystem {
             enqueueConnection.close();
             enqueueConnection = null;
         }
-        db.execute("DROP TABLE IF EXISTS " + prefix + "task", "DROP TABLE IF EXISTS " + prefix + "schema_history",
+        db.execute(
+                "DROP TABLE IF EXISTS " + prefix + "task",
+                "DROP TABLE IF EXISTS " + prefix + "schema_history",
                 "DROP TABLE IF EXISTS " + prefix + "cancel_request");
     }
 

@@ -38,8 +38,9 @@ public final class JdbcTaskAdmin implements TaskAdmin {
     @Override
     public Page<Task> list(TaskQuery query) {
         requireQuery(query);
-        return run("list", c -> new Page<>(queries.list(c, query), queries.count(c, query), query.offset(),
-                query.limit()));
+        return run(
+                "list",
+                c -> new Page<>(queries.list(c, query), queries.count(c, query), query.offset(), query.limit()));
     }
 
     @Override

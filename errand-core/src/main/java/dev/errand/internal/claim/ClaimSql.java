@@ -28,7 +28,8 @@ final class ClaimSql {
 
     /** {@code 1, 2, …, LOWEST_PRIORITY}, for an {@code IN} list. */
     private static final String EVERY_PRIORITY = IntStream.rangeClosed(1, LOWEST_PRIORITY)
-            .mapToObj(Integer::toString).collect(Collectors.joining(", "));
+            .mapToObj(Integer::toString)
+            .collect(Collectors.joining(", "));
 
     private ClaimSql() {}
 
@@ -59,8 +60,9 @@ final class ClaimSql {
                     + dialect.timePlusMicros() + " ORDER BY run_at LIMIT ?" + skipLocked + ") AS due LIMIT ?";
         }
         String priorities = dialect.readsPriorityListAsRanges() ? " AND priority IN (" + EVERY_PRIORITY + ")" : "";
-        return "SELECT " + columns + " FROM " + table + " WHERE state = " + States.PENDING + " AND queue = ?" + priorities
-                + " AND run_at <= " + dialect.timePlusMicros() + " ORDER BY priority, run_at LIMIT ?" + skipLocked;
+        return "SELECT " + columns + " FROM " + table + " WHERE state = " + States.PENDING + " AND queue = ?"
+                + priorities + " AND run_at <= " + dialect.timePlusMicros() + " ORDER BY priority, run_at LIMIT ?"
+                + skipLocked;
     }
 
     /**

@@ -1,10 +1,10 @@
 package dev.errand.internal.claim;
 
+import dev.errand.internal.store.Dialect;
+import dev.errand.internal.store.States;
 import dev.errand.spi.ClaimRequest;
 import dev.errand.spi.ClaimStrategy;
 import dev.errand.spi.ClaimedTask;
-import dev.errand.internal.store.Dialect;
-import dev.errand.internal.store.States;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -37,11 +37,11 @@ final class OptimisticVersionClaim implements ClaimStrategy {
     public List<ClaimedTask> claim(Connection connection, ClaimRequest request) throws SQLException {
         List<Candidate> candidates = new ArrayList<>();
         try (PreparedStatement statement = connection.prepareStatement(select)) {
-            ClaimSql.bindDue(dialect, statement, 1, request,
-                    Math.min(request.limit() * 2, request.limit() + 1_000));
+            ClaimSql.bindDue(dialect, statement, 1, request, Math.min(request.limit() * 2, request.limit() + 1_000));
             try (ResultSet rows = statement.executeQuery()) {
                 while (rows.next()) {
-                    candidates.add(new Candidate(ClaimSql.read(rows, request.leaseToken(), true), rows.getLong("version")));
+                    candidates.add(
+                            new Candidate(ClaimSql.read(rows, request.leaseToken(), true), rows.getLong("version")));
                 }
             }
         }

@@ -1,9 +1,9 @@
 package dev.errand.internal.claim;
 
+import dev.errand.internal.store.Dialect;
 import dev.errand.spi.ClaimRequest;
 import dev.errand.spi.ClaimStrategy;
 import dev.errand.spi.ClaimedTask;
-import dev.errand.internal.store.Dialect;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -46,7 +46,9 @@ final class SkipLockedReturningClaim implements ClaimStrategy {
             List<Ranked> claimed = new ArrayList<>(request.limit());
             try (ResultSet rows = statement.executeQuery()) {
                 while (rows.next()) {
-                    claimed.add(new Ranked(ClaimSql.read(rows, request.leaseToken(), false), rows.getInt("priority"),
+                    claimed.add(new Ranked(
+                            ClaimSql.read(rows, request.leaseToken(), false),
+                            rows.getInt("priority"),
                             rows.getObject("run_at", OffsetDateTime.class)));
                 }
             }

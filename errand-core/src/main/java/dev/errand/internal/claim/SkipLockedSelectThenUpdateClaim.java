@@ -1,9 +1,9 @@
 package dev.errand.internal.claim;
 
+import dev.errand.internal.store.Dialect;
 import dev.errand.spi.ClaimRequest;
 import dev.errand.spi.ClaimStrategy;
 import dev.errand.spi.ClaimedTask;
-import dev.errand.internal.store.Dialect;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

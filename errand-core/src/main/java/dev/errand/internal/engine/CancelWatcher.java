@@ -30,8 +30,8 @@ final class CancelWatcher {
         if (ids.length == 0) {
             return;
         }
-        Set<Long> requested = storage.transactions().run("read cancel requests",
-                c -> storage.cancels().requestedAmong(c, ids));
+        Set<Long> requested = storage.transactions()
+                .run("read cancel requests", c -> storage.cancels().requestedAmong(c, ids));
         for (long id : requested) {
             if (running.cancel(id)) {
                 log.info("Task {} was asked to cancel; its handler is flagged and interrupted", id);
@@ -41,8 +41,8 @@ final class CancelWatcher {
 
     /** Honours requests of tasks that are pending again, and deletes those of finished tasks. */
     void settle() throws SQLException {
-        int cancelled = storage.transactions().run("settle cancel requests",
-                c -> storage.cancels().settle(c, storage.offsetMicros()));
+        int cancelled = storage.transactions()
+                .run("settle cancel requests", c -> storage.cancels().settle(c, storage.offsetMicros()));
         if (cancelled > 0) {
             log.info("Cancelled {} tasks whose cancel request arrived after their attempt ended", cancelled);
         }

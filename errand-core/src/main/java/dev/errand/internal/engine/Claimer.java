@@ -57,13 +57,16 @@ final class Claimer {
         long[] ids = unstarted.stream().mapToLong(ClaimedTask::id).toArray();
         long[] tokens = unstarted.stream().mapToLong(ClaimedTask::leaseToken).toArray();
         try {
-            int released = storage.transactions().runStatement("release",
-                    c -> storage.tasks().release(c, ids, tokens));
+            int released = storage.transactions()
+                    .runStatement("release", c -> storage.tasks().release(c, ids, tokens));
             unstarted.forEach(task -> leases.forget(task.id()));
             log.info("Released {} claimed tasks that had not started", released);
         } catch (SQLException e) {
-            log.warn("Could not release {} unstarted tasks ({}); their leases will expire and rescue will"
-                    + " return them", ids.length, e.getMessage());
+            log.warn(
+                    "Could not release {} unstarted tasks ({}); their leases will expire and rescue will"
+                            + " return them",
+                    ids.length,
+                    e.getMessage());
         }
     }
 }

@@ -112,14 +112,16 @@ final class Completer {
             tokens[i] = batch.get(i).task().leaseToken();
         }
         try {
-            int completed = storage.transactions().runStatement("complete",
-                    c -> storage.tasks().succeedAll(c, ids, tokens, storage.offsetMicros()));
+            int completed = storage.transactions()
+                    .runStatement("complete", c -> storage.tasks().succeedAll(c, ids, tokens, storage.offsetMicros()));
             recovered();
             observers.stats().recordSucceeded(completed);
             if (completed < ids.length) {
                 observers.stats().recordFencedOff(ids.length - completed);
-                log.warn("{} of {} completions found their lease taken back; those tasks run again elsewhere",
-                        ids.length - completed, ids.length);
+                log.warn(
+                        "{} of {} completions found their lease taken back; those tasks run again elsewhere",
+                        ids.length - completed,
+                        ids.length);
             }
             for (long id : ids) {
                 leases.forget(id);
@@ -132,8 +134,11 @@ final class Completer {
                 buffer.addAll(batch);
                 pause();
             } else {
-                log.warn("Completing {} tasks failed while stopping ({}); their leases will expire and they will"
-                        + " run again", ids.length, ErrorMessages.of(e));
+                log.warn(
+                        "Completing {} tasks failed while stopping ({}); their leases will expire and they will"
+                                + " run again",
+                        ids.length,
+                        ErrorMessages.of(e));
                 batch.forEach(Completer::completed);
             }
         }
@@ -143,8 +148,10 @@ final class Completer {
     private void failedFlush(int tasks, Exception e) {
         failedFlushesInARow++;
         if (failedFlushesInARow == 1) {
-            log.warn("Completing {} tasks failed ({}); keeping them and retrying until the database answers",
-                    tasks, ErrorMessages.of(e));
+            log.warn(
+                    "Completing {} tasks failed ({}); keeping them and retrying until the database answers",
+                    tasks,
+                    ErrorMessages.of(e));
         }
     }
 
@@ -182,8 +189,10 @@ final class Completer {
             Thread.currentThread().interrupt();
         }
         if (!buffer.isEmpty()) {
-            log.warn("{} completions were not flushed before stop; their leases will expire and they will"
-                    + " run again", buffer.size());
+            log.warn(
+                    "{} completions were not flushed before stop; their leases will expire and they will"
+                            + " run again",
+                    buffer.size());
             List<Done> left = new ArrayList<>();
             buffer.drainTo(left);
             left.forEach(Completer::completed);

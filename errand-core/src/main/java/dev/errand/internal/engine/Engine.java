@@ -40,7 +40,11 @@ public final class Engine {
      * @param settings the node's settings
      * @param listener the application's listeners, as one
      */
-    public record Parts(Storage storage, Kinds kinds, ClaimStrategy claimStrategy, ErrandSettings settings,
+    public record Parts(
+            Storage storage,
+            Kinds kinds,
+            ClaimStrategy claimStrategy,
+            ErrandSettings settings,
             TaskListener listener) {}
 
     private final Storage storage;
@@ -64,12 +68,23 @@ public final class Engine {
         this.stats = new EngineStats(storage.transactions()::lockConflictRetries);
         Observers observers = new Observers(stats, parts.listener());
         this.leases = new LeaseKeeper(storage, settings.nodeId());
-        this.completer = new Completer(storage, new Completer.Batching(settings.completionFlushInterval(),
-                settings.completionBatchSize()), leases, observers, problems);
-        OutcomeWriter writer = new OutcomeWriter(storage, new ErrorTexts(parts.kinds().codec(), settings.nodeId()),
-                observers, parts.kinds().codec());
-        Settler settler = new Settler(new OutcomePolicy(() -> ThreadLocalRandom.current().nextDouble()), writer,
-                parts.kinds(), leases, completer);
+        this.completer = new Completer(
+                storage,
+                new Completer.Batching(settings.completionFlushInterval(), settings.completionBatchSize()),
+                leases,
+                observers,
+                problems);
+        OutcomeWriter writer = new OutcomeWriter(
+                storage,
+                new ErrorTexts(parts.kinds().codec(), settings.nodeId()),
+                observers,
+                parts.kinds().codec());
+        Settler settler = new Settler(
+                new OutcomePolicy(() -> ThreadLocalRandom.current().nextDouble()),
+                writer,
+                parts.kinds(),
+                leases,
+                completer);
         this.claimer = new Claimer(storage, parts.claimStrategy(), leases, observers);
         RunningAttempts running = new RunningAttempts();
         this.runner = new TaskRunner(parts.kinds(), storage, settler, observers, running);
@@ -110,11 +125,15 @@ public final class Engine {
         if (settings.succeededRetention() != null) {
             every(maintenance, "pruner", settings.pruneInterval(), this::prune);
         }
-        QueueConfig.Polling polling = new QueueConfig.Polling(settings.pollInterval(), settings.claimBatchSize(),
-                settings.prefetch(), settings.leaseDuration());
+        QueueConfig.Polling polling = new QueueConfig.Polling(
+                settings.pollInterval(), settings.claimBatchSize(), settings.prefetch(), settings.leaseDuration());
         settings.queues().forEach((queue, concurrency) -> {
-            QueueWorker worker = new QueueWorker(new QueueConfig(queue, concurrency, polling, settings.nodeId(),
-                    "errand-"), claimer, runner, wakeUps.of(queue), problems);
+            QueueWorker worker = new QueueWorker(
+                    new QueueConfig(queue, concurrency, polling, settings.nodeId(), "errand-"),
+                    claimer,
+                    runner,
+                    wakeUps.of(queue),
+                    problems);
             workers.add(worker);
             worker.start();
         });
@@ -152,8 +171,8 @@ public final class Engine {
     }
 
     private int prune() throws SQLException {
-        int pruned = storage.transactions().run("prune",
-                c -> storage.tasks().pruneSucceeded(c, settings.succeededRetention(), storage.offsetMicros()));
+        int pruned = storage.transactions().run("prune", c -> storage.tasks()
+                .pruneSucceeded(c, settings.succeededRetention(), storage.offsetMicros()));
         if (pruned > 0) {
             log.debug("Pruned {} succeeded tasks", pruned);
         }
@@ -176,14 +195,18 @@ public final class Engine {
 
     private void every(ScheduledExecutorService scheduler, String name, Duration interval, Job job) {
         long millis = interval.toMillis();
-        scheduler.scheduleWithFixedDelay(() -> {
-            try {
-                job.run();
-                problems.succeeded(name);
-            } catch (Throwable failure) {
-                // A scheduled job that throws is never run again: nothing may escape.
-                problems.failed(name, failure);
-            }
-        }, millis, millis, TimeUnit.MILLISECONDS);
+        scheduler.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        job.run();
+                        problems.succeeded(name);
+                    } catch (Throwable failure) {
+                        // A scheduled job that throws is never run again: nothing may escape.
+                        problems.failed(name, failure);
+                    }
+                },
+                millis,
+                millis,
+                TimeUnit.MILLISECONDS);
     }
 }

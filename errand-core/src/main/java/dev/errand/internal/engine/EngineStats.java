@@ -81,7 +81,7 @@ public final class EngineStats implements NodeStats {
 
     @Override
     public String toString() {
-        return "claimed=" + claimed() + ", succeeded=" + succeeded() + ", retried=" + retried() + ", failed="
-                + failed() + ", rescued=" + rescued() + ", fencedOff=" + fencedOff();
+        return "claimed=" + claimed() + ", succeeded=" + succeeded() + ", retried=" + retried() + ", failed=" + failed()
+                + ", rescued=" + rescued() + ", fencedOff=" + fencedOff();
     }
 }

@@ -31,7 +31,8 @@ final class ErrorTexts {
     AttemptError of(ClaimedTask task, FailureCause cause) {
         String summary = cause.describe();
         String detail = cause instanceof FailureCause.HandlerFailed failed && failed.exception() != null
-                ? stackTrace(failed.exception()) : summary;
+                ? stackTrace(failed.exception())
+                : summary;
         return of(task.attempt(), summary, detail);
     }
 

@@ -22,8 +22,15 @@ final class FailureLog {
     void retrying(ClaimedTask task, FailureCause cause, Duration delay) {
         long skipped = budget.take("warn:" + task.kind());
         if (skipped >= 0 && log.isWarnEnabled()) {
-            log.warn("Task {} ({}) attempt {} of {} failed: {}; retrying in {}{}", task.id(), task.kind(),
-                    task.attempt(), task.maxAttempts(), cause.describe(), delay, suppressed(skipped));
+            log.warn(
+                    "Task {} ({}) attempt {} of {} failed: {}; retrying in {}{}",
+                    task.id(),
+                    task.kind(),
+                    task.attempt(),
+                    task.maxAttempts(),
+                    cause.describe(),
+                    delay,
+                    suppressed(skipped));
         }
     }
 
@@ -39,7 +46,10 @@ final class FailureLog {
                 log.error(text, failed.exception());
             } catch (RuntimeException | StackOverflowError unprintable) {
                 // A throwable whose getMessage or toString throws breaks the logger's stack trace printing.
-                log.error("{} (its stack trace could not be printed: {})", text, unprintable.getClass().getName());
+                log.error(
+                        "{} (its stack trace could not be printed: {})",
+                        text,
+                        unprintable.getClass().getName());
             }
         } else {
             log.error(text);
@@ -49,9 +59,17 @@ final class FailureLog {
     void unknownKind(ClaimedTask task, String node, Duration delay) {
         long skipped = budget.take("unknown:" + task.kind());
         if (skipped >= 0 && log.isErrorEnabled()) {
-            log.error("No handler is registered for kind '{}' on node {} (task {}, attempt {} of {}); register a"
-                    + " TaskDefinition for it on the nodes that serve queue '{}'. Trying again in {}{}", task.kind(),
-                    node, task.id(), task.attempt(), task.maxAttempts(), task.queue(), delay, suppressed(skipped));
+            log.error(
+                    "No handler is registered for kind '{}' on node {} (task {}, attempt {} of {}); register a"
+                            + " TaskDefinition for it on the nodes that serve queue '{}'. Trying again in {}{}",
+                    task.kind(),
+                    node,
+                    task.id(),
+                    task.attempt(),
+                    task.maxAttempts(),
+                    task.queue(),
+                    delay,
+                    suppressed(skipped));
         }
     }
 

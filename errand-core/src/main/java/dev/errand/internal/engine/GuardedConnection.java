@@ -33,8 +33,8 @@ final class GuardedConnection implements InvocationHandler {
 
     /** The connection to hand to the handler. */
     Connection connection() {
-        return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] {Connection.class},
-                this);
+        return (Connection)
+                Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] {Connection.class}, this);
     }
 
     /** What the handler tried that it must not, or {@code null}. */

@@ -28,9 +28,12 @@ public final class Kinds {
         this.codec = codec;
         this.settings = settings;
         this.unknownKindRetries = RetryPolicy.fixed(settings.unknownKindRetryDelay());
-        definitions.forEach((name, definition) -> kinds.put(name, new RegisteredKind(definition,
-                definition.retryPolicy() != null ? definition.retryPolicy() : settings.defaultRetryPolicy(),
-                definition.leaseDuration() != null ? definition.leaseDuration() : settings.leaseDuration())));
+        definitions.forEach((name, definition) -> kinds.put(
+                name,
+                new RegisteredKind(
+                        definition,
+                        definition.retryPolicy() != null ? definition.retryPolicy() : settings.defaultRetryPolicy(),
+                        definition.leaseDuration() != null ? definition.leaseDuration() : settings.leaseDuration())));
     }
 
     /** The kind of a task, or {@code null} if this node has no handler for it. */
@@ -50,10 +53,13 @@ public final class Kinds {
 
     /** What the outcome decision needs about an attempt of {@code task}; {@code kind} may be null. */
     AttemptFacts facts(ClaimedTask task, RegisteredKind kind) {
-        return new AttemptFacts(task.attempt(), task.maxAttempts(),
+        return new AttemptFacts(
+                task.attempt(),
+                task.maxAttempts(),
                 kind == null ? unknownKindRetries : kind.retryPolicy(),
                 kind == null ? LeaseExpiryAction.RETRY : kind.definition().leaseExpiryAction(),
-                settings.unknownKindRetryDelay(), settings.nodeId());
+                settings.unknownKindRetryDelay(),
+                settings.nodeId());
     }
 
     /** This node's id. */

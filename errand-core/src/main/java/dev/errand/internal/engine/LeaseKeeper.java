@@ -50,21 +50,27 @@ final class LeaseKeeper {
             return;
         }
         Map<Duration, List<Long>> byLease = new HashMap<>();
-        held.forEach((id, lease) -> byLease.computeIfAbsent(lease, l -> new ArrayList<>()).add(id));
+        held.forEach((id, lease) ->
+                byLease.computeIfAbsent(lease, l -> new ArrayList<>()).add(id));
         long offset = storage.offsetMicros();
         for (Map.Entry<Duration, List<Long>> group : byLease.entrySet()) {
             // Sorted ids: every node locks rows in the same order, which keeps deadlocks rare.
-            long[] ids = group.getValue().stream().mapToLong(Long::longValue).sorted().toArray();
+            long[] ids = group.getValue().stream()
+                    .mapToLong(Long::longValue)
+                    .sorted()
+                    .toArray();
             try {
-                int extended = storage.transactions().runStatement("heartbeat",
-                        c -> storage.tasks().heartbeat(c, ids, nodeId, group.getKey(), offset));
+                int extended = storage.transactions().runStatement("heartbeat", c -> storage.tasks()
+                        .heartbeat(c, ids, nodeId, group.getKey(), offset));
                 if (extended < ids.length) {
-                    log.debug("Heartbeat extended {} of {} leases; the rest finished or were taken back",
-                            extended, ids.length);
+                    log.debug(
+                            "Heartbeat extended {} of {} leases; the rest finished or were taken back",
+                            extended,
+                            ids.length);
                 }
             } catch (SQLException e) {
-                log.warn("Heartbeat of {} leases failed: {}; retrying at the next interval", ids.length,
-                        e.getMessage());
+                log.warn(
+                        "Heartbeat of {} leases failed: {}; retrying at the next interval", ids.length, e.getMessage());
             }
         }
     }

@@ -61,12 +61,15 @@ final class OutcomeWriter {
     private void retry(ClaimedTask task, Decision.Retry retry) {
         AttemptError error = retry.error() == null ? null : errors.of(task, retry.error());
         try {
-            boolean written = storage.transactions().runStatement("retry",
-                    c -> storage.tasks().retry(c, task, retry.delay(), error, storage.offsetMicros()));
+            boolean written = storage.transactions().runStatement("retry", c -> storage.tasks()
+                    .retry(c, task, retry.delay(), error, storage.offsetMicros()));
             countRetry(written, task, retry);
         } catch (SQLException e) {
-            log.warn("Could not schedule task {} ({}) for retry ({}); its lease will expire and rescue will retry it",
-                    task.id(), task.kind(), e.getMessage());
+            log.warn(
+                    "Could not schedule task {} ({}) for retry ({}); its lease will expire and rescue will retry it",
+                    task.id(),
+                    task.kind(),
+                    e.getMessage());
         }
     }
 
@@ -80,18 +83,25 @@ final class OutcomeWriter {
                 log.info("Task {} ({}) was cancelled while it ran, as an operator asked", task.id(), task.kind());
             }
         } catch (SQLException e) {
-            log.warn("Could not mark task {} ({}) cancelled ({}); its lease will expire, and its cancel request is"
-                    + " honoured once it is pending again", task.id(), task.kind(), e.getMessage());
+            log.warn(
+                    "Could not mark task {} ({}) cancelled ({}); its lease will expire, and its cancel request is"
+                            + " honoured once it is pending again",
+                    task.id(),
+                    task.kind(),
+                    e.getMessage());
         }
     }
 
     private void requeue(ClaimedTask task, Decision.Requeue requeue) {
         try {
-            storage.transactions().runStatement("requeue",
-                    c -> storage.tasks().requeueUncounted(c, task, requeue.delay(), storage.offsetMicros()));
+            storage.transactions().runStatement("requeue", c -> storage.tasks()
+                    .requeueUncounted(c, task, requeue.delay(), storage.offsetMicros()));
         } catch (SQLException e) {
-            log.warn("Could not requeue task {} ({}): {}; its lease will expire and rescue will retry it", task.id(),
-                    task.kind(), e.getMessage());
+            log.warn(
+                    "Could not requeue task {} ({}): {}; its lease will expire and rescue will retry it",
+                    task.id(),
+                    task.kind(),
+                    e.getMessage());
         }
     }
 
@@ -116,14 +126,22 @@ final class OutcomeWriter {
             });
         } catch (Throwable callbackOrDatabase) {
             if (!callbackRan[0]) {
-                log.warn("Could not mark task {} ({}) failed ({}); its lease will expire and rescue will handle it",
-                        task.id(), task.kind(), ErrorMessages.of(callbackOrDatabase));
+                log.warn(
+                        "Could not mark task {} ({}) failed ({}); its lease will expire and rescue will handle it",
+                        task.id(),
+                        task.kind(),
+                        ErrorMessages.of(callbackOrDatabase));
                 return;
             }
-            log.error("Failure callback of task {} ({}) threw; marking the task failed without it", task.id(),
-                    task.kind(), callbackOrDatabase);
-            failWithoutCallback(task, errors.withNote(error, "Failure callback failed: "
-                    + ErrorMessages.summary(callbackOrDatabase)), cause);
+            log.error(
+                    "Failure callback of task {} ({}) threw; marking the task failed without it",
+                    task.id(),
+                    task.kind(),
+                    callbackOrDatabase);
+            failWithoutCallback(
+                    task,
+                    errors.withNote(error, "Failure callback failed: " + ErrorMessages.summary(callbackOrDatabase)),
+                    cause);
             return;
         }
         // Outside the try: the row is marked failed by now, whatever counting and logging do.
@@ -132,17 +150,20 @@ final class OutcomeWriter {
 
     private void failWithoutCallback(ClaimedTask task, AttemptError error, FailureCause cause) {
         try {
-            boolean written = storage.transactions().run("fail",
-                    c -> storage.tasks().fail(c, task, error, storage.offsetMicros()));
+            boolean written = storage.transactions()
+                    .run("fail", c -> storage.tasks().fail(c, task, error, storage.offsetMicros()));
             countFailure(written, task, cause);
         } catch (SQLException e) {
-            log.warn("Could not mark task {} ({}) failed ({}); its lease will expire and rescue will handle it",
-                    task.id(), task.kind(), e.getMessage());
+            log.warn(
+                    "Could not mark task {} ({}) failed ({}); its lease will expire and rescue will handle it",
+                    task.id(),
+                    task.kind(),
+                    e.getMessage());
         }
     }
 
-    private FailedTask<Object> failedTask(ClaimedTask task, RegisteredKind kind, AttemptError error,
-            FailureCause cause) {
+    private FailedTask<Object> failedTask(
+            ClaimedTask task, RegisteredKind kind, AttemptError error, FailureCause cause) {
         Object payload = null;
         if (!(cause instanceof FailureCause.UnreadablePayload)) {
             try {
@@ -151,8 +172,15 @@ final class OutcomeWriter {
                 // The callback still runs; it gets the raw JSON.
             }
         }
-        return new FailedTask<>(task.id(), task.kind(), task.queue(), payload, task.payloadJson(), task.attempt(),
-                error.lastError(), cause);
+        return new FailedTask<>(
+                task.id(),
+                task.kind(),
+                task.queue(),
+                payload,
+                task.payloadJson(),
+                task.attempt(),
+                error.lastError(),
+                cause);
     }
 
     @SuppressWarnings("unchecked")
@@ -186,7 +214,10 @@ final class OutcomeWriter {
 
     private void fencedOff(ClaimedTask task) {
         observers.stats().recordFencedOff(1);
-        log.warn("Task {} ({}) attempt {} lost its lease before its outcome was written; the outcome is dropped",
-                task.id(), task.kind(), task.attempt());
+        log.warn(
+                "Task {} ({}) attempt {} lost its lease before its outcome was written; the outcome is dropped",
+                task.id(),
+                task.kind(),
+                task.attempt());
     }
 }

@@ -55,11 +55,16 @@ public final class PoolSizeCheck {
         if (size.isEmpty() || size.getAsInt() >= needed) {
             return false;
         }
-        log.warn("Errand's connection pool has at most {} connections, but this node's queues {} may need {} at once"
-                + " (one per worker of a transactional task, one per queue's poller, {} for the engine{}), besides"
-                + " the application's own. Tasks will wait for connections without spending attempts. Make the pool"
-                + " larger (for HikariCP: maximumPoolSize, spring.datasource.hikari.maximum-pool-size) or the"
-                + " concurrency smaller.", size.getAsInt(), queues, needed, ENGINE_CONNECTIONS,
+        log.warn(
+                "Errand's connection pool has at most {} connections, but this node's queues {} may need {} at once"
+                        + " (one per worker of a transactional task, one per queue's poller, {} for the engine{}), besides"
+                        + " the application's own. Tasks will wait for connections without spending attempts. Make the pool"
+                        + " larger (for HikariCP: maximumPoolSize, spring.datasource.hikari.maximum-pool-size) or the"
+                        + " concurrency smaller.",
+                size.getAsInt(),
+                queues,
+                needed,
+                ENGINE_CONNECTIONS,
                 listens ? ", one for PostgreSQL's LISTEN" : "");
         return true;
     }

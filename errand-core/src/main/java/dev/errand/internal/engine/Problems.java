@@ -26,19 +26,31 @@ final class Problems {
 
     /** A thread's work failed; it will back off and try again. */
     void failed(String thread, Throwable error) {
-        Episode episode = failing.merge(thread, new Episode(1, error, error instanceof VirtualMachineError),
+        Episode episode = failing.merge(
+                thread,
+                new Episode(1, error, error instanceof VirtualMachineError),
                 (before, now) -> new Episode(before.failures() + 1, error, before.fatal() || now.fatal()));
         if (episode.failures() == 1) {
             if (error instanceof Error) {
-                log.error("Errand's {} failed ({}); it keeps running and tries again", thread,
-                        ErrorMessages.summary(error), error);
+                log.error(
+                        "Errand's {} failed ({}); it keeps running and tries again",
+                        thread,
+                        ErrorMessages.summary(error),
+                        error);
             } else {
-                log.warn("Errand's {} failed ({}); it keeps running and tries again", thread,
-                        ErrorMessages.summary(error), error);
+                log.warn(
+                        "Errand's {} failed ({}); it keeps running and tries again",
+                        thread,
+                        ErrorMessages.summary(error),
+                        error);
             }
         } else if (episode.failures() == FAILURES_BEFORE_UNHEALTHY) {
-            log.error("Errand's {} has failed {} times in a row (last: {}); the node reports itself unhealthy until"
-                    + " it succeeds", thread, episode.failures(), ErrorMessages.summary(error));
+            log.error(
+                    "Errand's {} has failed {} times in a row (last: {}); the node reports itself unhealthy until"
+                            + " it succeeds",
+                    thread,
+                    episode.failures(),
+                    ErrorMessages.summary(error));
         }
     }
 
@@ -61,8 +73,9 @@ final class Problems {
         Map<String, String> problems = new TreeMap<>(dead);
         failing.forEach((thread, episode) -> {
             if (episode.fatal() || episode.failures() >= FAILURES_BEFORE_UNHEALTHY) {
-                problems.put(thread, "failing (" + episode.failures() + " in a row): "
-                        + ErrorMessages.summary(episode.last()));
+                problems.put(
+                        thread,
+                        "failing (" + episode.failures() + " in a row): " + ErrorMessages.summary(episode.last()));
             }
         });
         return new NodeHealth(problems.isEmpty(), problems);

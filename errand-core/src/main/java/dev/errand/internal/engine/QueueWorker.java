@@ -49,6 +49,7 @@ final class QueueWorker {
     private final int capacity;
     /** Claimed tasks not finished yet, counted down from {@link #capacity}. */
     private final Semaphore freeSlots;
+
     private final LongAdder finished = new LongAdder();
     private final AtomicInteger executing = new AtomicInteger();
     private final ThreadPoolExecutor pool;
@@ -58,6 +59,7 @@ final class QueueWorker {
     private int finishedInLastWindow;
     /** Workers wake the poller when the claimed-and-unfinished count falls to this. */
     private volatile int wakeAtOutstanding;
+
     private volatile boolean claiming = true;
     private volatile boolean backlog;
 
@@ -70,8 +72,13 @@ final class QueueWorker {
         this.threadName = config.threadNamePrefix() + config.name() + "-poller";
         this.capacity = config.concurrency() + config.polling().prefetch();
         this.freeSlots = new Semaphore(capacity);
-        this.pool = new ThreadPoolExecutor(config.concurrency(), config.concurrency(), 0, TimeUnit.MILLISECONDS,
-                new LinkedBlockingQueue<>(), threads(config.threadNamePrefix() + config.name() + "-worker-"));
+        this.pool = new ThreadPoolExecutor(
+                config.concurrency(),
+                config.concurrency(),
+                0,
+                TimeUnit.MILLISECONDS,
+                new LinkedBlockingQueue<>(),
+                threads(config.threadNamePrefix() + config.name() + "-worker-"));
         this.poller = new Thread(this::poll, threadName);
         this.poller.setDaemon(true);
     }
@@ -117,7 +124,9 @@ final class QueueWorker {
                 problems.failed(threadName, failure);
                 sleepQuietly(errorBackoff);
                 Duration doubled = errorBackoff.multipliedBy(2);
-                errorBackoff = doubled.compareTo(config.polling().interval()) > 0 ? config.polling().interval() : doubled;
+                errorBackoff = doubled.compareTo(config.polling().interval()) > 0
+                        ? config.polling().interval()
+                        : doubled;
             }
         }
     }
@@ -155,8 +164,8 @@ final class QueueWorker {
             long total = finished.sum();
             long elapsed = now - windowStart;
             // A long idle stretch counts as a window with its completions spread over it.
-            finishedInLastWindow = (int) Math.min(Integer.MAX_VALUE,
-                    (total - finishedAtWindowStart) * RATE_WINDOW_NANOS / elapsed);
+            finishedInLastWindow =
+                    (int) Math.min(Integer.MAX_VALUE, (total - finishedAtWindowStart) * RATE_WINDOW_NANOS / elapsed);
             finishedAtWindowStart = total;
             windowStart = now;
         }
@@ -165,8 +174,13 @@ final class QueueWorker {
     }
 
     private int claimAndDispatch(int limit) throws Exception {
-        ClaimRequest request = new ClaimRequest(config.name(), limit, config.nodeId(), TOKENS.nextLong(),
-                Micros.of(config.polling().lease()), claimer.clockOffsetMicros());
+        ClaimRequest request = new ClaimRequest(
+                config.name(),
+                limit,
+                config.nodeId(),
+                TOKENS.nextLong(),
+                Micros.of(config.polling().lease()),
+                claimer.clockOffsetMicros());
         List<ClaimedTask> tasks = claimer.claim(request);
         if (tasks.isEmpty()) {
             return 0;
@@ -205,8 +219,11 @@ final class QueueWorker {
                 // that claims cannot run ahead of completions.
                 handedToCompleter = runner.run(task, this::finish);
             } catch (Throwable unexpected) {
-                log.error("Unexpected failure ending task {} ({}); its lease will expire and rescue will handle it",
-                        task.id(), task.kind(), unexpected);
+                log.error(
+                        "Unexpected failure ending task {} ({}); its lease will expire and rescue will handle it",
+                        task.id(),
+                        task.kind(),
+                        unexpected);
             } finally {
                 executing.decrementAndGet();
                 if (!handedToCompleter) {
@@ -257,8 +274,11 @@ final class QueueWorker {
             if (pool.awaitTermination(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS)) {
                 return true;
             }
-            log.warn("{} tasks of queue '{}' still running at the shutdown timeout; interrupting them."
-                    + " Their leases will expire and rescue will handle them", executing(), config.name());
+            log.warn(
+                    "{} tasks of queue '{}' still running at the shutdown timeout; interrupting them."
+                            + " Their leases will expire and rescue will handle them",
+                    executing(),
+                    config.name());
             pool.shutdownNow();
             return false;
         } catch (InterruptedException e) {

@@ -74,10 +74,16 @@ final class Rescuer {
             return Optional.empty();
         }
         Rescue rescue = locked.get();
-        log.debug("Rescued task {} ({}) from lost node {}: {}", rescue.lease().task().id(),
-                rescue.lease().task().kind(), rescue.lease().leaseOwner(), rescue.retried() ? "retrying" : "failing");
+        log.debug(
+                "Rescued task {} ({}) from lost node {}: {}",
+                rescue.lease().task().id(),
+                rescue.lease().task().kind(),
+                rescue.lease().leaseOwner(),
+                rescue.retried() ? "retrying" : "failing");
         observers.stats().recordRescued();
-        observers.listener().rescued(rescue.lease().task().kind(), rescue.lease().task().queue());
+        observers
+                .listener()
+                .rescued(rescue.lease().task().kind(), rescue.lease().task().queue());
         if (!rescue.retried()) {
             // Outside the lock's transaction, so that the failure callback gets a transaction of its own.
             settler.settle(rescue.lease().task(), rescue.kind(), rescue.ending());

@@ -8,7 +8,6 @@ import dev.errand.task.ExecutionMode;
 import dev.errand.task.RetryLater;
 import dev.errand.task.Snooze;
 import dev.errand.task.TaskHandler;
-import java.sql.Connection;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -90,13 +89,15 @@ final class TaskRunner {
                     throw new RollBack(new Ending.Cancelled(cancelled.getCause()));
                 } catch (RetryLater request) {
                     Ending later = new Ending.RetryLaterRequested(request.delay(), request.getMessage());
-                    if (guarded.misuse() == null && request.writesCommit()
+                    if (guarded.misuse() == null
+                            && request.writesCommit()
                             && settler.settleInTransaction(connection, task, kind, later)) {
                         return true;
                     }
                     throw new RollBack(guarded.misuse() == null ? later : misused(guarded));
                 } catch (Snooze snooze) {
-                    throw new RollBack(guarded.misuse() == null ? new Ending.Snoozed(snooze.delay()) : misused(guarded));
+                    throw new RollBack(
+                            guarded.misuse() == null ? new Ending.Snoozed(snooze.delay()) : misused(guarded));
                 }
                 if (guarded.misuse() != null) {
                     throw new RollBack(misused(guarded));
@@ -135,8 +136,8 @@ final class TaskRunner {
         return new Ending.Threw(new IllegalStateException(guarded.misuse()));
     }
 
-    private boolean runOutsideTransaction(ClaimedTask task, RegisteredKind kind, Object payload,
-            Runnable whenCompleted) {
+    private boolean runOutsideTransaction(
+            ClaimedTask task, RegisteredKind kind, Object payload, Runnable whenCompleted) {
         observers.listener().started(task.kind(), task.queue(), task.attempt());
         long begin = System.nanoTime();
         try {

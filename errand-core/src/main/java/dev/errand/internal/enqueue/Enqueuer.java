@@ -131,8 +131,10 @@ public final class Enqueuer {
         List<Enqueued> enqueued = new ArrayList<>(tasks.size());
         int next = 0;
         for (NewTask task : tasks) {
-            enqueued.add(task.uniqueKey() == null ? new Enqueued(plainIds[next++], true)
-                    : inserter.insert(connection, task, requests.channel()));
+            enqueued.add(
+                    task.uniqueKey() == null
+                            ? new Enqueued(plainIds[next++], true)
+                            : inserter.insert(connection, task, requests.channel()));
         }
         return enqueued;
     }

@@ -41,7 +41,8 @@ public final class Requests {
      */
     NewTask resolve(TaskRequest request, long offsetMicros) {
         if (request == null) {
-            throw new IllegalArgumentException("request must not be null: build one with TaskRequest.of(kind, payload)");
+            throw new IllegalArgumentException(
+                    "request must not be null: build one with TaskRequest.of(kind, payload)");
         }
         String queue = request.queue() == null ? ErrandSettings.DEFAULT_QUEUE : request.queue();
         if (!settings.queues().containsKey(queue)) {
@@ -51,11 +52,20 @@ public final class Requests {
         }
         TaskDefinition<?> definition = definitions.get(request.kind());
         requirePayloadType(request, definition);
-        int maxAttempts = request.maxAttempts() != null ? request.maxAttempts()
-                : definition != null && definition.maxAttempts() != null ? definition.maxAttempts()
-                : settings.defaultMaxAttempts();
-        return new NewTask(request.kind(), queue, encode(request), request.priority(), request.runAt(),
-                Enqueuer.delayMicros(offsetMicros, request), maxAttempts, request.uniqueKey());
+        int maxAttempts = request.maxAttempts() != null
+                ? request.maxAttempts()
+                : definition != null && definition.maxAttempts() != null
+                        ? definition.maxAttempts()
+                        : settings.defaultMaxAttempts();
+        return new NewTask(
+                request.kind(),
+                queue,
+                encode(request),
+                request.priority(),
+                request.runAt(),
+                Enqueuer.delayMicros(offsetMicros, request),
+                maxAttempts,
+                request.uniqueKey());
     }
 
     private static void requirePayloadType(TaskRequest request, TaskDefinition<?> definition) {
@@ -70,7 +80,8 @@ public final class Requests {
         }
         if (!expected.isInstance(payload)) {
             throw new IllegalArgumentException("Kind '" + request.kind() + "' takes a payload of type "
-                    + expected.getName() + ", but the request carries a " + payload.getClass().getName()
+                    + expected.getName() + ", but the request carries a "
+                    + payload.getClass().getName()
                     + "; enqueue a " + expected.getSimpleName() + ", or use TaskRequest.of(TaskKind, payload) to have"
                     + " the compiler check it");
         }

@@ -14,8 +14,13 @@ import java.time.Duration;
  * @param unknownKindRetryDelay the delay before another attempt of a task of an unknown kind
  * @param node this node's id, recorded with errors it decides
  */
-public record AttemptFacts(int attempt, int maxAttempts, RetryPolicy retryPolicy, LeaseExpiryAction onLeaseExpired,
-        Duration unknownKindRetryDelay, String node) {
+public record AttemptFacts(
+        int attempt,
+        int maxAttempts,
+        RetryPolicy retryPolicy,
+        LeaseExpiryAction onLeaseExpired,
+        Duration unknownKindRetryDelay,
+        String node) {
 
     /** Whether another attempt is allowed after this one. */
     public boolean attemptsLeft() {

@@ -52,8 +52,8 @@ public final class OutcomePolicy {
             // Waiting for a connection is the engine's problem, not the task's: no attempt is spent.
             return new Decision.Requeue(NOT_STARTED_PAUSE);
         }
-        if (ending instanceof Ending.UnreadablePayload || ending instanceof Ending.WorkerLost
-                && facts.onLeaseExpired() == LeaseExpiryAction.FAIL) {
+        if (ending instanceof Ending.UnreadablePayload
+                || ending instanceof Ending.WorkerLost && facts.onLeaseExpired() == LeaseExpiryAction.FAIL) {
             // Retrying cannot repair a payload, and the kind asked to fail when its worker is lost.
             return new Decision.Fail(ending.cause(facts.node()));
         }
@@ -63,8 +63,7 @@ public final class OutcomePolicy {
         if (ending instanceof Ending.RetryLaterRequested later) {
             return new Decision.Retry(capped(later.delay()), null);
         }
-        Duration delay = ending instanceof Ending.UnknownKind ? facts.unknownKindRetryDelay()
-                : policyDelay(facts);
+        Duration delay = ending instanceof Ending.UnknownKind ? facts.unknownKindRetryDelay() : policyDelay(facts);
         return new Decision.Retry(capped(delay), ending.cause(facts.node()));
     }
 

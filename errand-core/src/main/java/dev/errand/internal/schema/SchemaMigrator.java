@@ -34,7 +34,11 @@ public final class SchemaMigrator {
      * @param dialectOverridden whether the dialect was set by hand instead of detected, so that a failure
      *     can point at that setting
      */
-    public SchemaMigrator(DataSource dataSource, TablePrefix prefix, String dialectFolder, String historyTable,
+    public SchemaMigrator(
+            DataSource dataSource,
+            TablePrefix prefix,
+            String dialectFolder,
+            String historyTable,
             boolean dialectOverridden) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.prefix = Objects.requireNonNull(prefix, "prefix");
@@ -69,13 +73,19 @@ public final class SchemaMigrator {
             MigrateResult result = flyway.migrate();
             return result.migrationsExecuted;
         } catch (FlywayException e) {
-            String hint = dialectOverridden ? " The dialect was set by hand (ErrandBuilder.dialect, or errand.dialect"
-                    + " in Spring Boot) to the scripts of '" + dialectFolder + "': if the database is another one,"
-                    + " remove that setting and let Errand detect it." : "";
-            throw new IllegalStateException("Errand could not apply its migrations (dialect " + dialectFolder
-                    + ", table prefix '" + prefix.value() + "', history table " + historyTable + "): "
-                    + e.getMessage() + "." + hint + " Fix the database, or set migrationsEnabled(false) and run the"
-                    + " scripts under dev/errand/schema/" + dialectFolder + "/ yourself", e);
+            String hint = dialectOverridden
+                    ? " The dialect was set by hand (ErrandBuilder.dialect, or errand.dialect"
+                            + " in Spring Boot) to the scripts of '" + dialectFolder
+                            + "': if the database is another one,"
+                            + " remove that setting and let Errand detect it."
+                    : "";
+            throw new IllegalStateException(
+                    "Errand could not apply its migrations (dialect " + dialectFolder
+                            + ", table prefix '" + prefix.value() + "', history table " + historyTable + "): "
+                            + e.getMessage() + "." + hint
+                            + " Fix the database, or set migrationsEnabled(false) and run the"
+                            + " scripts under dev/errand/schema/" + dialectFolder + "/ yourself",
+                    e);
         }
     }
 }

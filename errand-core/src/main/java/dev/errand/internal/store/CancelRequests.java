@@ -44,7 +44,8 @@ public final class CancelRequests {
     /** Cancels a pending or waiting task now, or asks the node running it to stop it. */
     public Cancellation cancel(Connection c, long id, long offsetMicros) throws SQLException {
         String state = state(c, id);
-        if (TaskState.PENDING.dbValue().equals(state) || TaskState.WAITING.dbValue().equals(state)) {
+        if (TaskState.PENDING.dbValue().equals(state)
+                || TaskState.WAITING.dbValue().equals(state)) {
             try (PreparedStatement statement = c.prepareStatement(cancelWaitingSql)) {
                 statement.setLong(1, offsetMicros);
                 statement.setLong(2, id);
@@ -59,8 +60,8 @@ public final class CancelRequests {
             return Cancellation.NOT_CANCELLABLE;
         }
         if (!requested(c, id)) {
-            try (PreparedStatement statement = c.prepareStatement("INSERT INTO " + requestTable
-                    + " (task_id) VALUES (?)")) {
+            try (PreparedStatement statement =
+                    c.prepareStatement("INSERT INTO " + requestTable + " (task_id) VALUES (?)")) {
                 statement.setLong(1, id);
                 statement.executeUpdate();
             }
@@ -89,8 +90,8 @@ public final class CancelRequests {
     /** Which of these tasks have a cancel request. */
     public Set<Long> requestedAmong(Connection c, long[] ids) throws SQLException {
         Set<Long> requested = new HashSet<>();
-        try (PreparedStatement statement = c.prepareStatement("SELECT task_id FROM " + requestTable + " WHERE "
-                + dialect.idIn("task_id", ids.length))) {
+        try (PreparedStatement statement = c.prepareStatement(
+                "SELECT task_id FROM " + requestTable + " WHERE " + dialect.idIn("task_id", ids.length))) {
             dialect.bindIds(statement, 1, ids);
             try (ResultSet rows = statement.executeQuery()) {
                 while (rows.next()) {

@@ -36,11 +36,14 @@ public final class Dialects {
     public static Dialect detect(DataSource dataSource) {
         try (Connection connection = dataSource.getConnection()) {
             DatabaseMetaData metaData = connection.getMetaData();
-            return forProduct(metaData.getDatabaseProductName(), metaData.getDatabaseProductVersion(),
-                    metaData.getDatabaseMajorVersion(), metaData.getDatabaseMinorVersion());
+            return forProduct(
+                    metaData.getDatabaseProductName(),
+                    metaData.getDatabaseProductVersion(),
+                    metaData.getDatabaseMajorVersion(),
+                    metaData.getDatabaseMinorVersion());
         } catch (SQLException e) {
-            throw new IllegalStateException("Cannot read the database's metadata to choose a dialect: "
-                    + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "Cannot read the database's metadata to choose a dialect: " + e.getMessage(), e);
         }
     }
 
@@ -95,8 +98,9 @@ public final class Dialects {
             case "postgresql" -> new PostgresDialect();
             case "h2" -> new H2Dialect();
             case "mariadb", "mysql" -> new MariaDbDialect();
-            default -> throw new IllegalArgumentException("Unknown dialect '" + name
-                    + "'; use one of postgresql, mariadb, mysql, h2");
+            default ->
+                throw new IllegalArgumentException(
+                        "Unknown dialect '" + name + "'; use one of postgresql, mariadb, mysql, h2");
         };
     }
 }

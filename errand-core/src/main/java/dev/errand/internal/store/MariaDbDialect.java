@@ -108,7 +108,8 @@ public final class MariaDbDialect implements Dialect {
     public boolean isLockConflict(SQLException e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof SQLException sql
-                    && (sql.getErrorCode() == DEADLOCK || sql.getErrorCode() == LOCK_WAIT_TIMEOUT
+                    && (sql.getErrorCode() == DEADLOCK
+                            || sql.getErrorCode() == LOCK_WAIT_TIMEOUT
                             || "40001".equals(sql.getSQLState()))) {
                 return true;
             }

@@ -57,8 +57,8 @@ final class PostgresTaskInserter implements TaskInserter {
                 return new Enqueued(holder, false);
             }
         }
-        throw new SQLException("Unique key '" + task.uniqueKey() + "' kept changing hands during "
-                + MAX_CONFLICT_ROUNDS + " insert attempts");
+        throw new SQLException("Unique key '" + task.uniqueKey() + "' kept changing hands during " + MAX_CONFLICT_ROUNDS
+                + " insert attempts");
     }
 
     @Override

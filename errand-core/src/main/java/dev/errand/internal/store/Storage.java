@@ -15,8 +15,12 @@ import javax.sql.DataSource;
  * @param cancels the statements of cancellation
  * @param clock the clock
  */
-public record Storage(Transactions transactions, TransactionRunner hostTransactions, TaskStore tasks,
-        CancelRequests cancels, DatabaseClock clock) {
+public record Storage(
+        Transactions transactions,
+        TransactionRunner hostTransactions,
+        TaskStore tasks,
+        CancelRequests cancels,
+        DatabaseClock clock) {
 
     /** The clock's offset in microseconds, to bind where SQL means "now". */
     public long offsetMicros() {

@@ -36,7 +36,8 @@ public final class TaskQueries {
 
     /** One task by id. */
     public Optional<Task> find(Connection c, long id) throws SQLException {
-        try (PreparedStatement statement = c.prepareStatement("SELECT " + COLUMNS + " FROM " + table + " WHERE id = ?")) {
+        try (PreparedStatement statement =
+                c.prepareStatement("SELECT " + COLUMNS + " FROM " + table + " WHERE id = ?")) {
             statement.setLong(1, id);
             try (ResultSet row = statement.executeQuery()) {
                 return row.next() ? Optional.of(read(row)) : Optional.empty();
@@ -48,8 +49,8 @@ public final class TaskQueries {
     public List<Task> list(Connection c, TaskQuery query) throws SQLException {
         Filter filter = Filter.of(query);
         List<Task> items = new ArrayList<>();
-        try (PreparedStatement statement = c.prepareStatement("SELECT " + COLUMNS + " FROM " + table + filter.where()
-                + " ORDER BY id LIMIT ? OFFSET ?")) {
+        try (PreparedStatement statement = c.prepareStatement(
+                "SELECT " + COLUMNS + " FROM " + table + filter.where() + " ORDER BY id LIMIT ? OFFSET ?")) {
             int next = filter.bind(statement);
             statement.setInt(next++, query.limit());
             statement.setInt(next, query.offset());
@@ -76,21 +77,33 @@ public final class TaskQueries {
 
     /** Cancels a pending or waiting task. */
     public boolean cancel(Connection c, long id, long offsetMicros) throws SQLException {
-        return update(c, "UPDATE " + table + " SET state = " + States.CANCELLED + ", finished_at = " + now
-                + " WHERE id = ? AND state IN " + States.in(TaskState.PENDING, TaskState.WAITING), offsetMicros, id);
+        return update(
+                c,
+                "UPDATE " + table + " SET state = " + States.CANCELLED + ", finished_at = " + now
+                        + " WHERE id = ? AND state IN " + States.in(TaskState.PENDING, TaskState.WAITING),
+                offsetMicros,
+                id);
     }
 
     /** Puts a failed or cancelled task back to pending, now, with a fresh count of attempts. */
     public boolean retryNow(Connection c, long id, long offsetMicros) throws SQLException {
-        return update(c, "UPDATE " + table + " SET state = " + States.PENDING + ", attempt = 0, run_at = " + now
-                + ", finished_at = NULL WHERE id = ? AND state IN " + States.in(TaskState.FAILED, TaskState.CANCELLED),
-                offsetMicros, id);
+        return update(
+                c,
+                "UPDATE " + table + " SET state = " + States.PENDING + ", attempt = 0, run_at = " + now
+                        + ", finished_at = NULL WHERE id = ? AND state IN "
+                        + States.in(TaskState.FAILED, TaskState.CANCELLED),
+                offsetMicros,
+                id);
     }
 
     /** Moves a pending task's run time. */
     public boolean reschedule(Connection c, long id, Instant runAt) throws SQLException {
-        return update(c, "UPDATE " + table + " SET run_at = " + dialect.timestampParam() + " WHERE id = ? AND state = "
-                + States.PENDING, dialect.timestampValue(runAt), id);
+        return update(
+                c,
+                "UPDATE " + table + " SET run_at = " + dialect.timestampParam() + " WHERE id = ? AND state = "
+                        + States.PENDING,
+                dialect.timestampValue(runAt),
+                id);
     }
 
     /** Deletes a task in any state. */
@@ -114,15 +127,20 @@ public final class TaskQueries {
             try (ResultSet row = s.executeQuery()) {
                 while (row.next()) {
                     Instant oldest = dialect.readInstant(row, "oldest_due");
-                    counts.add(new TaskCounts.Count(TaskState.fromDbValue(row.getString("state")), row.getString("kind"),
-                            row.getString("queue"), row.getLong("tasks"), row.getLong("due"), row.getLong("overdue"),
+                    counts.add(new TaskCounts.Count(
+                            TaskState.fromDbValue(row.getString("state")),
+                            row.getString("kind"),
+                            row.getString("queue"),
+                            row.getLong("tasks"),
+                            row.getLong("due"),
+                            row.getLong("overdue"),
                             lag(oldest, databaseTime)));
                 }
             }
         }
         List<String> owners = new ArrayList<>();
         try (PreparedStatement s = c.prepareStatement("SELECT DISTINCT lease_owner FROM " + table + " WHERE state = "
-                + States.RUNNING + " AND lease_owner IS NOT NULL ORDER BY lease_owner");
+                        + States.RUNNING + " AND lease_owner IS NOT NULL ORDER BY lease_owner");
                 ResultSet row = s.executeQuery()) {
             while (row.next()) {
                 owners.add(row.getString(1));
@@ -143,15 +161,18 @@ public final class TaskQueries {
             s.setLong(2, offsetMicros);
             try (ResultSet row = s.executeQuery()) {
                 while (row.next()) {
-                    queues.put(row.getString("queue"), new QueueLoads.QueueLoad(row.getLong("due"),
-                            lag(dialect.readInstant(row, "oldest"), databaseTime)));
+                    queues.put(
+                            row.getString("queue"),
+                            new QueueLoads.QueueLoad(
+                                    row.getLong("due"), lag(dialect.readInstant(row, "oldest"), databaseTime)));
                     overdue += row.getLong("overdue");
                 }
             }
         }
         long failed;
-        try (PreparedStatement s = c.prepareStatement("SELECT COUNT(*) FROM " + table + " WHERE state = "
-                + States.FAILED); ResultSet row = s.executeQuery()) {
+        try (PreparedStatement s =
+                        c.prepareStatement("SELECT COUNT(*) FROM " + table + " WHERE state = " + States.FAILED);
+                ResultSet row = s.executeQuery()) {
             row.next();
             failed = row.getLong(1);
         }
@@ -186,12 +207,24 @@ public final class TaskQueries {
     }
 
     private Task read(ResultSet row) throws SQLException {
-        return new Task(row.getLong("id"), row.getString("kind"), row.getString("queue"), row.getString("payload"),
-                row.getInt("priority"), TaskState.fromDbValue(row.getString("state")), dialect.readInstant(row, "run_at"),
-                row.getInt("attempt"), row.getInt("max_attempts"), dialect.readInstant(row, "created_at"),
-                dialect.readInstant(row, "started_at"), dialect.readInstant(row, "finished_at"),
-                row.getString("lease_owner"), dialect.readInstant(row, "lease_expires_at"), row.getString("last_error"),
-                row.getString("errors"), row.getString("unique_key"));
+        return new Task(
+                row.getLong("id"),
+                row.getString("kind"),
+                row.getString("queue"),
+                row.getString("payload"),
+                row.getInt("priority"),
+                TaskState.fromDbValue(row.getString("state")),
+                dialect.readInstant(row, "run_at"),
+                row.getInt("attempt"),
+                row.getInt("max_attempts"),
+                dialect.readInstant(row, "created_at"),
+                dialect.readInstant(row, "started_at"),
+                dialect.readInstant(row, "finished_at"),
+                row.getString("lease_owner"),
+                dialect.readInstant(row, "lease_expires_at"),
+                row.getString("last_error"),
+                row.getString("errors"),
+                row.getString("unique_key"));
     }
 
     /** The WHERE clause of a query and its parameters. */

@@ -20,7 +20,13 @@ public final class TaskRows {
      *     claim's update counted the attempt, 0 when it was read after
      */
     public static ClaimedTask claimed(ResultSet row, long token, int attemptDelta) throws SQLException {
-        return new ClaimedTask(row.getLong("id"), row.getString("kind"), row.getString("queue"),
-                row.getString("payload"), row.getInt("attempt") + attemptDelta, row.getInt("max_attempts"), token);
+        return new ClaimedTask(
+                row.getLong("id"),
+                row.getString("kind"),
+                row.getString("queue"),
+                row.getString("payload"),
+                row.getInt("attempt") + attemptDelta,
+                row.getInt("max_attempts"),
+                token);
     }
 }

@@ -26,6 +26,7 @@ public final class TaskStore {
      * use the primary key.
      */
     private static final String IS_RUNNING = "(state = " + States.RUNNING + ") IS TRUE";
+
     private static final String FENCE = " WHERE id = ? AND lease_token = ? AND " + IS_RUNNING;
     // Stand-ins for id lists, expanded per call because some dialects bind one parameter per id.
     private static final String IDS = "{ids}";
@@ -61,12 +62,12 @@ public final class TaskStore {
         String now = dialect.timePlusMicros();
         String manyFence = " WHERE " + IDS + " AND " + TOKENS + " AND " + IS_RUNNING;
         this.startSql = "UPDATE " + table + " SET started_at = " + now + FENCE;
-        String succeeded = "UPDATE " + table + " SET state = " + States.SUCCEEDED + ", finished_at = " + now + ", "
-                + CLEAR_LEASE;
+        String succeeded =
+                "UPDATE " + table + " SET state = " + States.SUCCEEDED + ", finished_at = " + now + ", " + CLEAR_LEASE;
         this.succeedOneSql = keepSucceeded ? succeeded + FENCE : "DELETE FROM " + table + FENCE;
         this.succeedManySql = keepSucceeded ? succeeded + manyFence : "DELETE FROM " + table + manyFence;
-        String toPending = "UPDATE " + table + " SET state = " + States.PENDING + ", run_at = " + now + ", "
-                + CLEAR_LEASE;
+        String toPending =
+                "UPDATE " + table + " SET state = " + States.PENDING + ", run_at = " + now + ", " + CLEAR_LEASE;
         this.retrySql = toPending + FENCE;
         this.retryWithErrorSql = toPending + ", last_error = ?, errors = " + dialect.appendErrorEntry("errors") + FENCE;
         this.failSql = "UPDATE " + table + " SET state = " + States.FAILED + ", finished_at = " + now + ", "
@@ -144,8 +145,8 @@ public final class TaskStore {
      *
      * @param error the attempt's error, or {@code null} for a retry the handler asked for
      */
-    public boolean retry(Connection connection, ClaimedTask task, Duration delay, AttemptError error,
-            long offsetMicros) throws SQLException {
+    public boolean retry(Connection connection, ClaimedTask task, Duration delay, AttemptError error, long offsetMicros)
+            throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement(error == null ? retrySql : retryWithErrorSql)) {
             int i = 1;
             statement.setLong(i++, Micros.plus(offsetMicros, Micros.of(delay)));

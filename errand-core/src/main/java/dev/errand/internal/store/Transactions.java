@@ -95,8 +95,12 @@ public final class Transactions {
                 }
                 lockConflictRetries.increment();
                 listener.lockConflictRetried(operation);
-                log.debug("{} hit a lock conflict ({}); running it again (try {} of {})", operation,
-                        e.getMessage(), attempt + 1, MAX_TRIES);
+                log.debug(
+                        "{} hit a lock conflict ({}); running it again (try {} of {})",
+                        operation,
+                        e.getMessage(),
+                        attempt + 1,
+                        MAX_TRIES);
                 pause(attempt);
             }
         }

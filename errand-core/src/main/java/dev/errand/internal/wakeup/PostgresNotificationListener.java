@@ -1,7 +1,6 @@
 package dev.errand.internal.wakeup;
 
 import java.sql.Connection;
-import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import javax.sql.DataSource;
@@ -72,11 +71,14 @@ public final class PostgresNotificationListener implements AutoCloseable {
                 if (!running) {
                     return;
                 }
-                log.warn("Errand's LISTEN connection failed ({}); reconnecting in {} ms, polling meanwhile",
-                        e, backoff.toMillis());
+                log.warn(
+                        "Errand's LISTEN connection failed ({}); reconnecting in {} ms, polling meanwhile",
+                        e,
+                        backoff.toMillis());
                 sleep(backoff);
                 backoff = backoff.multipliedBy(2).compareTo(Duration.ofSeconds(10)) > 0
-                        ? Duration.ofSeconds(10) : backoff.multipliedBy(2);
+                        ? Duration.ofSeconds(10)
+                        : backoff.multipliedBy(2);
             }
         }
     }

@@ -30,7 +30,8 @@ class MariaDbClaimIndexTest {
     void claimSkipsFutureTasksOfABetterPriorityInsteadOfScanningThem() throws Exception {
         TestDatabase.MARIADB.dropTables(PREFIX);
         Errand.builder(dataSource).tablePrefix(PREFIX).processingEnabled(false).build();
-        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+        try (Connection c = dataSource.getConnection();
+                Statement s = c.createStatement()) {
             s.execute("INSERT INTO " + PREFIX + "task (kind, queue, payload, priority, run_at, max_attempts)"
                     + " SELECT 'k', 'default', '{}', 1, TIMESTAMPADD(SECOND, 86400 - CAST(seq AS SIGNED),"
                     + " UTC_TIMESTAMP(6)), 5 FROM seq_1_to_5000");
@@ -39,13 +40,16 @@ class MariaDbClaimIndexTest {
                     + " UTC_TIMESTAMP(6)), 5 FROM seq_1_to_20");
             s.execute("ANALYZE TABLE " + PREFIX + "task");
             String claim = ClaimSql.dueTasks(new MariaDbDialect(), PREFIX + "task", ClaimSql.COLUMNS, true)
-                    .replaceFirst("queue = \\?", "queue = 'default'").replaceFirst("MICROSECOND, \\?", "MICROSECOND, 0")
+                    .replaceFirst("queue = \\?", "queue = 'default'")
+                    .replaceFirst("MICROSECOND, \\?", "MICROSECOND, 0")
                     .replaceFirst("LIMIT \\?", "LIMIT 10");
             try (ResultSet plan = s.executeQuery("EXPLAIN " + claim)) {
                 assertThat(plan.next()).isTrue();
                 assertThat(plan.getString("type")).isEqualTo("range");
                 assertThat(plan.getString("Extra")).doesNotContain("filesort");
-                assertThat(plan.getLong("rows")).as("rows MariaDB expects to read").isLessThan(500);
+                assertThat(plan.getLong("rows"))
+                        .as("rows MariaDB expects to read")
+                        .isLessThan(500);
             }
         }
     }

@@ -28,6 +28,7 @@ class PoolSizeCheckTest {
     void staysQuietWhenThePoolDoesNotTellItsSize() {
         JdbcDataSource unpooled = new JdbcDataSource();
         assertThat(PoolSizeCheck.poolSize(unpooled)).isEmpty();
-        assertThat(PoolSizeCheck.warnIfTooSmall(unpooled, Map.of("default", 1000), true)).isFalse();
+        assertThat(PoolSizeCheck.warnIfTooSmall(unpooled, Map.of("default", 1000), true))
+                .isFalse();
     }
 }

@@ -31,16 +31,17 @@ class OutcomePolicyTest {
         assertThat(decision).isInstanceOf(Decision.Retry.class);
         Decision.Retry retry = (Decision.Retry) decision;
         assertThat(retry.delay()).isEqualTo(Duration.ofSeconds(10));
-        assertThat(retry.error()).isEqualTo(new FailureCause.HandlerFailed(IllegalStateException.class.getName(),
-                "boom", boom));
+        assertThat(retry.error())
+                .isEqualTo(new FailureCause.HandlerFailed(IllegalStateException.class.getName(), "boom", boom));
     }
 
     @Test
     void theLastAttemptFailsForGoodWithTheHandlersCause() {
         Decision decision = policy.decide(attempt(3, 3), new Ending.Threw(new StackOverflowError()));
         assertThat(decision).isInstanceOf(Decision.Fail.class);
-        assertThat(((Decision.Fail) decision).cause()).isInstanceOfSatisfying(FailureCause.HandlerFailed.class,
-                cause -> assertThat(cause.exceptionType()).isEqualTo(StackOverflowError.class.getName()));
+        assertThat(((Decision.Fail) decision).cause())
+                .isInstanceOfSatisfying(FailureCause.HandlerFailed.class, cause -> assertThat(cause.exceptionType())
+                        .isEqualTo(StackOverflowError.class.getName()));
     }
 
     @Test
@@ -64,7 +65,8 @@ class OutcomePolicyTest {
                 .isEqualTo(new Decision.Retry(Duration.ofSeconds(10), new FailureCause.WorkerLost("node-b")));
         AttemptFacts failFast = new AttemptFacts(1, 3, TEN_SECONDS, LeaseExpiryAction.FAIL, Duration.ZERO, "node-a");
         assertThat(policy.decide(failFast, lost)).isEqualTo(new Decision.Fail(new FailureCause.WorkerLost("node-b")));
-        assertThat(policy.decide(attempt(3, 3), lost)).isEqualTo(new Decision.Fail(new FailureCause.WorkerLost("node-b")));
+        assertThat(policy.decide(attempt(3, 3), lost))
+                .isEqualTo(new Decision.Fail(new FailureCause.WorkerLost("node-b")));
     }
 
     @Test
@@ -81,8 +83,8 @@ class OutcomePolicyTest {
         Decision decision = policy.decide(attempt(3, 3), conflict);
         assertThat(decision).isInstanceOf(Decision.Requeue.class);
         assertThat(((Decision.Requeue) decision).delay()).isBetween(Duration.ofMillis(10), Duration.ofMillis(200));
-        Ending endless = new Ending.LostLockConflict(new RuntimeException("deadlock"),
-                OutcomePolicy.MAX_CONFLICTS_IN_A_ROW + 1);
+        Ending endless =
+                new Ending.LostLockConflict(new RuntimeException("deadlock"), OutcomePolicy.MAX_CONFLICTS_IN_A_ROW + 1);
         assertThat(policy.decide(attempt(1, 3), endless)).isInstanceOf(Decision.Retry.class);
         assertThat(policy.decide(attempt(3, 3), endless)).isInstanceOf(Decision.Fail.class);
     }

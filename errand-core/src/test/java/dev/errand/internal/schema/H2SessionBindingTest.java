@@ -65,19 +65,29 @@ class H2SessionBindingTest {
         unpooled.setURL("jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
         unpooled.setUser("sa");
         // What an Errand without migration 3 left behind: V1 and V2 applied on a session that has closed.
-        Flyway.configure().dataSource(unpooled).locations("classpath:dev/errand/schema/h2")
-                .table("ERRAND_SCHEMA_HISTORY").placeholders(Map.of("prefix", "errand_"))
-                .baselineOnMigrate(true).baselineVersion("0").target("2").load().migrate();
-        try (Connection c = unpooled.getConnection(); Statement s = c.createStatement()) {
+        Flyway.configure()
+                .dataSource(unpooled)
+                .locations("classpath:dev/errand/schema/h2")
+                .table("ERRAND_SCHEMA_HISTORY")
+                .placeholders(Map.of("prefix", "errand_"))
+                .baselineOnMigrate(true)
+                .baselineVersion("0")
+                .target("2")
+                .load()
+                .migrate();
+        try (Connection c = unpooled.getConnection();
+                Statement s = c.createStatement()) {
             c.setAutoCommit(false);
-            assertThat(s.executeUpdate("INSERT INTO errand_task (kind, max_attempts) VALUES ('k', 1)")).isOne();
+            assertThat(s.executeUpdate("INSERT INTO errand_task (kind, max_attempts) VALUES ('k', 1)"))
+                    .isOne();
             c.rollback();
         } catch (SQLException broken) {
             // Expected on H2 2.4.240, which has the bug; other versions insert fine.
             assertThat(broken.getMessage()).containsAnyOf("closed", "Check constraint invalid");
         }
         exerciseEveryStringCheck(unpooled, null);
-        try (Connection c = unpooled.getConnection(); Statement s = c.createStatement();
+        try (Connection c = unpooled.getConnection();
+                Statement s = c.createStatement();
                 ResultSet rows = s.executeQuery("SELECT COUNT(*) FROM ERRAND_SCHEMA_HISTORY WHERE \"version\" = '3'")) {
             rows.next();
             assertThat(rows.getInt(1)).isOne();
@@ -93,33 +103,59 @@ class H2SessionBindingTest {
                 .pollInterval(Duration.ofMillis(50))
                 .succeededRetention(Duration.ofHours(1))
                 .register(TaskDefinition.builder("note", Note.class, (note, ctx) -> {
-                    if (note.text().equals("fail")) {
-                        throw new IllegalStateException("fails on purpose");
-                    }
-                }).maxAttempts(1).build())
+                            if (note.text().equals("fail")) {
+                                throw new IllegalStateException("fails on purpose");
+                            }
+                        })
+                        .maxAttempts(1)
+                        .build())
                 .build();
         try {
             if (retireConnections != null) {
                 retireConnections.run();
             }
-            long first = errand.enqueue(TaskRequest.builder("note", new Note("a")).uniqueKey("same").build()).id();
-            long again = errand.enqueue(TaskRequest.builder("note", new Note("b")).uniqueKey("same").build()).id();
+            long first = errand.enqueue(TaskRequest.builder("note", new Note("a"))
+                            .uniqueKey("same")
+                            .build())
+                    .id();
+            long again = errand.enqueue(TaskRequest.builder("note", new Note("b"))
+                            .uniqueKey("same")
+                            .build())
+                    .id();
             assertThat(again).isEqualTo(first);
             errand.enqueue(TaskRequest.of("note", new Note("fail")));
-            long later = errand.enqueue(TaskRequest.builder("note", new Note("c")).delay(Duration.ofHours(1)).build()).id();
+            long later = errand.enqueue(TaskRequest.builder("note", new Note("c"))
+                            .delay(Duration.ofHours(1))
+                            .build())
+                    .id();
             assertThat(errand.admin().cancel(later)).isTrue();
             errand.start();
-            await().atMost(Duration.ofSeconds(20)).until(() ->
-                    errand.admin().count(TaskQuery.builder().state(TaskState.SUCCEEDED).build()) == 1
-                            && errand.admin().count(TaskQuery.builder().state(TaskState.FAILED).build()) == 1);
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> errand.admin()
+                                            .count(TaskQuery.builder()
+                                                    .state(TaskState.SUCCEEDED)
+                                                    .build())
+                                    == 1
+                            && errand.admin()
+                                            .count(TaskQuery.builder()
+                                                    .state(TaskState.FAILED)
+                                                    .build())
+                                    == 1);
             if (retireConnections != null) {
                 retireConnections.run();
             }
             // A finished task frees its unique key: the same key is taken again.
-            long next = errand.enqueue(TaskRequest.builder("note", new Note("d")).uniqueKey("same").build()).id();
+            long next = errand.enqueue(TaskRequest.builder("note", new Note("d"))
+                            .uniqueKey("same")
+                            .build())
+                    .id();
             assertThat(next).isNotEqualTo(first);
-            await().atMost(Duration.ofSeconds(20)).until(() ->
-                    errand.admin().count(TaskQuery.builder().state(TaskState.SUCCEEDED).build()) == 2);
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> errand.admin()
+                                    .count(TaskQuery.builder()
+                                            .state(TaskState.SUCCEEDED)
+                                            .build())
+                            == 2);
             assertThat(errand.admin().retryNow(later)).isTrue();
         } finally {
             errand.stop(Duration.ofSeconds(5));

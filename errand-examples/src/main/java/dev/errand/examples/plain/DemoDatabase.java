@@ -36,8 +36,7 @@ final class DemoDatabase {
         }
         HikariConfig config = new HikariConfig();
         // AUTO_SERVER=FALSE: only this process opens the file, so no TCP server is started.
-        config.setJdbcUrl("jdbc:h2:file:" + directory.toAbsolutePath().resolve(DATABASE_NAME)
-                + ";AUTO_SERVER=FALSE");
+        config.setJdbcUrl("jdbc:h2:file:" + directory.toAbsolutePath().resolve(DATABASE_NAME) + ";AUTO_SERVER=FALSE");
         config.setUsername("sa");
         config.setPassword("");
         config.setMaximumPoolSize(poolSize);

@@ -88,8 +88,9 @@ final class DemoTasks {
         pretendToWork(20, 60);
         // context.connection() is the transaction that also completes the task: this row and the
         // task's "succeeded" state commit together, or neither does.
-        try (PreparedStatement insert = context.connection().prepareStatement(
-                "INSERT INTO demo_report (report_id, customer, task_id, attempt) VALUES (?, ?, ?, ?)")) {
+        try (PreparedStatement insert = context.connection()
+                .prepareStatement(
+                        "INSERT INTO demo_report (report_id, customer, task_id, attempt) VALUES (?, ?, ?, ?)")) {
             insert.setLong(1, report.reportId());
             insert.setString(2, report.customer());
             insert.setLong(3, context.taskId());
@@ -136,7 +137,8 @@ final class DemoTasks {
      */
     static String reason(FailureCause cause) {
         if (cause instanceof FailureCause.HandlerFailed failed) {
-            String type = failed.exceptionType().substring(failed.exceptionType().lastIndexOf('.') + 1);
+            String type =
+                    failed.exceptionType().substring(failed.exceptionType().lastIndexOf('.') + 1);
             return failed.message() == null ? type : type + ": " + failed.message();
         }
         return cause.describe();

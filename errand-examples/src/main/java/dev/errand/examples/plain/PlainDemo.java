@@ -114,22 +114,30 @@ public final class PlainDemo {
         long started = System.nanoTime();
         for (int i = 0; i < REPORTS; i++) {
             ReportRequest report = new ReportRequest(1_000 + i, "customer-" + i % 17);
-            errand.enqueue(TaskRequest.builder(DemoTasks.SEND_REPORT, report).priority(3).build());
+            errand.enqueue(TaskRequest.builder(DemoTasks.SEND_REPORT, report)
+                    .priority(3)
+                    .build());
         }
         List<TaskRequest> notices = new ArrayList<>(NOTICES);
         for (int i = 0; i < NOTICES; i++) {
             // Every tenth notice is urgent and jumps the queue; a third are bulk and go last.
             int priority = i % 10 == 0 ? 1 : i % 3 == 0 ? 8 : 5;
-            notices.add(TaskRequest.builder(DemoTasks.NOTIFY_PARTNER,
-                            new PartnerNotice(50_000 + i, PARTNERS[i % PARTNERS.length]))
+            notices.add(TaskRequest.builder(
+                            DemoTasks.NOTIFY_PARTNER, new PartnerNotice(50_000 + i, PARTNERS[i % PARTNERS.length]))
                     .priority(priority)
                     .build());
         }
         long singlesDone = System.nanoTime();
         errand.enqueueAll(notices);
-        System.out.printf(Locale.ROOT, "Enqueued %d %s tasks one by one in %d ms and %d %s tasks in one batch"
-                + " in %d ms%n", REPORTS, DemoTasks.SEND_REPORT.name(), (singlesDone - started) / 1_000_000, NOTICES,
-                DemoTasks.NOTIFY_PARTNER.name(), millisSince(singlesDone));
+        System.out.printf(
+                Locale.ROOT,
+                "Enqueued %d %s tasks one by one in %d ms and %d %s tasks in one batch" + " in %d ms%n",
+                REPORTS,
+                DemoTasks.SEND_REPORT.name(),
+                (singlesDone - started) / 1_000_000,
+                NOTICES,
+                DemoTasks.NOTIFY_PARTNER.name(),
+                millisSince(singlesDone));
         return REPORTS + NOTICES;
     }
 
@@ -145,18 +153,25 @@ public final class PlainDemo {
             long now = System.nanoTime();
             boolean done = counts.active() == 0;
             if (now >= nextPrint || done) {
-                System.out.printf(Locale.ROOT,
+                System.out.printf(
+                        Locale.ROOT,
                         "[%5.1fs] pending %3d | running %2d | succeeded %3d | failed %2d | failure callbacks %2d%n",
-                        (now - started) / 1e9, counts.pending() + counts.waiting(), counts.running(),
-                        counts.succeeded(), counts.failed(), tasks.failureCallbacks());
+                        (now - started) / 1e9,
+                        counts.pending() + counts.waiting(),
+                        counts.running(),
+                        counts.succeeded(),
+                        counts.failed(),
+                        tasks.failureCallbacks());
                 nextPrint = now + 1_000_000_000L;
             }
             if (done) {
                 return counts;
             }
             if (now >= deadline) {
-                check(false, counts.active() + " tasks were still pending or running after " + FINISH_TIMEOUT
-                        .toSeconds() + " s");
+                check(
+                        false,
+                        counts.active() + " tasks were still pending or running after " + FINISH_TIMEOUT.toSeconds()
+                                + " s");
                 return counts;
             }
             Thread.sleep(100);
@@ -170,40 +185,66 @@ public final class PlainDemo {
         long totalAttempts = DemoDatabase.queryLong(dataSource, "SELECT SUM(attempt) FROM " + taskTable);
         long reportRows = DemoDatabase.queryLong(dataSource, "SELECT COUNT(*) FROM demo_report");
         // A report row written by an attempt that later failed would carry an older attempt number.
-        long reportRowsOfSucceededAttempt = DemoDatabase.queryLong(dataSource, "SELECT COUNT(*)"
-                + " FROM demo_report r JOIN " + taskTable + " t ON t.id = r.task_id"
-                + " WHERE t.state = 'succeeded' AND t.attempt = r.attempt");
+        long reportRowsOfSucceededAttempt = DemoDatabase.queryLong(
+                dataSource,
+                "SELECT COUNT(*)"
+                        + " FROM demo_report r JOIN " + taskTable + " t ON t.id = r.task_id"
+                        + " WHERE t.state = 'succeeded' AND t.attempt = r.attempt");
         long failureRows = DemoDatabase.queryLong(dataSource, "SELECT COUNT(*) FROM demo_failure");
-        long failedEarly = DemoDatabase.queryLong(dataSource, "SELECT COUNT(*) FROM " + taskTable
-                + " WHERE state = 'failed' AND attempt <> max_attempts");
+        long failedEarly = DemoDatabase.queryLong(
+                dataSource,
+                "SELECT COUNT(*) FROM " + taskTable + " WHERE state = 'failed' AND attempt <> max_attempts");
 
         System.out.println();
         System.out.println("Summary");
-        System.out.printf(Locale.ROOT, "  %-15s %9s %7s %9s %14s%n", "kind", "succeeded", "failed", "attempts",
-                "handler calls");
+        System.out.printf(
+                Locale.ROOT, "  %-15s %9s %7s %9s %14s%n", "kind", "succeeded", "failed", "attempts", "handler calls");
         long reportsSucceeded = printKind(errand, taskTable, DemoTasks.SEND_REPORT.name(), tasks.reportCalls());
         printKind(errand, taskTable, DemoTasks.NOTIFY_PARTNER.name(), tasks.notifyCalls());
-        System.out.printf(Locale.ROOT, "  %-15s %9d %7d %9d %14d%n", "total", counts.succeeded(), counts.failed(),
-                totalAttempts, tasks.reportCalls() + tasks.notifyCalls());
-        System.out.printf(Locale.ROOT, "  failure callbacks run: %d (rows in demo_failure: %d)%n",
-                tasks.failureCallbacks(), failureRows);
-        System.out.printf(Locale.ROOT, "  report rows: %d, each written by the attempt that succeeded: %d%n",
-                reportRows, reportRowsOfSucceededAttempt);
+        System.out.printf(
+                Locale.ROOT,
+                "  %-15s %9d %7d %9d %14d%n",
+                "total",
+                counts.succeeded(),
+                counts.failed(),
+                totalAttempts,
+                tasks.reportCalls() + tasks.notifyCalls());
+        System.out.printf(
+                Locale.ROOT,
+                "  failure callbacks run: %d (rows in demo_failure: %d)%n",
+                tasks.failureCallbacks(),
+                failureRows);
+        System.out.printf(
+                Locale.ROOT,
+                "  report rows: %d, each written by the attempt that succeeded: %d%n",
+                reportRows,
+                reportRowsOfSucceededAttempt);
         // Handlers sleep to stand in for real work, so this is no measure of Errand's throughput.
         System.out.printf(Locale.ROOT, "  elapsed: %.1f s%n", elapsedSeconds);
         System.out.println("  engine: " + errand.stats());
 
-        check(counts.succeeded() + counts.failed() == enqueued, "succeeded + failed = "
-                + (counts.succeeded() + counts.failed()) + ", expected all " + enqueued + " tasks; counts " + counts);
-        check(totalAttempts == tasks.reportCalls() + tasks.notifyCalls(), "the task table counts " + totalAttempts
-                + " attempts but the handlers ran " + (tasks.reportCalls() + tasks.notifyCalls()) + " times");
-        check(reportRows == reportsSucceeded, reportRows + " report rows for " + reportsSucceeded
-                + " succeeded " + DemoTasks.SEND_REPORT.name() + " tasks");
-        check(reportRowsOfSucceededAttempt == reportRows, (reportRows - reportRowsOfSucceededAttempt)
-                + " report rows were not written by the attempt that succeeded");
-        check(failureRows == counts.failed() && tasks.failureCallbacks() == failureRows, "failed tasks "
-                + counts.failed() + ", failure callbacks run " + tasks.failureCallbacks() + ", demo_failure rows "
-                + failureRows + ": expected one callback per failed task");
+        check(
+                counts.succeeded() + counts.failed() == enqueued,
+                "succeeded + failed = " + (counts.succeeded() + counts.failed()) + ", expected all " + enqueued
+                        + " tasks; counts " + counts);
+        check(
+                totalAttempts == tasks.reportCalls() + tasks.notifyCalls(),
+                "the task table counts " + totalAttempts + " attempts but the handlers ran "
+                        + (tasks.reportCalls() + tasks.notifyCalls()) + " times");
+        check(
+                reportRows == reportsSucceeded,
+                reportRows + " report rows for " + reportsSucceeded + " succeeded " + DemoTasks.SEND_REPORT.name()
+                        + " tasks");
+        check(
+                reportRowsOfSucceededAttempt == reportRows,
+                (reportRows - reportRowsOfSucceededAttempt)
+                        + " report rows were not written by the attempt that succeeded");
+        check(
+                failureRows == counts.failed() && tasks.failureCallbacks() == failureRows,
+                "failed tasks "
+                        + counts.failed() + ", failure callbacks run " + tasks.failureCallbacks()
+                        + ", demo_failure rows "
+                        + failureRows + ": expected one callback per failed task");
         check(failedEarly == 0, failedEarly + " failed tasks did not use all their attempts");
 
         System.out.println();
@@ -217,11 +258,13 @@ public final class PlainDemo {
 
     /** Prints one kind's line of the summary table; returns how many of its tasks succeeded. */
     private long printKind(Errand errand, String taskTable, String kind, int handlerCalls) throws SQLException {
-        long succeeded = errand.admin().count(TaskQuery.builder().kind(kind).state(TaskState.SUCCEEDED).build());
-        long failed = errand.admin().count(TaskQuery.builder().kind(kind).state(TaskState.FAILED).build());
+        long succeeded = errand.admin()
+                .count(TaskQuery.builder().kind(kind).state(TaskState.SUCCEEDED).build());
+        long failed = errand.admin()
+                .count(TaskQuery.builder().kind(kind).state(TaskState.FAILED).build());
         // Kinds are constants of this class, never user input, so splicing them into SQL is safe.
-        long attempts = DemoDatabase.queryLong(dataSource, "SELECT SUM(attempt) FROM " + taskTable
-                + " WHERE kind = '" + kind + "'");
+        long attempts = DemoDatabase.queryLong(
+                dataSource, "SELECT SUM(attempt) FROM " + taskTable + " WHERE kind = '" + kind + "'");
         System.out.printf(Locale.ROOT, "  %-15s %9d %7d %9d %14d%n", kind, succeeded, failed, attempts, handlerCalls);
         return succeeded;
     }

@@ -20,8 +20,12 @@ record TaskCounts(long pending, long waiting, long running, long succeeded, long
 
     /** Reads the counts, one {@code COUNT(*)} per state. */
     static TaskCounts read(TaskAdmin admin) {
-        return new TaskCounts(count(admin, TaskState.PENDING), count(admin, TaskState.WAITING),
-                count(admin, TaskState.RUNNING), count(admin, TaskState.SUCCEEDED), count(admin, TaskState.FAILED),
+        return new TaskCounts(
+                count(admin, TaskState.PENDING),
+                count(admin, TaskState.WAITING),
+                count(admin, TaskState.RUNNING),
+                count(admin, TaskState.SUCCEEDED),
+                count(admin, TaskState.FAILED),
                 count(admin, TaskState.CANCELLED));
     }
 

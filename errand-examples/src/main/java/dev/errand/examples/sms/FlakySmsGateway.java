@@ -13,8 +13,8 @@ import org.springframework.stereotype.Component;
 public class FlakySmsGateway {
 
     /** The errors of random failures. */
-    static final List<String> TRANSIENT_ERRORS = List.of("carrier timed out", "carrier rate limit reached",
-            "connection reset by gateway");
+    static final List<String> TRANSIENT_ERRORS =
+            List.of("carrier timed out", "carrier rate limit reached", "connection reset by gateway");
 
     private final double failureRate;
     private final long sendMicros;

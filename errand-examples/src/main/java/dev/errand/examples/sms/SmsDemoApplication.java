@@ -46,8 +46,9 @@ public class SmsDemoApplication {
     ErrandTaskCustomizer smsRetries(SmsDemoProperties properties) {
         return ErrandTaskCustomizer.forKind(SmsSender.KIND.name(), definition -> definition
                 .maxAttempts(properties.getMaxAttempts())
-                .retryPolicy(properties.getRetry() == SmsDemoProperties.Retry.FIXED
-                        ? RetryPolicy.fixed(properties.getRetryDelay())
-                        : RetryPolicy.exponential(properties.getRetryDelay(), properties.getRetryMaxDelay())));
+                .retryPolicy(
+                        properties.getRetry() == SmsDemoProperties.Retry.FIXED
+                                ? RetryPolicy.fixed(properties.getRetryDelay())
+                                : RetryPolicy.exponential(properties.getRetryDelay(), properties.getRetryMaxDelay())));
     }
 }

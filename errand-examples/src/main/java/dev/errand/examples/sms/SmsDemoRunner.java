@@ -106,21 +106,29 @@ public class SmsDemoRunner {
         long leftOver = outbox.queuedInAllBatches();
         long begin = System.nanoTime();
         outbox.queue(batch, properties.getMessages());
-        log.info("Queued {} SMS messages as batch {} on {}: each row and its send-sms task committed together{}",
-                properties.getMessages(), batch, errand.dialectName(),
+        log.info(
+                "Queued {} SMS messages as batch {} on {}: each row and its send-sms task committed together{}",
+                properties.getMessages(),
+                batch,
+                errand.dialectName(),
                 leftOver > 0 ? "; " + leftOver + " messages left queued by an earlier run will be sent too" : "");
 
         long deadline = begin + properties.getTimeout().toNanos();
         long queued;
         while ((queued = outbox.queuedInAllBatches()) > 0 && System.nanoTime() < deadline) {
             if (closing.await(1, TimeUnit.SECONDS)) {
-                log.info("The application is closing: batch {} ends here; its messages still queued stay queued"
-                        + " for the next run", batch);
+                log.info(
+                        "The application is closing: batch {} ends here; its messages still queued stay queued"
+                                + " for the next run",
+                        batch);
                 throw new CancellationException("the application closed");
             }
             Map<String, Long> counts = outbox.statusCounts(batch);
-            log.info("Progress of batch {}: {} sent, {} failed, {} still queued", batch,
-                    counts.getOrDefault(SmsOutbox.SENT, 0L), counts.getOrDefault(SmsOutbox.FAILED, 0L),
+            log.info(
+                    "Progress of batch {}: {} sent, {} failed, {} still queued",
+                    batch,
+                    counts.getOrDefault(SmsOutbox.SENT, 0L),
+                    counts.getOrDefault(SmsOutbox.FAILED, 0L),
                     counts.getOrDefault(SmsOutbox.QUEUED, 0L));
         }
         SmsDemoSummary result = summarize(batch, Duration.ofNanos(System.nanoTime() - begin), queued == 0);
@@ -130,25 +138,33 @@ public class SmsDemoRunner {
 
     private SmsDemoSummary summarize(String batch, Duration elapsed, boolean complete) {
         List<SmsMessage> messages = outbox.messages(batch);
-        long sent = messages.stream().filter(m -> m.status().equals(SmsOutbox.SENT)).count();
-        List<SmsMessage> failures = messages.stream().filter(m -> m.status().equals(SmsOutbox.FAILED)).toList();
+        long sent =
+                messages.stream().filter(m -> m.status().equals(SmsOutbox.SENT)).count();
+        List<SmsMessage> failures = messages.stream()
+                .filter(m -> m.status().equals(SmsOutbox.FAILED))
+                .toList();
         long attempts = messages.stream().mapToLong(SmsMessage::attempts).sum();
         return new SmsDemoSummary(batch, messages.size(), sent, failures.size(), attempts, elapsed, complete, failures);
     }
 
     private void print(SmsDemoSummary s) {
-        StringBuilder text = new StringBuilder("\n=== Errand SMS demo: summary of batch ").append(s.batch())
+        StringBuilder text = new StringBuilder("\n=== Errand SMS demo: summary of batch ")
+                .append(s.batch())
                 .append(" ===\n");
-        text.append(String.format("%d messages: %d sent, %d failed for good, in %.1f s%n", s.messages(), s.sent(),
-                s.failed(), s.elapsed().toMillis() / 1000.0));
-        text.append(String.format("%d attempts in all (%d retries); retry policy %s, at most %d attempts%n",
+        text.append(String.format(
+                "%d messages: %d sent, %d failed for good, in %.1f s%n",
+                s.messages(), s.sent(), s.failed(), s.elapsed().toMillis() / 1000.0));
+        text.append(String.format(
+                "%d attempts in all (%d retries); retry policy %s, at most %d attempts%n",
                 s.attempts(), s.attempts() - s.messages(), policy(), properties.getMaxAttempts()));
         for (SmsMessage failed : s.failures()) {
-            text.append(String.format("  failed: %s after %d attempts: %s%n", failed.recipient(), failed.attempts(),
-                    failed.lastError()));
+            text.append(String.format(
+                    "  failed: %s after %d attempts: %s%n", failed.recipient(), failed.attempts(), failed.lastError()));
         }
-        text.append(s.complete() ? "Every message reached a final state.\n"
-                : "Timed out after " + properties.getTimeout() + " with messages still queued.\n");
+        text.append(
+                s.complete()
+                        ? "Every message reached a final state.\n"
+                        : "Timed out after " + properties.getTimeout() + " with messages still queued.\n");
         System.out.print(text);
         System.out.flush();
     }

@@ -15,5 +15,12 @@ import java.util.List;
  * @param complete whether every message of every batch reached a final state in time
  * @param failures the failed messages
  */
-public record SmsDemoSummary(String batch, int messages, long sent, long failed, long attempts, Duration elapsed,
-        boolean complete, List<SmsMessage> failures) {}
+public record SmsDemoSummary(
+        String batch,
+        int messages,
+        long sent,
+        long failed,
+        long attempts,
+        Duration elapsed,
+        boolean complete,
+        List<SmsMessage> failures) {}

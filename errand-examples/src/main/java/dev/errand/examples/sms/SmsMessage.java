@@ -11,5 +11,5 @@ package dev.errand.examples.sms;
  * @param attempts attempts used so far (written when the message reaches a final state)
  * @param lastError why the last attempt failed, for failed messages
  */
-public record SmsMessage(String id, String batch, String recipient, String body, String status, int attempts,
-        String lastError) {}
+public record SmsMessage(
+        String id, String batch, String recipient, String body, String status, int attempts, String lastError) {}

@@ -40,8 +40,13 @@ public class SmsOutbox {
             String id = UUID.randomUUID().toString();
             // Every tenth number ends in 00: the gateway does not know those subscribers, so they always fail.
             String recipient = String.format("+38591%04d%s", i, i % 10 == 0 ? "00" : String.format("%02d", i % 97));
-            jdbc.update("INSERT INTO sms_message (id, batch, recipient, body, status, attempts) VALUES (?, ?, ?, ?, ?, 0)",
-                    id, batch, recipient, "Hello #" + i + " from the Errand SMS demo", QUEUED);
+            jdbc.update(
+                    "INSERT INTO sms_message (id, batch, recipient, body, status, attempts) VALUES (?, ?, ?, ?, ?, 0)",
+                    id,
+                    batch,
+                    recipient,
+                    "Hello #" + i + " from the Errand SMS demo",
+                    QUEUED);
             ids.add(id);
             tasks.add(TaskRequest.of(SmsSender.KIND, new SendSms(id)));
         }
@@ -51,27 +56,43 @@ public class SmsOutbox {
 
     /** Reads one message. */
     public SmsMessage find(String id) {
-        return jdbc.queryForObject("SELECT id, batch, recipient, body, status, attempts, last_error FROM sms_message"
-                + " WHERE id = ?", (row, n) -> new SmsMessage(row.getString(1), row.getString(2), row.getString(3),
-                        row.getString(4), row.getString(5), row.getInt(6), row.getString(7)), id);
+        return jdbc.queryForObject(
+                "SELECT id, batch, recipient, body, status, attempts, last_error FROM sms_message" + " WHERE id = ?",
+                (row, n) -> new SmsMessage(
+                        row.getString(1),
+                        row.getString(2),
+                        row.getString(3),
+                        row.getString(4),
+                        row.getString(5),
+                        row.getInt(6),
+                        row.getString(7)),
+                id);
     }
 
     /** Marks a message sent; called inside the task's transaction, so it commits with the task's completion. */
     public void markSent(String id, int attempts) {
-        jdbc.update("UPDATE sms_message SET status = ?, attempts = ?, last_error = NULL WHERE id = ?", SENT, attempts,
-                id);
+        jdbc.update(
+                "UPDATE sms_message SET status = ?, attempts = ?, last_error = NULL WHERE id = ?", SENT, attempts, id);
     }
 
     /** Marks a message failed for good; called in the transaction that marks its task failed. */
     public void markFailed(String id, int attempts, String error) {
-        jdbc.update("UPDATE sms_message SET status = ?, attempts = ?, last_error = ? WHERE id = ?", FAILED, attempts,
-                error, id);
+        jdbc.update(
+                "UPDATE sms_message SET status = ?, attempts = ?, last_error = ? WHERE id = ?",
+                FAILED,
+                attempts,
+                error,
+                id);
     }
 
     /** Messages per status in a batch. */
     public Map<String, Long> statusCounts(String batch) {
-        return jdbc.query("SELECT status, COUNT(*) FROM sms_message WHERE batch = ? GROUP BY status",
-                (row, n) -> Map.entry(row.getString(1), row.getLong(2)), batch).stream()
+        return jdbc
+                .query(
+                        "SELECT status, COUNT(*) FROM sms_message WHERE batch = ? GROUP BY status",
+                        (row, n) -> Map.entry(row.getString(1), row.getLong(2)),
+                        batch)
+                .stream()
                 .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
     }
 
@@ -82,9 +103,17 @@ public class SmsOutbox {
 
     /** The messages of a batch. */
     public List<SmsMessage> messages(String batch) {
-        return jdbc.query("SELECT id, batch, recipient, body, status, attempts, last_error FROM sms_message"
-                + " WHERE batch = ? ORDER BY recipient", (row, n) -> new SmsMessage(row.getString(1),
-                        row.getString(2), row.getString(3), row.getString(4), row.getString(5), row.getInt(6),
-                        row.getString(7)), batch);
+        return jdbc.query(
+                "SELECT id, batch, recipient, body, status, attempts, last_error FROM sms_message"
+                        + " WHERE batch = ? ORDER BY recipient",
+                (row, n) -> new SmsMessage(
+                        row.getString(1),
+                        row.getString(2),
+                        row.getString(3),
+                        row.getString(4),
+                        row.getString(5),
+                        row.getInt(6),
+                        row.getString(7)),
+                batch);
     }
 }

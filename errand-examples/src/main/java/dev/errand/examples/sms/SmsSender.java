@@ -49,8 +49,13 @@ public class SmsSender implements TaskHandler<SendSms>, FailureCallback<SendSms>
         try {
             gateway.send(message.recipient(), message.body());
         } catch (FlakySmsGateway.GatewayException e) {
-            log.info("SMS to {} failed on attempt {} of {}: {}{}", message.recipient(), context.attempt(),
-                    context.maxAttempts(), e.getMessage(), context.isLastAttempt() ? "; giving up" : "; will retry");
+            log.info(
+                    "SMS to {} failed on attempt {} of {}: {}{}",
+                    message.recipient(),
+                    context.attempt(),
+                    context.maxAttempts(),
+                    e.getMessage(),
+                    context.isLastAttempt() ? "; giving up" : "; will retry");
             throw e;
         }
         outbox.markSent(message.id(), context.attempt());
@@ -66,7 +71,9 @@ public class SmsSender implements TaskHandler<SendSms>, FailureCallback<SendSms>
     public void onFailure(FailedTask<SendSms> task, Connection connection) {
         if (task.payload() == null) {
             // Only a task written by hand (SQL, another service) can carry a payload that does not decode.
-            log.warn("send-sms task {} failed without a readable payload, so no message to mark: {}", task.id(),
+            log.warn(
+                    "send-sms task {} failed without a readable payload, so no message to mark: {}",
+                    task.id(),
                     task.cause().describe());
             return;
         }

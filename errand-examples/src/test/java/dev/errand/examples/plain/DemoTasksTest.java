@@ -10,8 +10,10 @@ class DemoTasksTest {
 
     @Test
     void aHandlerFailureIsItsSimpleTypeAndMessageWithoutStackTrace() {
-        FailureCause cause = new FailureCause.HandlerFailed("java.io.IOException",
-                "Partner acme answered 503 for order 50004", new java.io.IOException("Partner acme answered 503"));
+        FailureCause cause = new FailureCause.HandlerFailed(
+                "java.io.IOException",
+                "Partner acme answered 503 for order 50004",
+                new java.io.IOException("Partner acme answered 503"));
         assertThat(DemoTasks.reason(cause)).isEqualTo("IOException: Partner acme answered 503 for order 50004");
     }
 

@@ -20,15 +20,16 @@ class PlainDemoTest {
 
     @Test
     void runsAndTheTaskTableAndTheBusinessTablesAgree() throws Exception {
-        Path directory = Path.of("target", "plain-demo-test", UUID.randomUUID().toString()).toAbsolutePath();
+        Path directory = Path.of("target", "plain-demo-test", UUID.randomUUID().toString())
+                .toAbsolutePath();
 
         assertThat(PlainDemo.run(directory)).as("the demo's own checks").isTrue();
 
         List<String> kinds = new ArrayList<>();
         List<String> errors = new ArrayList<>();
         long failedTasks;
-        try (Connection connection = DriverManager.getConnection("jdbc:h2:file:" + directory.resolve("errand"), "sa",
-                "");
+        try (Connection connection =
+                        DriverManager.getConnection("jdbc:h2:file:" + directory.resolve("errand"), "sa", "");
                 Statement statement = connection.createStatement()) {
             try (ResultSet rows = statement.executeQuery("SELECT kind, error FROM demo_failure")) {
                 while (rows.next()) {
@@ -45,11 +46,13 @@ class PlainDemoTest {
         // only if it crashes on all 4 attempts (1 in 10,000 each).
         assertThat(errors).hasSize((int) failedTasks).isNotEmpty();
         for (int i = 0; i < errors.size(); i++) {
-            assertThat(errors.get(i)).as("the reason recorded for a failed %s", kinds.get(i)).matches(
-                    kinds.get(i).equals(DemoTasks.NOTIFY_PARTNER.name())
-                            ? "IOException: Partner \\w+ answered 503 for order \\d+"
-                            : "IllegalStateException: Report renderer crashed after writing report \\d+"
-                                    + " \\(attempt 4\\); the row rolls back with the attempt");
+            assertThat(errors.get(i))
+                    .as("the reason recorded for a failed %s", kinds.get(i))
+                    .matches(
+                            kinds.get(i).equals(DemoTasks.NOTIFY_PARTNER.name())
+                                    ? "IOException: Partner \\w+ answered 503 for order \\d+"
+                                    : "IllegalStateException: Report renderer crashed after writing report \\d+"
+                                            + " \\(attempt 4\\); the row rolls back with the attempt");
         }
     }
 }

@@ -31,12 +31,17 @@ final class DemoProcess {
         String classPath = System.getProperty("java.class.path");
         assertThat(classPath).as("the test class path").contains("classes");
         List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", classPath,
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                classPath,
                 SmsDemoApplication.class.getName()));
         command.addAll(List.of(args));
         Path log = directory.resolve(logName);
-        Process process = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true)
-                .redirectOutput(log.toFile()).start();
+        Process process = new ProcessBuilder(command)
+                .directory(directory.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         return new DemoProcess(process, log);
     }
 
@@ -44,8 +49,12 @@ final class DemoProcess {
     void awaitLog(String text, Duration timeout) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!log().contains(text)) {
-            assertThat(process.isAlive()).as("the demo is running; its log:%n%s", log()).isTrue();
-            assertThat(System.nanoTime()).as("'%s' within %s; the log:%n%s", text, timeout, log()).isLessThan(deadline);
+            assertThat(process.isAlive())
+                    .as("the demo is running; its log:%n%s", log())
+                    .isTrue();
+            assertThat(System.nanoTime())
+                    .as("'%s' within %s; the log:%n%s", text, timeout, log())
+                    .isLessThan(deadline);
             Thread.sleep(100);
         }
     }
@@ -61,7 +70,9 @@ final class DemoProcess {
         if (!ended) {
             process.destroyForcibly();
         }
-        assertThat(ended).as("the demo ended within %s; its log:%n%s", timeout, log()).isTrue();
+        assertThat(ended)
+                .as("the demo ended within %s; its log:%n%s", timeout, log())
+                .isTrue();
         return process.exitValue();
     }
 

@@ -22,20 +22,30 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * message is sent or failed, failed ones used all their attempts and carry their error, the numbers the
  * gateway does not know failed, and Actuator answers, with health 200 UP while the run is in progress.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-    "sms.h2-file=./target/sms-demo-test/${random.uuid}",
-    "sms.messages=30", "sms.send-time=100ms", "sms.retry-delay=50ms", "sms.retry-max-delay=200ms",
-    "sms.exit-when-done=false"})
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "sms.h2-file=./target/sms-demo-test/${random.uuid}",
+            "sms.messages=30",
+            "sms.send-time=100ms",
+            "sms.retry-delay=50ms",
+            "sms.retry-max-delay=200ms",
+            "sms.exit-when-done=false"
+        })
 class SmsDemoApplicationTest {
 
     @Autowired
     SmsDemoRunner runner;
+
     @Autowired
     SmsOutbox outbox;
+
     @Autowired
     Errand errand;
+
     @Autowired
     MeterRegistry registry;
+
     @LocalServerPort
     int port;
 
@@ -56,8 +66,10 @@ class SmsDemoApplicationTest {
             Thread.sleep(100);
         }
         assertThat(statusesDuringRun).isNotEmpty().containsOnly(200);
-        assertThat(bodiesDuringRun).allSatisfy(body -> assertThat(body).startsWith("{\"components\"")
-                .contains("\"errand\"").endsWith("\"status\":\"UP\"}"));
+        assertThat(bodiesDuringRun).allSatisfy(body -> assertThat(body)
+                .startsWith("{\"components\"")
+                .contains("\"errand\"")
+                .endsWith("\"status\":\"UP\"}"));
 
         SmsDemoSummary summary = runner.awaitSummary();
         assertThat(summary.complete()).isTrue();
@@ -69,27 +81,42 @@ class SmsDemoApplicationTest {
         assertThat(summary.sent() + summary.failed()).isEqualTo(30);
 
         // Numbers ending in 00 are unknown to the gateway: they fail on every attempt.
-        List<SmsMessage> unknown = messages.stream().filter(m -> m.recipient().endsWith("00")).toList();
+        List<SmsMessage> unknown =
+                messages.stream().filter(m -> m.recipient().endsWith("00")).toList();
         assertThat(unknown).hasSize(3).allSatisfy(m -> {
             assertThat(m.status()).isEqualTo(SmsOutbox.FAILED);
             assertThat(m.attempts()).isEqualTo(4);
             assertThat(m.lastError()).startsWith("unknown subscriber");
         });
-        assertThat(messages).filteredOn(m -> m.status().equals(SmsOutbox.SENT))
-                .allSatisfy(m -> assertThat(m.attempts()).isBetween(1, 4));
-        assertThat(messages).filteredOn(m -> m.status().equals(SmsOutbox.FAILED)).allSatisfy(m -> {
-            assertThat(m.attempts()).isEqualTo(4);
-            // The failure callback records the gateway's own words: no exception class, no stack trace.
-            assertThat(m.lastError()).isIn(FlakySmsGateway.TRANSIENT_ERRORS.get(0), FlakySmsGateway.TRANSIENT_ERRORS
-                    .get(1), FlakySmsGateway.TRANSIENT_ERRORS.get(2), "unknown subscriber " + m.recipient());
-        });
+        assertThat(messages).filteredOn(m -> m.status().equals(SmsOutbox.SENT)).allSatisfy(m -> assertThat(m.attempts())
+                .isBetween(1, 4));
+        assertThat(messages)
+                .filteredOn(m -> m.status().equals(SmsOutbox.FAILED))
+                .allSatisfy(m -> {
+                    assertThat(m.attempts()).isEqualTo(4);
+                    // The failure callback records the gateway's own words: no exception class, no stack trace.
+                    assertThat(m.lastError())
+                            .isIn(
+                                    FlakySmsGateway.TRANSIENT_ERRORS.get(0),
+                                    FlakySmsGateway.TRANSIENT_ERRORS.get(1),
+                                    FlakySmsGateway.TRANSIENT_ERRORS.get(2),
+                                    "unknown subscriber " + m.recipient());
+                });
 
         // Errand's side agrees: no task left to run, one failed task per failed message.
-        assertThat(errand.admin().count(TaskQuery.builder().state(TaskState.PENDING).build())).isZero();
-        assertThat(errand.admin().count(TaskQuery.builder().state(TaskState.RUNNING).build())).isZero();
-        assertThat(errand.admin().count(TaskQuery.builder().state(TaskState.FAILED).build()))
+        assertThat(errand.admin()
+                        .count(TaskQuery.builder().state(TaskState.PENDING).build()))
+                .isZero();
+        assertThat(errand.admin()
+                        .count(TaskQuery.builder().state(TaskState.RUNNING).build()))
+                .isZero();
+        assertThat(errand.admin()
+                        .count(TaskQuery.builder().state(TaskState.FAILED).build()))
                 .isEqualTo(summary.failed());
-        assertThat(registry.get("errand.tasks.retried").tags("kind", "send-sms").counter().count())
+        assertThat(registry.get("errand.tasks.retried")
+                        .tags("kind", "send-sms")
+                        .counter()
+                        .count())
                 .isGreaterThanOrEqualTo(9);
 
         HttpResponse<String> health = get(http, "/actuator/health");
@@ -98,20 +125,24 @@ class SmsDemoApplicationTest {
         // Prometheus scrapes Errand's meters: counters by kind and queue, the queue gauges.
         HttpResponse<String> prometheus = get(http, "/actuator/prometheus");
         assertThat(prometheus.statusCode()).isEqualTo(200);
-        assertThat(prometheus.body()).contains(
-                "errand_tasks_enqueued_total{kind=\"send-sms\",queue=\"default\"} 30.0",
-                "errand_tasks_succeeded_total{kind=\"send-sms\",queue=\"default\"} " + summary.sent() + ".0",
-                "errand_tasks_failed_total{kind=\"send-sms\",queue=\"default\"} " + summary.failed() + ".0",
-                "errand_tasks_retried_total{kind=\"send-sms\",queue=\"default\"}",
-                "errand_tasks_execution_seconds_count{kind=\"send-sms\"",
-                "errand_queue_depth{");
+        assertThat(prometheus.body())
+                .contains(
+                        "errand_tasks_enqueued_total{kind=\"send-sms\",queue=\"default\"} 30.0",
+                        "errand_tasks_succeeded_total{kind=\"send-sms\",queue=\"default\"} " + summary.sent() + ".0",
+                        "errand_tasks_failed_total{kind=\"send-sms\",queue=\"default\"} " + summary.failed() + ".0",
+                        "errand_tasks_retried_total{kind=\"send-sms\",queue=\"default\"}",
+                        "errand_tasks_execution_seconds_count{kind=\"send-sms\"",
+                        "errand_queue_depth{");
         HttpResponse<String> endpoint = get(http, "/actuator/errand");
         assertThat(endpoint.statusCode()).isEqualTo(200);
-        assertThat(endpoint.body()).contains("\"send-sms\"", "\"" + errand.settings().nodeId() + "\"");
+        assertThat(endpoint.body())
+                .contains("\"send-sms\"", "\"" + errand.settings().nodeId() + "\"");
     }
 
     private HttpResponse<String> get(HttpClient http, String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).build(),
+        return http.send(
+                HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 }

@@ -21,21 +21,31 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * <p>The run's length: no random failures, so 125 messages take one send and the 15 numbers the gateway
  * does not know (ending in 00) four; 185 sends of 0.8 s on average on 4 workers.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE, properties = {
-    "sms.h2-file=./target/sms-demo-max-lifetime/${random.uuid}",
-    "spring.datasource.hikari.max-lifetime=30000",
-    "sms.messages=140", "sms.send-time=800ms", "sms.failure-rate=0", "sms.retry-delay=50ms",
-    "sms.retry-max-delay=200ms", "sms.exit-when-done=false"})
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.NONE,
+        properties = {
+            "sms.h2-file=./target/sms-demo-max-lifetime/${random.uuid}",
+            "spring.datasource.hikari.max-lifetime=30000",
+            "sms.messages=140",
+            "sms.send-time=800ms",
+            "sms.failure-rate=0",
+            "sms.retry-delay=50ms",
+            "sms.retry-max-delay=200ms",
+            "sms.exit-when-done=false"
+        })
 class SmsDemoMaxLifetimeTest {
 
     private static final Duration MAX_LIFETIME = Duration.ofSeconds(30);
 
     @Autowired
     SmsDemoRunner runner;
+
     @Autowired
     SmsOutbox outbox;
+
     @Autowired
     Errand errand;
+
     @Autowired
     JdbcTemplate jdbc;
 
@@ -55,20 +65,29 @@ class SmsDemoMaxLifetimeTest {
         assertThat(oldestAtEnd).isGreaterThan(newestAtStart);
 
         List<SmsMessage> messages = outbox.messages(summary.batch());
-        assertThat(messages).hasSize(140)
-                .allSatisfy(m -> assertThat(m.status()).isIn(SmsOutbox.SENT, SmsOutbox.FAILED));
+        assertThat(messages).hasSize(140).allSatisfy(m -> assertThat(m.status())
+                .isIn(SmsOutbox.SENT, SmsOutbox.FAILED));
         // Without random failures exactly the unknown numbers fail, after all their attempts.
-        assertThat(messages).filteredOn(m -> m.recipient().endsWith("00")).hasSize(15).allSatisfy(m -> {
-            assertThat(m.status()).isEqualTo(SmsOutbox.FAILED);
-            assertThat(m.attempts()).isEqualTo(4);
-            assertThat(m.lastError()).isEqualTo("unknown subscriber " + m.recipient());
-        });
-        assertThat(messages).filteredOn(m -> !m.recipient().endsWith("00"))
-                .allSatisfy(m -> assertThat(m.status()).isEqualTo(SmsOutbox.SENT));
+        assertThat(messages)
+                .filteredOn(m -> m.recipient().endsWith("00"))
+                .hasSize(15)
+                .allSatisfy(m -> {
+                    assertThat(m.status()).isEqualTo(SmsOutbox.FAILED);
+                    assertThat(m.attempts()).isEqualTo(4);
+                    assertThat(m.lastError()).isEqualTo("unknown subscriber " + m.recipient());
+                });
+        assertThat(messages).filteredOn(m -> !m.recipient().endsWith("00")).allSatisfy(m -> assertThat(m.status())
+                .isEqualTo(SmsOutbox.SENT));
         assertThat(summary.sent()).isEqualTo(125);
         assertThat(summary.failed()).isEqualTo(15);
-        assertThat(errand.admin().count(TaskQuery.builder().state(TaskState.PENDING).build())).isZero();
-        assertThat(errand.admin().count(TaskQuery.builder().state(TaskState.RUNNING).build())).isZero();
-        assertThat(errand.admin().count(TaskQuery.builder().state(TaskState.FAILED).build())).isEqualTo(15);
+        assertThat(errand.admin()
+                        .count(TaskQuery.builder().state(TaskState.PENDING).build()))
+                .isZero();
+        assertThat(errand.admin()
+                        .count(TaskQuery.builder().state(TaskState.RUNNING).build()))
+                .isZero();
+        assertThat(errand.admin()
+                        .count(TaskQuery.builder().state(TaskState.FAILED).build()))
+                .isEqualTo(15);
     }
 }

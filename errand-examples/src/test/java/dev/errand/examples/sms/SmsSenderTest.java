@@ -10,8 +10,8 @@ class SmsSenderTest {
 
     @Test
     void aGatewayErrorIsRecordedAsTheExceptionsMessageAlone() {
-        FailureCause cause = new FailureCause.HandlerFailed(FlakySmsGateway.GatewayException.class.getName(),
-                "unknown subscriber +38591000100", null);
+        FailureCause cause = new FailureCause.HandlerFailed(
+                FlakySmsGateway.GatewayException.class.getName(), "unknown subscriber +38591000100", null);
         assertThat(SmsSender.reason(cause)).isEqualTo("unknown subscriber +38591000100");
     }
 

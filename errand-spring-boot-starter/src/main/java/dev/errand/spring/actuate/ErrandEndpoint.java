@@ -49,7 +49,9 @@ public class ErrandEndpoint {
         });
         Map<String, KindDescriptor> kinds = new TreeMap<>();
         for (TaskDefinition<?> definition : tasks.definitions()) {
-            kinds.put(definition.kind(), new KindDescriptor(true, definition.mode().name(), definition.maxAttempts()));
+            kinds.put(
+                    definition.kind(),
+                    new KindDescriptor(true, definition.mode().name(), definition.maxAttempts()));
         }
         for (TaskCounts.Count count : overview.counts()) {
             String state = count.state().dbValue();
@@ -57,7 +59,8 @@ public class ErrandEndpoint {
             queue.states().merge(state, count.count(), Long::sum);
             queue.due += count.due();
             queue.lagSeconds = Math.max(queue.lagSeconds, count.oldestDueLag().toMillis() / 1000.0);
-            kinds.computeIfAbsent(count.kind(), name -> new KindDescriptor(false, null, null)).states()
+            kinds.computeIfAbsent(count.kind(), name -> new KindDescriptor(false, null, null))
+                    .states()
                     .merge(state, count.count(), Long::sum);
         }
         Map<String, Long> states = new TreeMap<>();
@@ -68,9 +71,16 @@ public class ErrandEndpoint {
             nodes.add(errand.settings().nodeId());
         }
         return new ErrandDescriptor(
-                new NodeDescriptor(errand.settings().nodeId(), errand.isRunning(),
-                        errand.settings().processingEnabled(), errand.dialectName()),
-                queues, states, kinds, nodes, overview.databaseTime().toString());
+                new NodeDescriptor(
+                        errand.settings().nodeId(),
+                        errand.isRunning(),
+                        errand.settings().processingEnabled(),
+                        errand.dialectName()),
+                queues,
+                states,
+                kinds,
+                nodes,
+                overview.databaseTime().toString());
     }
 
     /**
@@ -83,8 +93,13 @@ public class ErrandEndpoint {
      * @param nodes the nodes holding running tasks, plus this node
      * @param databaseTime the database's time when the counts were read
      */
-    public record ErrandDescriptor(NodeDescriptor node, Map<String, QueueDescriptor> queues,
-            Map<String, Long> states, Map<String, KindDescriptor> kinds, List<String> nodes, String databaseTime) {}
+    public record ErrandDescriptor(
+            NodeDescriptor node,
+            Map<String, QueueDescriptor> queues,
+            Map<String, Long> states,
+            Map<String, KindDescriptor> kinds,
+            List<String> nodes,
+            String databaseTime) {}
 
     /**
      * This node.

@@ -54,7 +54,9 @@ public final class ErrandHealthIndicator implements HealthIndicator {
         try {
             load = statistics.load();
         } catch (RuntimeException unreachable) {
-            return health.down(unreachable).withDetail("database", "unreachable").build();
+            return health.down(unreachable)
+                    .withDetail("database", "unreachable")
+                    .build();
         }
         health.withDetail("database", "reachable")
                 .withDetail("failedTasks", load.failed())

@@ -2,8 +2,9 @@ package dev.errand.spring.autoconfigure;
 
 import dev.errand.Errand;
 import dev.errand.ErrandBuilder;
-import dev.errand.spi.TaskListener;
 import dev.errand.spi.PayloadCodec;
+import dev.errand.spi.TaskListener;
+import dev.errand.spi.TransactionRunner;
 import dev.errand.spring.ErrandBuilderCustomizer;
 import dev.errand.spring.ErrandClient;
 import dev.errand.spring.ErrandConfigurationException;
@@ -12,7 +13,6 @@ import dev.errand.spring.ErrandTaskCustomizer;
 import dev.errand.spring.ErrandTasks;
 import dev.errand.spring.SpringTransactionRunner;
 import dev.errand.spring.TaskStatistics;
-import dev.errand.spi.TransactionRunner;
 import java.util.List;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
@@ -42,10 +42,12 @@ import org.springframework.transaction.PlatformTransactionManager;
  *   <li>{@link ErrandLifecycle}, {@link ErrandClient} and {@link TaskStatistics}.</li>
  * </ul>
  */
-@AutoConfiguration(afterName = {
-        "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
-        "org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration",
-        "org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration"})
+@AutoConfiguration(
+        afterName = {
+            "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+            "org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration",
+            "org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration"
+        })
 @ConditionalOnClass({Errand.class, DataSource.class})
 @ConditionalOnSingleCandidate(DataSource.class)
 @ConditionalOnBooleanProperty(name = "errand.enabled", matchIfMissing = true)
@@ -58,7 +60,9 @@ public class ErrandAutoConfiguration {
     /** The task kinds found in the context. */
     @Bean
     @ConditionalOnMissingBean
-    public ErrandTasks errandTasks(ConfigurableListableBeanFactory beanFactory, Environment environment,
+    public ErrandTasks errandTasks(
+            ConfigurableListableBeanFactory beanFactory,
+            Environment environment,
             ObjectProvider<ErrandTaskCustomizer> customizers) {
         List<ErrandTaskCustomizer> ordered = customizers.orderedStream().toList();
         return new ErrandTaskDiscovery(beanFactory, environment, ordered).discover();
@@ -72,16 +76,20 @@ public class ErrandAutoConfiguration {
      */
     @Bean
     @ConditionalOnMissingBean
-    public TransactionRunner errandTransactionRunner(DataSource dataSource,
-            ObjectProvider<PlatformTransactionManager> transactionManagers) {
+    public TransactionRunner errandTransactionRunner(
+            DataSource dataSource, ObjectProvider<PlatformTransactionManager> transactionManagers) {
         PlatformTransactionManager transactionManager = transactionManagers.getIfUnique();
         if (transactionManager == null) {
-            List<String> candidates = transactionManagers.stream().map(Object::toString).toList();
+            List<String> candidates =
+                    transactionManagers.stream().map(Object::toString).toList();
             if (!candidates.isEmpty()) {
-                throw new ErrandConfigurationException("Errand needs one PlatformTransactionManager for its"
-                        + " transactional handlers, and the context has " + candidates.size() + " without a primary: "
-                        + candidates + ".", "Mark the one that manages Errand's DataSource @Primary, or define a"
-                        + " TransactionRunner bean, for example new SpringTransactionRunner(yourTransactionManager).");
+                throw new ErrandConfigurationException(
+                        "Errand needs one PlatformTransactionManager for its"
+                                + " transactional handlers, and the context has " + candidates.size()
+                                + " without a primary: "
+                                + candidates + ".",
+                        "Mark the one that manages Errand's DataSource @Primary, or define a"
+                                + " TransactionRunner bean, for example new SpringTransactionRunner(yourTransactionManager).");
             }
             transactionManager = new DataSourceTransactionManager(dataSource);
         }
@@ -95,9 +103,14 @@ public class ErrandAutoConfiguration {
      */
     @Bean
     @ConditionalOnMissingBean
-    public Errand errand(DataSource dataSource, ErrandProperties properties, ErrandTasks tasks,
-            TransactionRunner transactionRunner, ObjectProvider<TaskListener> listeners,
-            ObjectProvider<PayloadCodec> payloadCodec, ObjectProvider<ErrandBuilderCustomizer> customizers) {
+    public Errand errand(
+            DataSource dataSource,
+            ErrandProperties properties,
+            ErrandTasks tasks,
+            TransactionRunner transactionRunner,
+            ObjectProvider<TaskListener> listeners,
+            ObjectProvider<PayloadCodec> payloadCodec,
+            ObjectProvider<ErrandBuilderCustomizer> customizers) {
         ErrandBuilder builder = Errand.builder(dataSource);
         properties.applyTo(builder);
         tasks.definitions().forEach(builder::register);
@@ -112,10 +125,12 @@ public class ErrandAutoConfiguration {
                 throw e;
             }
             // A dialect set by hand that does not fit the database fails in the migrations or the first query.
-            throw new ErrandConfigurationException("Errand could not start on the database with errand.dialect="
-                    + properties.getDialect() + ": " + e.getMessage(), "Check that errand.dialect names the database"
-                    + " behind the DataSource (postgresql, mariadb, mysql or h2), or remove errand.dialect to detect"
-                    + " it from the JDBC metadata.");
+            throw new ErrandConfigurationException(
+                    "Errand could not start on the database with errand.dialect=" + properties.getDialect() + ": "
+                            + e.getMessage(),
+                    "Check that errand.dialect names the database"
+                            + " behind the DataSource (postgresql, mariadb, mysql or h2), or remove errand.dialect to detect"
+                            + " it from the JDBC metadata.");
         }
     }
 
@@ -137,7 +152,9 @@ public class ErrandAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     public TaskStatistics errandTaskStatistics(Errand errand, ErrandProperties properties) {
-        return new TaskStatistics(errand.admin(), properties.getStats().getCacheDuration(),
+        return new TaskStatistics(
+                errand.admin(),
+                properties.getStats().getCacheDuration(),
                 properties.getStats().getOverdueAfter());
     }
 }

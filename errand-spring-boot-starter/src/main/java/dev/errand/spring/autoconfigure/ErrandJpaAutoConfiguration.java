@@ -1,8 +1,8 @@
 package dev.errand.spring.autoconfigure;
 
 import dev.errand.Errand;
-import dev.errand.spring.SpringTransactionRunner;
 import dev.errand.spi.TransactionRunner;
+import dev.errand.spring.SpringTransactionRunner;
 import jakarta.persistence.EntityManagerFactory;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
@@ -23,7 +23,8 @@ import org.springframework.orm.jpa.JpaTransactionManager;
  * changes would commit apart from the task, or fail outside a transaction, and start-up logs a warning
  * that says why.
  */
-@AutoConfiguration(after = ErrandAutoConfiguration.class,
+@AutoConfiguration(
+        after = ErrandAutoConfiguration.class,
         afterName = "org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration")
 @ConditionalOnClass({EntityManagerFactory.class, JpaTransactionManager.class})
 @ConditionalOnBean({Errand.class, EntityManagerFactory.class})
@@ -36,24 +37,27 @@ public class ErrandJpaAutoConfiguration {
 
     /** Logs a warning at start-up if JPA writes of handlers would not join the task's transaction. */
     @Bean
-    public static SmartInitializingSingleton errandJpaTransactionCheck(ObjectProvider<TransactionRunner> runner,
-            ObjectProvider<DataSource> dataSource) {
+    public static SmartInitializingSingleton errandJpaTransactionCheck(
+            ObjectProvider<TransactionRunner> runner, ObjectProvider<DataSource> dataSource) {
         return () -> {
             if (!(runner.getIfAvailable() instanceof SpringTransactionRunner spring)) {
                 return;
             }
             DataSource errandDataSource = dataSource.getIfUnique();
             if (!(spring.transactionManager() instanceof JpaTransactionManager jpa)) {
-                log.warn("Errand runs transactional handlers with {}, not a JpaTransactionManager, although JPA is in"
-                        + " use: JPA repositories called by a handler will not join the task's transaction."
-                        + " Define a TransactionRunner bean on your JpaTransactionManager if handlers use JPA.",
+                log.warn(
+                        "Errand runs transactional handlers with {}, not a JpaTransactionManager, although JPA is in"
+                                + " use: JPA repositories called by a handler will not join the task's transaction."
+                                + " Define a TransactionRunner bean on your JpaTransactionManager if handlers use JPA.",
                         spring.transactionManager().getClass().getName());
                 return;
             }
             if (errandDataSource != null && !sameDataSource(jpa.getDataSource(), errandDataSource)) {
-                log.warn("The JpaTransactionManager exposes its JDBC connection for {} and Errand uses {}: a handler's"
-                        + " JPA writes and the task's completion will not share one transaction. Set the"
-                        + " JpaTransactionManager's dataSource to Errand's DataSource.", jpa.getDataSource(),
+                log.warn(
+                        "The JpaTransactionManager exposes its JDBC connection for {} and Errand uses {}: a handler's"
+                                + " JPA writes and the task's completion will not share one transaction. Set the"
+                                + " JpaTransactionManager's dataSource to Errand's DataSource.",
+                        jpa.getDataSource(),
                         errandDataSource);
             }
         };

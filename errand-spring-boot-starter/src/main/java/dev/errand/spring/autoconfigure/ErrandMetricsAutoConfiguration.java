@@ -18,10 +18,13 @@ import org.springframework.context.annotation.Bean;
  * Errand node picks up like any {@code TaskListener} bean, and the {@link ErrandQueueMetrics} gauges for
  * this node's queues.
  */
-@AutoConfiguration(after = ErrandAutoConfiguration.class, afterName = {
-        "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
-        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
-        "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration"})
+@AutoConfiguration(
+        after = ErrandAutoConfiguration.class,
+        afterName = {
+            "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+            "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+            "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration"
+        })
 @ConditionalOnClass(MeterRegistry.class)
 @ConditionalOnBean({Errand.class, MeterRegistry.class})
 public class ErrandMetricsAutoConfiguration {
@@ -40,6 +43,7 @@ public class ErrandMetricsAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     public ErrandQueueMetrics errandQueueMetrics(Errand errand, TaskStatistics statistics) {
-        return new ErrandQueueMetrics(statistics, List.copyOf(errand.settings().queues().keySet()));
+        return new ErrandQueueMetrics(
+                statistics, List.copyOf(errand.settings().queues().keySet()));
     }
 }

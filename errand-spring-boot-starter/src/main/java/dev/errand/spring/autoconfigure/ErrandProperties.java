@@ -1,7 +1,7 @@
 package dev.errand.spring.autoconfigure;
 
-import dev.errand.ErrandBuilder;
 import dev.errand.ClaimStrategies;
+import dev.errand.ErrandBuilder;
 import dev.errand.config.Setting;
 import dev.errand.config.Settings;
 import java.time.Duration;
@@ -374,8 +374,10 @@ public class ErrandProperties implements Validator {
                 .defaultMaxAttempts(defaultMaxAttempts)
                 .tablePrefix(tablePrefix)
                 .migrationsEnabled(migrationsEnabled)
-                .claimStrategy(claimStrategy == ClaimStrategy.OPTIMISTIC_VERSION
-                        ? ClaimStrategies.optimisticVersion() : ClaimStrategies.skipLocked());
+                .claimStrategy(
+                        claimStrategy == ClaimStrategy.OPTIMISTIC_VERSION
+                                ? ClaimStrategies.optimisticVersion()
+                                : ClaimStrategies.skipLocked());
         if (dialect != null) {
             builder.dialect(dialect);
         }
@@ -397,17 +399,24 @@ public class ErrandProperties implements Validator {
         if (p.queues != null) {
             p.queues.forEach((name, queue) -> {
                 if (name.isBlank() || name.length() > 100) {
-                    reject(errors, null, "errand.queues: queue name must be 1 to 100 non-blank characters, got \""
-                            + name + "\"");
+                    reject(
+                            errors,
+                            null,
+                            "errand.queues: queue name must be 1 to 100 non-blank characters, got \"" + name + "\"");
                 }
                 Integer concurrency = queue == null ? null : queue.getConcurrency();
-                Settings.CONCURRENCY.problem("errand.queues." + name + ".concurrency", concurrency)
+                Settings.CONCURRENCY
+                        .problem("errand.queues." + name + ".concurrency", concurrency)
                         .ifPresent(problem -> reject(errors, null, problem));
             });
         }
-        if (p.dialect != null && !ErrandBuilder.dialectNames().contains(p.dialect.trim().toLowerCase(Locale.ROOT))) {
-            reject(errors, "dialect", "errand.dialect must be one of " + String.join(", ", ErrandBuilder.dialectNames())
-                    + " (or unset to detect it), got \"" + p.dialect + "\"");
+        if (p.dialect != null
+                && !ErrandBuilder.dialectNames().contains(p.dialect.trim().toLowerCase(Locale.ROOT))) {
+            reject(
+                    errors,
+                    "dialect",
+                    "errand.dialect must be one of " + String.join(", ", ErrandBuilder.dialectNames())
+                            + " (or unset to detect it), got \"" + p.dialect + "\"");
         }
         if (p.claimStrategy == null) {
             reject(errors, "claimStrategy", "errand.claim-strategy must be skip-locked or optimistic-version");
@@ -428,22 +437,43 @@ public class ErrandProperties implements Validator {
         check(errors, Settings.UNKNOWN_KIND_RETRY_DELAY, p.unknownKindRetryDelay);
         check(errors, Settings.DEFAULT_MAX_ATTEMPTS, p.defaultMaxAttempts);
         if (p.tablePrefix == null || !TABLE_PREFIX.matcher(p.tablePrefix).matches()) {
-            reject(errors, "tablePrefix", "errand.table-prefix must be a letter or '_' followed by letters, digits"
-                    + " or '_', at most 40 characters in all (for example \"errand_\"), got \"" + p.tablePrefix + "\"");
+            reject(
+                    errors,
+                    "tablePrefix",
+                    "errand.table-prefix must be a letter or '_' followed by letters, digits"
+                            + " or '_', at most 40 characters in all (for example \"errand_\"), got \"" + p.tablePrefix
+                            + "\"");
         }
         if (leaseOk && heartbeatOk && p.leaseDuration.compareTo(p.heartbeatInterval.multipliedBy(2)) < 0) {
-            reject(errors, "leaseDuration", "errand.lease-duration (" + DurationText.of(p.leaseDuration)
-                    + ") must be at least twice errand.heartbeat-interval (" + DurationText.of(p.heartbeatInterval)
-                    + "), or one slow heartbeat would let rescue take healthy tasks");
+            reject(
+                    errors,
+                    "leaseDuration",
+                    "errand.lease-duration (" + DurationText.of(p.leaseDuration)
+                            + ") must be at least twice errand.heartbeat-interval ("
+                            + DurationText.of(p.heartbeatInterval)
+                            + "), or one slow heartbeat would let rescue take healthy tasks");
         }
-        range(errors, "stats.cacheDuration", "errand.stats.cache-duration", p.stats.cacheDuration, Duration.ZERO,
+        range(
+                errors,
+                "stats.cacheDuration",
+                "errand.stats.cache-duration",
+                p.stats.cacheDuration,
+                Duration.ZERO,
                 STATS_CACHE_MAX);
-        range(errors, "stats.overdueAfter", "errand.stats.overdue-after", p.stats.overdueAfter, OVERDUE_MIN,
+        range(
+                errors,
+                "stats.overdueAfter",
+                "errand.stats.overdue-after",
+                p.stats.overdueAfter,
+                OVERDUE_MIN,
                 OVERDUE_MAX);
         String queue = p.taskExecutor.queue;
         if (queue == null || queue.isBlank() || queue.length() > 100) {
-            reject(errors, "taskExecutor.queue", "errand.task-executor.queue must be 1 to 100 non-blank characters,"
-                    + " got " + (queue == null ? "null" : "\"" + queue + "\""));
+            reject(
+                    errors,
+                    "taskExecutor.queue",
+                    "errand.task-executor.queue must be 1 to 100 non-blank characters," + " got "
+                            + (queue == null ? "null" : "\"" + queue + "\""));
         }
     }
 
@@ -453,11 +483,14 @@ public class ErrandProperties implements Validator {
         return problem.isEmpty();
     }
 
-    private static boolean range(Errors errors, String field, String property, Duration value, Duration min,
-            Duration max) {
+    private static boolean range(
+            Errors errors, String field, String property, Duration value, Duration min, Duration max) {
         if (value == null || value.compareTo(min) < 0 || value.compareTo(max) > 0) {
-            reject(errors, field, property + " must be between " + DurationText.of(min) + " and "
-                    + DurationText.of(max) + ", got " + DurationText.of(value));
+            reject(
+                    errors,
+                    field,
+                    property + " must be between " + DurationText.of(min) + " and " + DurationText.of(max) + ", got "
+                            + DurationText.of(value));
             return false;
         }
         return true;

@@ -10,8 +10,8 @@ import dev.errand.task.FailedTask;
 import dev.errand.task.FailureCallback;
 import dev.errand.task.TaskContext;
 import dev.errand.task.TaskDefinition;
-import dev.errand.task.TaskKind;
 import dev.errand.task.TaskHandler;
+import dev.errand.task.TaskKind;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -40,7 +40,9 @@ final class ErrandTaskDiscovery {
     private final List<ErrandTaskCustomizer> customizers;
     private final Map<String, ErrandTasks.Registration> registrations = new LinkedHashMap<>();
 
-    ErrandTaskDiscovery(ConfigurableListableBeanFactory beanFactory, Environment environment,
+    ErrandTaskDiscovery(
+            ConfigurableListableBeanFactory beanFactory,
+            Environment environment,
             List<ErrandTaskCustomizer> customizers) {
         this.beanFactory = beanFactory;
         this.environment = environment;
@@ -55,10 +57,10 @@ final class ErrandTaskDiscovery {
         }
         @SuppressWarnings("rawtypes")
         Map<String, TaskDefinition> definitions = beanFactory.getBeansOfType(TaskDefinition.class);
-        definitions.forEach((beanName, definition) -> add(definition,
-                "TaskDefinition bean '" + beanName + "'"));
-        beanFactory.getBeansOfType(PersistentRunnables.class).forEach((beanName, runnables) ->
-                runnables.kinds().forEach((type, kind) -> addRunnable(kind, type, beanName)));
+        definitions.forEach((beanName, definition) -> add(definition, "TaskDefinition bean '" + beanName + "'"));
+        beanFactory.getBeansOfType(PersistentRunnables.class).forEach((beanName, runnables) -> runnables
+                .kinds()
+                .forEach((type, kind) -> addRunnable(kind, type, beanName)));
         return new ErrandTasks(new ArrayList<>(registrations.values()));
     }
 
@@ -67,14 +69,22 @@ final class ErrandTaskDiscovery {
         Class<?> beanType = beanFactory.getType(beanName);
         String kind = annotation.value();
         String source = "@ErrandTask bean '" + beanName + "'"
-                + (beanType == null ? "" : " (" + ClassUtils.getUserClass(beanType).getName() + ")");
+                + (beanType == null
+                        ? ""
+                        : " (" + ClassUtils.getUserClass(beanType).getName() + ")");
         if (beanType == null) {
-            throw invalid(kind, source, "its type cannot be determined before it is created",
+            throw invalid(
+                    kind,
+                    source,
+                    "its type cannot be determined before it is created",
                     "Declare the bean with its concrete class, for example as the return type of its @Bean method.");
         }
         Class<?> userType = ClassUtils.getUserClass(beanType);
         if (!TaskHandler.class.isAssignableFrom(userType)) {
-            throw invalid(kind, source, "it does not implement " + TaskHandler.class.getName(),
+            throw invalid(
+                    kind,
+                    source,
+                    "it does not implement " + TaskHandler.class.getName(),
                     "Implement TaskHandler<YourPayload> on the bean, or remove @ErrandTask.");
         }
         try {
@@ -84,8 +94,8 @@ final class ErrandTaskDiscovery {
         }
         Class<?> payloadType = payloadType(annotation, userType, kind, source);
         boolean failureCallback = FailureCallback.class.isAssignableFrom(userType);
-        TaskDefinition.Builder<Object> builder = TaskDefinition.builder(kind, cast(payloadType),
-                new BeanHandler(beanFactory, beanName));
+        TaskDefinition.Builder<Object> builder =
+                TaskDefinition.builder(kind, cast(payloadType), new BeanHandler(beanFactory, beanName));
         try {
             builder.mode(annotation.mode()).onLeaseExpired(annotation.onLeaseExpired());
             if (annotation.maxAttempts() != 0) {
@@ -130,7 +140,10 @@ final class ErrandTaskDiscovery {
             try {
                 customizer.customize(kind, builder);
             } catch (IllegalArgumentException e) {
-                throw invalid(kind, source, "customizer " + customizer + " set an invalid option: " + e.getMessage(),
+                throw invalid(
+                        kind,
+                        source,
+                        "customizer " + customizer + " set an invalid option: " + e.getMessage(),
                         "Fix the ErrandTaskCustomizer bean.");
             }
         }
@@ -139,8 +152,9 @@ final class ErrandTaskDiscovery {
     private void add(TaskDefinition<?> definition, String source) {
         ErrandTasks.Registration earlier = registrations.get(definition.kind());
         if (earlier != null) {
-            throw new ErrandConfigurationException("Task kind '" + definition.kind() + "' is claimed twice: by "
-                    + earlier.source() + " and by " + source + ".",
+            throw new ErrandConfigurationException(
+                    "Task kind '" + definition.kind() + "' is claimed twice: by " + earlier.source() + " and by "
+                            + source + ".",
                     "Each kind needs exactly one handler: rename one of the kinds, or remove one of the beans.");
         }
         registrations.put(definition.kind(), new ErrandTasks.Registration(definition, source));
@@ -150,38 +164,46 @@ final class ErrandTaskDiscovery {
         if (annotation.payload() != void.class) {
             return annotation.payload();
         }
-        Class<?> resolved = ResolvableType.forClass(userType).as(TaskHandler.class).getGeneric(0).resolve();
+        Class<?> resolved = ResolvableType.forClass(userType)
+                .as(TaskHandler.class)
+                .getGeneric(0)
+                .resolve();
         if (resolved == null) {
-            throw invalid(kind, source, "its payload type cannot be read from TaskHandler's type argument",
+            throw invalid(
+                    kind,
+                    source,
+                    "its payload type cannot be read from TaskHandler's type argument",
                     "Implement TaskHandler<YourPayload> with a concrete type, or set @ErrandTask(payload = YourPayload.class).");
         }
         return resolved;
     }
 
     private RetryPolicy retryPolicy(ErrandTask annotation) {
-        boolean delayed = annotation.retry() == ErrandTask.Retry.FIXED || annotation.retry() == ErrandTask.Retry.EXPONENTIAL;
+        boolean delayed =
+                annotation.retry() == ErrandTask.Retry.FIXED || annotation.retry() == ErrandTask.Retry.EXPONENTIAL;
         Duration delay = duration("retryDelay", annotation.retryDelay(), delayed);
-        Duration maxDelay = duration("retryMaxDelay", annotation.retryMaxDelay(),
-                annotation.retry() == ErrandTask.Retry.EXPONENTIAL);
+        Duration maxDelay = duration(
+                "retryMaxDelay", annotation.retryMaxDelay(), annotation.retry() == ErrandTask.Retry.EXPONENTIAL);
         if (annotation.retry() != ErrandTask.Retry.DELAYS && annotation.retryDelays().length > 0) {
             throw new IllegalArgumentException("retryDelays needs retry = DELAYS");
         }
         return switch (annotation.retry()) {
             case DEFAULT -> {
                 if (delay != null || maxDelay != null) {
-                    throw new IllegalArgumentException("retryDelay and retryMaxDelay need retry = FIXED or EXPONENTIAL");
+                    throw new IllegalArgumentException(
+                            "retryDelay and retryMaxDelay need retry = FIXED or EXPONENTIAL");
                 }
                 yield null;
             }
             case DELAYS -> {
                 if (delay != null || maxDelay != null) {
-                    throw new IllegalArgumentException("retry = DELAYS takes retryDelays, not retryDelay or"
-                            + " retryMaxDelay");
+                    throw new IllegalArgumentException(
+                            "retry = DELAYS takes retryDelays, not retryDelay or" + " retryMaxDelay");
                 }
                 String[] texts = annotation.retryDelays();
                 if (texts.length == 0) {
-                    throw new IllegalArgumentException("retry = DELAYS needs retryDelays, for example"
-                            + " {\"10s\", \"1m\", \"10m\"}");
+                    throw new IllegalArgumentException(
+                            "retry = DELAYS needs retryDelays, for example" + " {\"10s\", \"1m\", \"10m\"}");
                 }
                 Duration[] delays = new Duration[texts.length];
                 for (int i = 0; i < texts.length; i++) {
@@ -203,21 +225,24 @@ final class ErrandTaskDiscovery {
         String resolved = environment.resolveRequiredPlaceholders(text).trim();
         if (resolved.isEmpty()) {
             if (required) {
-                throw new IllegalArgumentException(attribute + " is required for this retry policy, for example \"30s\"");
+                throw new IllegalArgumentException(
+                        attribute + " is required for this retry policy, for example \"30s\"");
             }
             return null;
         }
         try {
             return DurationStyle.detectAndParse(resolved);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(attribute + " \"" + resolved
-                    + "\" is not a duration; write it as \"500ms\", \"30s\", \"5m\" or \"PT30S\"", e);
+            throw new IllegalArgumentException(
+                    attribute + " \"" + resolved
+                            + "\" is not a duration; write it as \"500ms\", \"30s\", \"5m\" or \"PT30S\"",
+                    e);
         }
     }
 
     private static ErrandConfigurationException invalid(String kind, String source, String problem, String action) {
-        return new ErrandConfigurationException("Task kind '" + kind + "' of " + source + " is invalid: " + problem
-                + ".", action);
+        return new ErrandConfigurationException(
+                "Task kind '" + kind + "' of " + source + " is invalid: " + problem + ".", action);
     }
 
     @SuppressWarnings("unchecked")

@@ -27,7 +27,8 @@ import org.springframework.core.task.TaskExecutor;
  * point of type {@code TaskExecutor} or {@code Executor} keeps getting Spring Boot's, and one of type
  * {@link ErrandTaskExecutor} gets this one.
  */
-@AutoConfiguration(after = ErrandAutoConfiguration.class,
+@AutoConfiguration(
+        after = ErrandAutoConfiguration.class,
         afterName = "org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration")
 @ConditionalOnClass(TaskExecutor.class)
 @ConditionalOnBean({ErrandClient.class, PersistentRunnables.class})
@@ -45,14 +46,18 @@ public class ErrandTaskExecutorAutoConfiguration {
     @Bean
     @Fallback
     @ConditionalOnMissingBean
-    public ErrandTaskExecutor errandTaskExecutor(Errand errand, ErrandClient client,
-            ObjectProvider<PersistentRunnables> runnables, ErrandProperties properties) {
+    public ErrandTaskExecutor errandTaskExecutor(
+            Errand errand,
+            ErrandClient client,
+            ObjectProvider<PersistentRunnables> runnables,
+            ErrandProperties properties) {
         String queue = properties.getTaskExecutor().getQueue();
         if (!errand.settings().queues().containsKey(queue)) {
-            throw new ErrandConfigurationException("errand.task-executor.queue is '" + queue + "', but this node"
-                    + " declares only the queues " + errand.settings().queues().keySet() + ".",
+            throw new ErrandConfigurationException(
+                    "errand.task-executor.queue is '" + queue + "', but this node" + " declares only the queues "
+                            + errand.settings().queues().keySet() + ".",
                     "Declare it, for example errand.queues." + queue + ".concurrency=4, or set"
-                    + " errand.task-executor.queue to one of the declared queues.");
+                            + " errand.task-executor.queue to one of the declared queues.");
         }
         Map<Class<? extends Runnable>, String> kinds = new LinkedHashMap<>();
         runnables.orderedStream().forEach(declared -> kinds.putAll(declared.kinds()));

@@ -34,19 +34,22 @@ public final class ErrandMetrics implements TaskListener {
     /** Counts enqueued tasks. */
     @Override
     public void enqueued(String kind, String queue, int count) {
-        counter("errand.tasks.enqueued", "Tasks enqueued by this node", kind, queue).increment(count);
+        counter("errand.tasks.enqueued", "Tasks enqueued by this node", kind, queue)
+                .increment(count);
     }
 
     /** Counts started attempts. */
     @Override
     public void started(String kind, String queue, int attempt) {
-        counter("errand.tasks.started", "Attempts started on this node", kind, queue).increment();
+        counter("errand.tasks.started", "Attempts started on this node", kind, queue)
+                .increment();
     }
 
     /** Counts a succeeded attempt and records its run time. */
     @Override
     public void succeeded(String kind, String queue, Duration duration) {
-        counter("errand.tasks.succeeded", "Tasks completed successfully on this node", kind, queue).increment();
+        counter("errand.tasks.succeeded", "Tasks completed successfully on this node", kind, queue)
+                .increment();
         Timer.builder("errand.tasks.execution")
                 .description("Run time of the attempts that succeeded on this node")
                 .tags("kind", kind, "queue", queue)
@@ -57,13 +60,15 @@ public final class ErrandMetrics implements TaskListener {
     /** Counts an attempt that failed (or asked to retry later) and was scheduled again. */
     @Override
     public void retried(String kind, String queue, int attempt) {
-        counter("errand.tasks.retried", "Attempts that failed and were scheduled again", kind, queue).increment();
+        counter("errand.tasks.retried", "Attempts that failed and were scheduled again", kind, queue)
+                .increment();
     }
 
     /** Counts a task that failed for good. */
     @Override
     public void failed(String kind, String queue, int attempt) {
-        counter("errand.tasks.failed", "Tasks that failed for good", kind, queue).increment();
+        counter("errand.tasks.failed", "Tasks that failed for good", kind, queue)
+                .increment();
     }
 
     /** Counts a task rescued after its worker was lost. */
@@ -84,6 +89,9 @@ public final class ErrandMetrics implements TaskListener {
     }
 
     private Counter counter(String name, String description, String kind, String queue) {
-        return Counter.builder(name).description(description).tags("kind", kind, "queue", queue).register(registry);
+        return Counter.builder(name)
+                .description(description)
+                .tags("kind", kind, "queue", queue)
+                .register(registry);
     }
 }

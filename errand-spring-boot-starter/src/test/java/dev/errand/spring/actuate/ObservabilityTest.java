@@ -39,18 +39,23 @@ import org.springframework.test.context.ContextConfiguration;
  * The health indicator, the endpoint, the counters, the timer and the gauges exist and move as tasks
  * run, fail, wait and are rescued, on PostgreSQL. One worker, so that a blocked task keeps others waiting.
  */
-@SpringBootTest(classes = ObservabilityTest.App.class, properties = {
-    "errand.poll-interval=100ms", "errand.queues.default.concurrency=1", "errand.shutdown-timeout=2s",
-    "errand.stats.cache-duration=0s", "errand.stats.overdue-after=1s", "errand.node-id=observed-node",
-    "management.endpoints.web.exposure.include=health,errand"})
+@SpringBootTest(
+        classes = ObservabilityTest.App.class,
+        properties = {
+            "errand.poll-interval=100ms", "errand.queues.default.concurrency=1", "errand.shutdown-timeout=2s",
+            "errand.stats.cache-duration=0s", "errand.stats.overdue-after=1s", "errand.node-id=observed-node",
+            "management.endpoints.web.exposure.include=health,errand"
+        })
 @ContextConfiguration(initializers = PostgresTables.class)
 @DirtiesContext
 class ObservabilityTest {
 
     @SpringBootConfiguration
-    @EnableAutoConfiguration(excludeName = {
-        "org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration",
-        "org.springframework.boot.data.jpa.autoconfigure.DataJpaRepositoriesAutoConfiguration"})
+    @EnableAutoConfiguration(
+            excludeName = {
+                "org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration",
+                "org.springframework.boot.data.jpa.autoconfigure.DataJpaRepositoriesAutoConfiguration"
+            })
     @Import({Quick.class, Fails.class, Slow.class})
     static class App {}
 
@@ -82,16 +87,22 @@ class ObservabilityTest {
 
     @Autowired
     ErrandClient client;
+
     @Autowired
     Errand errand;
+
     @Autowired
     MeterRegistry registry;
+
     @Autowired
     HealthContributorRegistry healthContributors;
+
     @Autowired
     ErrandEndpoint endpoint;
+
     @Autowired
     JdbcTemplate jdbc;
+
     @Value("${errand.table-prefix}")
     String prefix;
 
@@ -110,8 +121,12 @@ class ObservabilityTest {
         client.enqueue("quick", null);
         client.enqueue("quick", null);
         long failing = client.enqueue("fails", null).id();
-        await().atMost(Duration.ofSeconds(10)).until(() -> count("errand.tasks.succeeded", "quick") == succeeded + 2
-                && errand.admin().find(failing).map(t -> t.state().dbValue().equals("failed")).orElse(false));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> count("errand.tasks.succeeded", "quick") == succeeded + 2
+                        && errand.admin()
+                                .find(failing)
+                                .map(t -> t.state().dbValue().equals("failed"))
+                                .orElse(false));
 
         assertThat(count("errand.tasks.enqueued", "quick")).isEqualTo(enqueued + 2);
         assertThat(count("errand.tasks.started", "quick")).isEqualTo(started + 2);
@@ -150,7 +165,9 @@ class ObservabilityTest {
             Health waiting = health.health();
             assertThat(waiting.getStatus()).isEqualTo(Status.UP);
             assertThat((Long) waiting.getDetails().get("overdueTasks")).isEqualTo(4);
-            assertThat(waiting.getDetails()).containsEntry("database", "reachable").containsEntry("running", true)
+            assertThat(waiting.getDetails())
+                    .containsEntry("database", "reachable")
+                    .containsEntry("running", true)
                     .containsEntry("nodeId", "observed-node");
 
             ErrandEndpoint.ErrandDescriptor described = endpoint.errand();
@@ -166,8 +183,12 @@ class ObservabilityTest {
         } finally {
             Slow.RELEASE.countDown();
         }
-        await().atMost(Duration.ofSeconds(10)).until(() -> gauge("errand.queue.depth") == 0
-                && errand.admin().find(failing).map(t -> t.state().dbValue().equals("failed")).orElse(false));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> gauge("errand.queue.depth") == 0
+                        && errand.admin()
+                                .find(failing)
+                                .map(t -> t.state().dbValue().equals("failed"))
+                                .orElse(false));
         assertThat(gauge("errand.queue.lag")).isZero();
         assertThat((Long) health.health().getDetails().get("failedTasks")).isEqualTo(failedBefore + 1);
     }
@@ -189,8 +210,11 @@ class ObservabilityTest {
                 return getConnection();
             }
         };
-        Errand node = Errand.builder(switchable).tablePrefix(prefix).migrationsEnabled(false)
-                .pollInterval(Duration.ofMillis(50)).build();
+        Errand node = Errand.builder(switchable)
+                .tablePrefix(prefix)
+                .migrationsEnabled(false)
+                .pollInterval(Duration.ofMillis(50))
+                .build();
         TaskStatistics statistics = new TaskStatistics(node.admin(), Duration.ZERO, Duration.ofMinutes(5));
         ErrandHealthIndicator indicator = new ErrandHealthIndicator(node, statistics);
         TaskStatistics readable = new TaskStatistics(errand.admin(), Duration.ZERO, Duration.ofMinutes(5));
@@ -211,7 +235,9 @@ class ObservabilityTest {
             await().atMost(Duration.ofSeconds(10)).until(() -> !node.health().healthy());
             Health failing = new ErrandHealthIndicator(node, readable).health();
             assertThat(failing.getStatus()).isEqualTo(Status.DOWN);
-            assertThat(failing.getDetails()).containsEntry("database", "reachable").containsKey("problems");
+            assertThat(failing.getDetails())
+                    .containsEntry("database", "reachable")
+                    .containsKey("problems");
             assertThat(failing.getDetails().get("problems").toString()).contains("connection refused");
 
             refuse.set(false);
@@ -231,13 +257,16 @@ class ObservabilityTest {
     }
 
     private long timerCount(String kind) {
-        var timer = registry.find("errand.tasks.execution").tags("kind", kind, "queue", "default").timer();
+        var timer = registry.find("errand.tasks.execution")
+                .tags("kind", kind, "queue", "default")
+                .timer();
         return timer == null ? 0 : timer.count();
     }
 
     private double gauge(String name) {
         var gauge = registry.find(name).tags("queue", "default");
-        return name.endsWith("lag") ? gauge.timeGauge().value(TimeUnit.SECONDS) : gauge.gauge().value();
+        return name.endsWith("lag")
+                ? gauge.timeGauge().value(TimeUnit.SECONDS)
+                : gauge.gauge().value();
     }
-
 }

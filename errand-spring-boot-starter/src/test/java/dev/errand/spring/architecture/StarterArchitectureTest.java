@@ -20,8 +20,12 @@ class StarterArchitectureTest {
 
     @Test
     void theStarterNeverUsesTheCoresInternals() {
-        noClasses().should().dependOnClassesThat().resideInAPackage("dev.errand.internal..")
-                .because("the starter must work through the core's public API and SPI").check(STARTER);
+        noClasses()
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("dev.errand.internal..")
+                .because("the starter must work through the core's public API and SPI")
+                .check(STARTER);
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.errand.spring.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.errand.Errand;
+import dev.errand.spi.TransactionRunner;
 import dev.errand.spring.ErrandBuilderCustomizer;
 import dev.errand.spring.ErrandClient;
 import dev.errand.spring.ErrandLifecycle;
@@ -17,7 +18,6 @@ import dev.errand.spring.metrics.ErrandMetrics;
 import dev.errand.spring.metrics.ErrandQueueMetrics;
 import dev.errand.spring.testing.PostgresTables;
 import dev.errand.testkit.TestDatabase;
-import dev.errand.spi.TransactionRunner;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.InputStream;
@@ -57,7 +57,9 @@ class ErrandAutoConfigurationTest {
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(ERRAND)
             .withInitializer(new PostgresTables())
-            .withPropertyValues("errand.migrations-enabled=false", "errand.processing-enabled=false",
+            .withPropertyValues(
+                    "errand.migrations-enabled=false",
+                    "errand.processing-enabled=false",
                     "management.endpoints.web.exposure.include=*");
 
     @Test
@@ -66,22 +68,32 @@ class ErrandAutoConfigurationTest {
                 .withBean(PersistentRunnables.class, () -> PersistentRunnables.of(Noop.class))
                 .run(context -> {
                     assertThat(context).hasNotFailed();
-                    assertThat(context).hasSingleBean(Errand.class).hasSingleBean(ErrandClient.class)
-                            .hasSingleBean(ErrandLifecycle.class).hasSingleBean(ErrandTasks.class)
-                            .hasSingleBean(TaskStatistics.class).hasSingleBean(ErrandHealthIndicator.class)
-                            .hasSingleBean(ErrandEndpoint.class).hasSingleBean(ErrandMetrics.class)
-                            .hasSingleBean(ErrandQueueMetrics.class).hasSingleBean(ErrandTaskExecutor.class);
+                    assertThat(context)
+                            .hasSingleBean(Errand.class)
+                            .hasSingleBean(ErrandClient.class)
+                            .hasSingleBean(ErrandLifecycle.class)
+                            .hasSingleBean(ErrandTasks.class)
+                            .hasSingleBean(TaskStatistics.class)
+                            .hasSingleBean(ErrandHealthIndicator.class)
+                            .hasSingleBean(ErrandEndpoint.class)
+                            .hasSingleBean(ErrandMetrics.class)
+                            .hasSingleBean(ErrandQueueMetrics.class)
+                            .hasSingleBean(ErrandTaskExecutor.class);
                     assertThat(context.getBean(TransactionRunner.class)).isInstanceOf(SpringTransactionRunner.class);
-                    assertThat(((SpringTransactionRunner) context.getBean(TransactionRunner.class)).transactionManager())
+                    assertThat(((SpringTransactionRunner) context.getBean(TransactionRunner.class))
+                                    .transactionManager())
                             .isSameAs(context.getBean(PlatformTransactionManager.class));
                 });
     }
 
     @Test
     void backsOffWithoutADataSource() {
-        new ApplicationContextRunner().withConfiguration(ERRAND)
+        new ApplicationContextRunner()
+                .withConfiguration(ERRAND)
                 .withClassLoader(new FilteredClassLoader("com.zaxxer.hikari", "org.h2", "org.postgresql"))
-                .run(context -> assertThat(context).doesNotHaveBean(Errand.class).doesNotHaveBean(ErrandClient.class)
+                .run(context -> assertThat(context)
+                        .doesNotHaveBean(Errand.class)
+                        .doesNotHaveBean(ErrandClient.class)
                         .doesNotHaveBean(ErrandProperties.class));
     }
 
@@ -99,7 +111,8 @@ class ErrandAutoConfigurationTest {
                 Arguments.of(ErrandTasks.class, (Supplier<Object>) () -> new ErrandTasks(List.of())),
                 Arguments.of(TaskStatistics.class, (Supplier<Object>) () -> null),
                 Arguments.of(ErrandEndpoint.class, (Supplier<Object>) () -> null),
-                Arguments.of(ErrandMetrics.class, (Supplier<Object>) () -> new ErrandMetrics(new SimpleMeterRegistry())),
+                Arguments.of(
+                        ErrandMetrics.class, (Supplier<Object>) () -> new ErrandMetrics(new SimpleMeterRegistry())),
                 Arguments.of(ErrandQueueMetrics.class, (Supplier<Object>) () -> null),
                 Arguments.of(ErrandTaskExecutor.class, (Supplier<Object>) () -> null));
     }
@@ -122,12 +135,11 @@ class ErrandAutoConfigurationTest {
 
     @Test
     void backsOffForTheUsersErrandAndStillBindsItsLifecycle() {
-        runner.withUserConfiguration(UserErrand.class)
-                .run(context -> {
-                    assertThat(context).hasSingleBean(Errand.class);
-                    assertThat(context.getBean(Errand.class).settings().nodeId()).isEqualTo("users-own");
-                    assertThat(context.getBean(ErrandLifecycle.class).isRunning()).isTrue();
-                });
+        runner.withUserConfiguration(UserErrand.class).run(context -> {
+            assertThat(context).hasSingleBean(Errand.class);
+            assertThat(context.getBean(Errand.class).settings().nodeId()).isEqualTo("users-own");
+            assertThat(context.getBean(ErrandLifecycle.class).isRunning()).isTrue();
+        });
     }
 
     @Test
@@ -139,11 +151,17 @@ class ErrandAutoConfigurationTest {
     @Test
     void eachOptionalIntegrationNeedsItsClasses() {
         runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
-                .withClassLoader(new FilteredClassLoader(MeterRegistry.class, HealthIndicator.class,
+                .withClassLoader(new FilteredClassLoader(
+                        MeterRegistry.class,
+                        HealthIndicator.class,
                         org.springframework.boot.actuate.endpoint.annotation.Endpoint.class))
-                .run(context -> assertThat(context).hasNotFailed().hasSingleBean(Errand.class)
-                        .doesNotHaveBean(ErrandMetrics.class).doesNotHaveBean(ErrandQueueMetrics.class)
-                        .doesNotHaveBean(ErrandHealthIndicator.class).doesNotHaveBean(ErrandEndpoint.class));
+                .run(context -> assertThat(context)
+                        .hasNotFailed()
+                        .hasSingleBean(Errand.class)
+                        .doesNotHaveBean(ErrandMetrics.class)
+                        .doesNotHaveBean(ErrandQueueMetrics.class)
+                        .doesNotHaveBean(ErrandHealthIndicator.class)
+                        .doesNotHaveBean(ErrandEndpoint.class));
     }
 
     @Test
@@ -156,19 +174,29 @@ class ErrandAutoConfigurationTest {
 
     @Test
     void bindsEveryPropertyOntoTheNode() {
-        runner.withPropertyValues("errand.node-id=node-7", "errand.queues.mail.concurrency=3",
-                        "errand.queues.default.concurrency=2", "errand.poll-interval=250ms", "errand.claim-batch-size=7",
-                        "errand.lease-duration=2m", "errand.heartbeat-interval=15s",
-                        "errand.completion-flush-interval=20ms", "errand.completion-batch-size=50",
-                        "errand.rescue-interval=30s", "errand.shutdown-timeout=5s", "errand.succeeded-retention=7d",
-                        "errand.prune-interval=10m", "errand.unknown-kind-retry-delay=2m",
-                        "errand.default-max-attempts=9", "errand.claim-strategy=optimistic-version",
+        runner.withPropertyValues(
+                        "errand.node-id=node-7",
+                        "errand.queues.mail.concurrency=3",
+                        "errand.queues.default.concurrency=2",
+                        "errand.poll-interval=250ms",
+                        "errand.claim-batch-size=7",
+                        "errand.lease-duration=2m",
+                        "errand.heartbeat-interval=15s",
+                        "errand.completion-flush-interval=20ms",
+                        "errand.completion-batch-size=50",
+                        "errand.rescue-interval=30s",
+                        "errand.shutdown-timeout=5s",
+                        "errand.succeeded-retention=7d",
+                        "errand.prune-interval=10m",
+                        "errand.unknown-kind-retry-delay=2m",
+                        "errand.default-max-attempts=9",
+                        "errand.claim-strategy=optimistic-version",
                         "errand.dialect=postgresql")
                 .run(context -> {
                     var settings = context.getBean(Errand.class).settings();
                     assertThat(settings.nodeId()).isEqualTo("node-7");
-                    assertThat(settings.queues()).containsOnly(java.util.Map.entry("mail", 3),
-                            java.util.Map.entry("default", 2));
+                    assertThat(settings.queues())
+                            .containsOnly(java.util.Map.entry("mail", 3), java.util.Map.entry("default", 2));
                     assertThat(settings.processingEnabled()).isFalse();
                     assertThat(settings.pollInterval()).isEqualTo(Duration.ofMillis(250));
                     assertThat(settings.claimBatchSize()).isEqualTo(7);
@@ -195,71 +223,105 @@ class ErrandAutoConfigurationTest {
     void builderCustomizersRunLast() {
         runner.withPropertyValues("errand.default-max-attempts=9")
                 .withBean(ErrandBuilderCustomizer.class, () -> builder -> builder.defaultMaxAttempts(2))
-                .run(context -> assertThat(context.getBean(Errand.class).settings().defaultMaxAttempts()).isEqualTo(2));
+                .run(context -> assertThat(
+                                context.getBean(Errand.class).settings().defaultMaxAttempts())
+                        .isEqualTo(2));
     }
 
     @Test
     void fallsBackToADataSourceTransactionManagerWhenTheContextHasNone() {
         new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, ErrandAutoConfiguration.class))
+                .withConfiguration(
+                        AutoConfigurations.of(DataSourceAutoConfiguration.class, ErrandAutoConfiguration.class))
                 .withInitializer(new PostgresTables())
                 .withPropertyValues("errand.migrations-enabled=false", "errand.processing-enabled=false")
                 .run(context -> assertThat(((SpringTransactionRunner) context.getBean(TransactionRunner.class))
-                        .transactionManager()).isInstanceOf(DataSourceTransactionManager.class));
+                                .transactionManager())
+                        .isInstanceOf(DataSourceTransactionManager.class));
     }
 
     @Test
     void rejectsAmbiguousTransactionManagers() {
-        runner.withUserConfiguration(TwoTransactionManagers.class)
-                .run(context -> assertThat(context).getFailure().rootCause()
-                        .hasMessageContaining("Errand needs one PlatformTransactionManager")
-                        .hasMessageContaining("@Primary"));
+        runner.withUserConfiguration(TwoTransactionManagers.class).run(context -> assertThat(context)
+                .getFailure()
+                .rootCause()
+                .hasMessageContaining("Errand needs one PlatformTransactionManager")
+                .hasMessageContaining("@Primary"));
     }
 
     @ParameterizedTest(name = "{0}={1}")
     @MethodSource("invalidProperties")
     void invalidPropertiesStopStartUpNamingThePropertyAndItsRange(String property, String value, String expected) {
         // No PostgresTables initializer here: it would set errand.table-prefix after this test's value.
-        new ApplicationContextRunner().withConfiguration(ERRAND)
+        new ApplicationContextRunner()
+                .withConfiguration(ERRAND)
                 .withPropertyValues(TestDatabase.POSTGRES.springProperties(TestDatabase.newPrefix()))
                 .withPropertyValues("errand.migrations-enabled=false", "errand.processing-enabled=false")
-                .withPropertyValues(property + "=" + value).run(context -> {
-            assertThat(context).hasFailed();
-            assertThat(fullMessage(context.getStartupFailure())).contains(expected);
-        });
+                .withPropertyValues(property + "=" + value)
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(fullMessage(context.getStartupFailure())).contains(expected);
+                });
     }
 
     static Stream<Arguments> invalidProperties() {
         return Stream.of(
-                Arguments.of("errand.poll-interval", "5ms", "errand.poll-interval must be between 10ms and 1h, got 5ms"),
-                Arguments.of("errand.claim-batch-size", "0", "errand.claim-batch-size must be between 1 and 10000, got 0"),
-                Arguments.of("errand.queues.mail.concurrency", "0",
+                Arguments.of(
+                        "errand.poll-interval", "5ms", "errand.poll-interval must be between 10ms and 1h, got 5ms"),
+                Arguments.of(
+                        "errand.claim-batch-size", "0", "errand.claim-batch-size must be between 1 and 10000, got 0"),
+                Arguments.of(
+                        "errand.queues.mail.concurrency",
+                        "0",
                         "errand.queues.mail.concurrency must be between 1 and 1000, got 0"),
-                Arguments.of("errand.lease-duration", "10s",
+                Arguments.of(
+                        "errand.lease-duration",
+                        "10s",
                         "errand.lease-duration (10s) must be at least twice errand.heartbeat-interval (10s)"),
-                Arguments.of("errand.heartbeat-interval", "2h", "errand.heartbeat-interval must be between 100ms and 1h, got 2h"),
-                Arguments.of("errand.shutdown-timeout", "-1s", "errand.shutdown-timeout must be between 0s and 1h, got -1s"),
-                Arguments.of("errand.succeeded-retention", "500ms",
+                Arguments.of(
+                        "errand.heartbeat-interval",
+                        "2h",
+                        "errand.heartbeat-interval must be between 100ms and 1h, got 2h"),
+                Arguments.of(
+                        "errand.shutdown-timeout", "-1s", "errand.shutdown-timeout must be between 0s and 1h, got -1s"),
+                Arguments.of(
+                        "errand.succeeded-retention",
+                        "500ms",
                         "errand.succeeded-retention must be between 1s and 3650d, got 500ms"),
-                Arguments.of("errand.default-max-attempts", "1001",
+                Arguments.of(
+                        "errand.default-max-attempts",
+                        "1001",
                         "errand.default-max-attempts must be between 1 and 1000, got 1001"),
                 Arguments.of("errand.table-prefix", "bad-prefix", "errand.table-prefix must be a letter or '_'"),
                 Arguments.of("errand.node-id", " ", "errand.node-id must be 1 to 200 non-blank characters"),
-                Arguments.of("errand.stats.cache-duration", "2h", "errand.stats.cache-duration must be between 0s and 1h"),
+                Arguments.of(
+                        "errand.stats.cache-duration", "2h", "errand.stats.cache-duration must be between 0s and 1h"),
                 Arguments.of("errand.poll-interval", "soon", "errand.poll-interval"),
-                Arguments.of("errand.dialect", "oracle", "errand.dialect must be one of postgresql, mariadb, mysql, h2"),
+                Arguments.of(
+                        "errand.dialect", "oracle", "errand.dialect must be one of postgresql, mariadb, mysql, h2"),
                 Arguments.of("errand.claim-strategy", "fastest", "errand.claim-strategy"));
     }
 
     @Test
     void configurationMetadataDescribesTheProperties() throws Exception {
         try (InputStream in = getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
-            assertThat(in).as("metadata generated by spring-boot-configuration-processor").isNotNull();
+            assertThat(in)
+                    .as("metadata generated by spring-boot-configuration-processor")
+                    .isNotNull();
             String json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            assertThat(json).contains("\"errand.poll-interval\"", "\"errand.queues\"", "\"errand.table-prefix\"",
-                    "\"errand.processing-enabled\"", "\"errand.succeeded-retention\"", "\"errand.shutdown-timeout\"",
-                    "\"errand.node-id\"", "\"errand.claim-batch-size\"", "\"errand.migrations-enabled\"",
-                    "10ms to 1h", "\"defaultValue\": \"500ms\"");
+            assertThat(json)
+                    .contains(
+                            "\"errand.poll-interval\"",
+                            "\"errand.queues\"",
+                            "\"errand.table-prefix\"",
+                            "\"errand.processing-enabled\"",
+                            "\"errand.succeeded-retention\"",
+                            "\"errand.shutdown-timeout\"",
+                            "\"errand.node-id\"",
+                            "\"errand.claim-batch-size\"",
+                            "\"errand.migrations-enabled\"",
+                            "10ms to 1h",
+                            "\"defaultValue\": \"500ms\"");
         }
     }
 
@@ -275,8 +337,12 @@ class ErrandAutoConfigurationTest {
     static class UserErrand {
         @Bean
         Errand userErrand(DataSource dataSource) {
-            return Errand.builder(dataSource).tablePrefix(TestDatabase.newPrefix()).migrationsEnabled(false)
-                    .processingEnabled(false).nodeId("users-own").build();
+            return Errand.builder(dataSource)
+                    .tablePrefix(TestDatabase.newPrefix())
+                    .migrationsEnabled(false)
+                    .processingEnabled(false)
+                    .nodeId("users-own")
+                    .build();
         }
     }
 

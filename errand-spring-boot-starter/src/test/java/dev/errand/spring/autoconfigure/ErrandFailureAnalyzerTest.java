@@ -16,8 +16,11 @@ class ErrandFailureAnalyzerTest {
 
     @Test
     void reportsTheDescriptionAndTheActionOfANestedConfigurationError() {
-        FailureAnalysis analysis = new ErrandFailureAnalyzer().analyze(new BeanCreationException("errandTasks",
-                "could not create", new ErrandConfigurationException("Task kind 'a' is claimed twice.", "Rename one.")));
+        FailureAnalysis analysis = new ErrandFailureAnalyzer()
+                .analyze(new BeanCreationException(
+                        "errandTasks",
+                        "could not create",
+                        new ErrandConfigurationException("Task kind 'a' is claimed twice.", "Rename one.")));
 
         assertThat(analysis).isNotNull();
         assertThat(analysis.getDescription()).isEqualTo("Task kind 'a' is claimed twice.");

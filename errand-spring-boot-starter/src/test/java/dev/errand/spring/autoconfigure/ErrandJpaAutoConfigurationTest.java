@@ -2,9 +2,9 @@ package dev.errand.spring.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.errand.spi.TransactionRunner;
 import dev.errand.spring.SpringTransactionRunner;
 import dev.errand.spring.testing.PostgresTables;
-import dev.errand.spi.TransactionRunner;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -25,9 +25,12 @@ import org.springframework.orm.jpa.JpaTransactionManager;
 class ErrandJpaAutoConfigurationTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                    HibernateJpaAutoConfiguration.class, TransactionAutoConfiguration.class,
-                    ErrandAutoConfiguration.class, ErrandJpaAutoConfiguration.class))
+            .withConfiguration(AutoConfigurations.of(
+                    DataSourceAutoConfiguration.class,
+                    HibernateJpaAutoConfiguration.class,
+                    TransactionAutoConfiguration.class,
+                    ErrandAutoConfiguration.class,
+                    ErrandJpaAutoConfiguration.class))
             .withInitializer(new PostgresTables())
             .withPropertyValues("errand.migrations-enabled=false", "errand.processing-enabled=false");
 
@@ -51,7 +54,8 @@ class ErrandJpaAutoConfigurationTest {
 
     @Test
     void warnsWhenHandlersRunOutsideTheJpaTransactionManager(CapturedOutput output) {
-        runner.withUserConfiguration(PlainJdbcRunner.class).run(context -> assertThat(context).hasNotFailed());
+        runner.withUserConfiguration(PlainJdbcRunner.class)
+                .run(context -> assertThat(context).hasNotFailed());
         assertThat(output).contains("not a JpaTransactionManager", "will not join the task's transaction");
     }
 }

@@ -76,7 +76,8 @@ class ErrandPropertiesRangeTest {
         queue.setConcurrency(Settings.CONCURRENCY.max() + 1);
         properties.getQueues().put("mail", queue);
         assertThat(errors(properties).getGlobalErrors()).singleElement().satisfies(error -> assertThat(
-                error.getDefaultMessage()).contains("errand.queues.mail.concurrency must be between 1 and 1000"));
+                        error.getDefaultMessage())
+                .contains("errand.queues.mail.concurrency must be between 1 and 1000"));
         assertThatThrownBy(() -> builder().queue("mail", Settings.CONCURRENCY.max() + 1))
                 .isInstanceOf(IllegalArgumentException.class);
     }
@@ -106,17 +107,23 @@ class ErrandPropertiesRangeTest {
     }
 
     private static void accepted(Setting<?> setting, Object value) {
-        assertThat(errors(with(setting, value)).hasErrors()).as("errand.%s=%s", setting.property(), value).isFalse();
-        assertThatCode(() -> setOnBuilder(setting, value)).as("builder %s=%s", setting.name(), value)
+        assertThat(errors(with(setting, value)).hasErrors())
+                .as("errand.%s=%s", setting.property(), value)
+                .isFalse();
+        assertThatCode(() -> setOnBuilder(setting, value))
+                .as("builder %s=%s", setting.name(), value)
                 .doesNotThrowAnyException();
     }
 
     private static void refused(Setting<?> setting, Object value) {
         BeanPropertyBindingResult errors = errors(with(setting, value));
-        assertThat(errors.getFieldErrors(setting.name())).as("errand.%s=%s", setting.property(), value)
-                .singleElement().satisfies(error -> assertThat(error.getDefaultMessage())
+        assertThat(errors.getFieldErrors(setting.name()))
+                .as("errand.%s=%s", setting.property(), value)
+                .singleElement()
+                .satisfies(error -> assertThat(error.getDefaultMessage())
                         .startsWith("errand." + setting.property() + " must be between"));
-        assertThatThrownBy(() -> setOnBuilder(setting, value)).as("builder %s=%s", setting.name(), value)
+        assertThatThrownBy(() -> setOnBuilder(setting, value))
+                .as("builder %s=%s", setting.name(), value)
                 .hasRootCauseInstanceOf(IllegalArgumentException.class);
     }
 
@@ -147,8 +154,8 @@ class ErrandPropertiesRangeTest {
 
     private static Map<String, JsonNode> metadata() throws Exception {
         Map<String, JsonNode> properties = new HashMap<>();
-        try (InputStream in = ErrandProperties.class.getResourceAsStream(
-                "/META-INF/spring-configuration-metadata.json")) {
+        try (InputStream in =
+                ErrandProperties.class.getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
             assertThat(in).as("generated configuration metadata").isNotNull();
             for (JsonNode property : JsonMapper.builder().build().readTree(in).get("properties")) {
                 properties.put(property.get("name").asString(), property);

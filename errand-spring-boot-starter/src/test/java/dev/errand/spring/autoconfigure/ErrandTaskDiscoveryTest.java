@@ -31,15 +31,23 @@ import org.springframework.core.annotation.Order;
 class ErrandTaskDiscoveryTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                    DataSourceTransactionManagerAutoConfiguration.class, ErrandAutoConfiguration.class))
+            .withConfiguration(AutoConfigurations.of(
+                    DataSourceAutoConfiguration.class,
+                    DataSourceTransactionManagerAutoConfiguration.class,
+                    ErrandAutoConfiguration.class))
             .withInitializer(new PostgresTables())
             .withPropertyValues("errand.migrations-enabled=false", "errand.processing-enabled=false");
 
     record Sms(String to, String text) {}
 
-    @ErrandTask(value = "send-sms", mode = ExecutionMode.NON_TRANSACTIONAL, maxAttempts = 3,
-            retry = ErrandTask.Retry.EXPONENTIAL, retryDelay = "1s", retryMaxDelay = "1m", leaseDuration = "5m",
+    @ErrandTask(
+            value = "send-sms",
+            mode = ExecutionMode.NON_TRANSACTIONAL,
+            maxAttempts = 3,
+            retry = ErrandTask.Retry.EXPONENTIAL,
+            retryDelay = "1s",
+            retryMaxDelay = "1m",
+            leaseDuration = "5m",
             onLeaseExpired = LeaseExpiryAction.FAIL)
     static class SendSms implements TaskHandler<Sms>, FailureCallback {
         @Override
@@ -57,36 +65,49 @@ class ErrandTaskDiscoveryTest {
 
     @Test
     void registersAnnotatedBeansWithTheirOptions() {
-        runner.withBean("sendSms", SendSms.class).withBean("archive", Archive.class).run(context -> {
-            assertThat(context).hasNotFailed();
-            ErrandTasks tasks = context.getBean(ErrandTasks.class);
-            assertThat(tasks.definitions()).extracting(TaskDefinition::kind).containsExactly("send-sms", "archive");
+        runner.withBean("sendSms", SendSms.class)
+                .withBean("archive", Archive.class)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    ErrandTasks tasks = context.getBean(ErrandTasks.class);
+                    assertThat(tasks.definitions())
+                            .extracting(TaskDefinition::kind)
+                            .containsExactly("send-sms", "archive");
 
-            TaskDefinition<?> sms = tasks.find("send-sms").orElseThrow().definition();
-            assertThat(sms.payloadType()).isEqualTo(Sms.class);
-            assertThat(sms.mode()).isEqualTo(ExecutionMode.NON_TRANSACTIONAL);
-            assertThat(sms.maxAttempts()).isEqualTo(3);
-            assertThat(sms.leaseDuration()).isEqualTo(Duration.ofMinutes(5));
-            assertThat(sms.leaseExpiryAction()).isEqualTo(LeaseExpiryAction.FAIL);
-            assertThat(sms.failureCallback()).isNotNull();
-            assertThat(sms.retryPolicy().delayAfter(1)).isBetween(Duration.ofMillis(800), Duration.ofMillis(1200));
-            assertThat(sms.retryPolicy().delayAfter(20)).isLessThanOrEqualTo(Duration.ofMinutes(1));
-            assertThat(tasks.find("send-sms").orElseThrow().source()).contains("sendSms", SendSms.class.getName());
+                    TaskDefinition<?> sms = tasks.find("send-sms").orElseThrow().definition();
+                    assertThat(sms.payloadType()).isEqualTo(Sms.class);
+                    assertThat(sms.mode()).isEqualTo(ExecutionMode.NON_TRANSACTIONAL);
+                    assertThat(sms.maxAttempts()).isEqualTo(3);
+                    assertThat(sms.leaseDuration()).isEqualTo(Duration.ofMinutes(5));
+                    assertThat(sms.leaseExpiryAction()).isEqualTo(LeaseExpiryAction.FAIL);
+                    assertThat(sms.failureCallback()).isNotNull();
+                    assertThat(sms.retryPolicy().delayAfter(1))
+                            .isBetween(Duration.ofMillis(800), Duration.ofMillis(1200));
+                    assertThat(sms.retryPolicy().delayAfter(20)).isLessThanOrEqualTo(Duration.ofMinutes(1));
+                    assertThat(tasks.find("send-sms").orElseThrow().source())
+                            .contains("sendSms", SendSms.class.getName());
 
-            TaskDefinition<?> archive = tasks.find("archive").orElseThrow().definition();
-            assertThat(archive.payloadType()).isEqualTo(Void.class);
-            assertThat(archive.mode()).isEqualTo(ExecutionMode.TRANSACTIONAL);
-            assertThat(archive.maxAttempts()).isNull();
-            assertThat(archive.retryPolicy().delayAfter(3)).isEqualTo(Duration.ofSeconds(7));
-            assertThat(archive.failureCallback()).isNull();
-        });
+                    TaskDefinition<?> archive =
+                            tasks.find("archive").orElseThrow().definition();
+                    assertThat(archive.payloadType()).isEqualTo(Void.class);
+                    assertThat(archive.mode()).isEqualTo(ExecutionMode.TRANSACTIONAL);
+                    assertThat(archive.maxAttempts()).isNull();
+                    assertThat(archive.retryPolicy().delayAfter(3)).isEqualTo(Duration.ofSeconds(7));
+                    assertThat(archive.failureCallback()).isNull();
+                });
     }
 
     @Test
     void resolvesPlaceholdersInDurations() {
-        runner.withBean("archive", Archive.class).withPropertyValues("test.archive-delay=250ms").run(context ->
-                assertThat(context.getBean(ErrandTasks.class).find("archive").orElseThrow().definition().retryPolicy()
-                        .delayAfter(1)).isEqualTo(Duration.ofMillis(250)));
+        runner.withBean("archive", Archive.class)
+                .withPropertyValues("test.archive-delay=250ms")
+                .run(context -> assertThat(context.getBean(ErrandTasks.class)
+                                .find("archive")
+                                .orElseThrow()
+                                .definition()
+                                .retryPolicy()
+                                .delayAfter(1))
+                        .isEqualTo(Duration.ofMillis(250)));
     }
 
     @Configuration(proxyBeanMethods = false)
@@ -106,13 +127,17 @@ class ErrandTaskDiscoveryTest {
 
     @Test
     void customizersChangeAnnotatedOptions() {
-        runner.withBean("sendSms", SendSms.class).withBean("archive", Archive.class)
-                .withUserConfiguration(Customizers.class).run(context -> {
+        runner.withBean("sendSms", SendSms.class)
+                .withBean("archive", Archive.class)
+                .withUserConfiguration(Customizers.class)
+                .run(context -> {
                     ErrandTasks tasks = context.getBean(ErrandTasks.class);
-                    assertThat(tasks.find("send-sms").orElseThrow().definition().maxAttempts()).isEqualTo(2);
+                    assertThat(tasks.find("send-sms").orElseThrow().definition().maxAttempts())
+                            .isEqualTo(2);
                     assertThat(tasks.find("send-sms").orElseThrow().definition().mode())
                             .isEqualTo(ExecutionMode.TRANSACTIONAL);
-                    assertThat(tasks.find("archive").orElseThrow().definition().maxAttempts()).isNull();
+                    assertThat(tasks.find("archive").orElseThrow().definition().maxAttempts())
+                            .isNull();
                 });
     }
 
@@ -124,13 +149,18 @@ class ErrandTaskDiscoveryTest {
 
     @Test
     void twoBeansClaimingOneKindStopStartUp() {
-        runner.withBean("sendSms", SendSms.class).withBean("otherSmsSender", OtherSmsSender.class).run(context -> {
-            assertThat(context).hasFailed();
-            assertThat(context).getFailure().rootCause()
-                    .hasMessageContaining("Task kind 'send-sms' is claimed twice")
-                    .hasMessageContaining("'sendSms'").hasMessageContaining("'otherSmsSender'")
-                    .hasMessageContaining("Each kind needs exactly one handler");
-        });
+        runner.withBean("sendSms", SendSms.class)
+                .withBean("otherSmsSender", OtherSmsSender.class)
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(context)
+                            .getFailure()
+                            .rootCause()
+                            .hasMessageContaining("Task kind 'send-sms' is claimed twice")
+                            .hasMessageContaining("'sendSms'")
+                            .hasMessageContaining("'otherSmsSender'")
+                            .hasMessageContaining("Each kind needs exactly one handler");
+                });
     }
 
     /** A runnable whose kind collides with a handler's. */
@@ -144,9 +174,11 @@ class ErrandTaskDiscoveryTest {
     @Test
     void aRunnableAndAHandlerClaimingOneKindStopStartUp() {
         runner.withBean("archive", Archive.class)
-                .withBean("runnables", PersistentRunnables.class, () -> PersistentRunnables.of().and("archive",
-                        Collides.class))
-                .run(context -> assertThat(context).getFailure().rootCause()
+                .withBean("runnables", PersistentRunnables.class, () -> PersistentRunnables.of()
+                        .and("archive", Collides.class))
+                .run(context -> assertThat(context)
+                        .getFailure()
+                        .rootCause()
                         .hasMessageContaining("Task kind 'archive' is claimed twice")
                         .hasMessageContaining("PersistentRunnables bean 'runnables'"));
     }
@@ -156,7 +188,9 @@ class ErrandTaskDiscoveryTest {
 
     @Test
     void anAnnotatedBeanThatIsNoHandlerStopsStartUp() {
-        runner.withBean("notAHandler", NotAHandler.class).run(context -> assertThat(context).getFailure().rootCause()
+        runner.withBean("notAHandler", NotAHandler.class).run(context -> assertThat(context)
+                .getFailure()
+                .rootCause()
                 .hasMessageContaining("Task kind 'not-a-handler'")
                 .hasMessageContaining("does not implement dev.errand.task.TaskHandler"));
     }
@@ -175,9 +209,14 @@ class ErrandTaskDiscoveryTest {
 
     @Test
     void invalidAnnotationOptionsStopStartUpNamingTheOption() {
-        runner.withBean("badDelay", BadDelay.class).run(context -> assertThat(context).getFailure().rootCause()
-                .hasMessageContaining("Task kind 'bad-delay'").hasMessageContaining("retryDelay \"soon\" is not a duration"));
-        runner.withBean("badAttempts", BadAttempts.class).run(context -> assertThat(context).getFailure().rootCause()
+        runner.withBean("badDelay", BadDelay.class).run(context -> assertThat(context)
+                .getFailure()
+                .rootCause()
+                .hasMessageContaining("Task kind 'bad-delay'")
+                .hasMessageContaining("retryDelay \"soon\" is not a duration"));
+        runner.withBean("badAttempts", BadAttempts.class).run(context -> assertThat(context)
+                .getFailure()
+                .rootCause()
                 .hasMessageContaining("Task kind 'bad-attempts'")
                 .hasMessageContaining("maxAttempts must be between 1 and 1000, got 5000"));
     }
@@ -198,10 +237,16 @@ class ErrandTaskDiscoveryTest {
 
     @Test
     void aPayloadTypeThatCannotBeReadMustBeDeclared() {
-        runner.withBean("raw", RawHandler.class).run(context -> assertThat(context).getFailure().rootCause()
-                .hasMessageContaining("payload type cannot be read").hasMessageContaining("payload = YourPayload.class"));
-        runner.withBean("raw", RawHandlerWithPayload.class).run(context -> assertThat(
-                context.getBean(ErrandTasks.class).find("raw").orElseThrow().definition().payloadType())
+        runner.withBean("raw", RawHandler.class).run(context -> assertThat(context)
+                .getFailure()
+                .rootCause()
+                .hasMessageContaining("payload type cannot be read")
+                .hasMessageContaining("payload = YourPayload.class"));
+        runner.withBean("raw", RawHandlerWithPayload.class).run(context -> assertThat(context.getBean(ErrandTasks.class)
+                        .find("raw")
+                        .orElseThrow()
+                        .definition()
+                        .payloadType())
                 .isEqualTo(Sms.class));
     }
 
@@ -237,13 +282,20 @@ class ErrandTaskDiscoveryTest {
 
     @Test
     void handlersMayDependOnTheClientAndMayBeDeclaredWithBeanMethods() {
-        runner.withBean("followUp", FollowUp.class).withUserConfiguration(AnnotatedBeanMethod.class).run(context -> {
-            assertThat(context).hasNotFailed();
-            assertThat(context.getBean(FollowUp.class).client.errand()).isSameAs(context.getBean(Errand.class));
-            assertThat(context.getBean(ErrandTasks.class).definitions()).extracting(TaskDefinition::kind)
-                    .containsExactlyInAnyOrder("follow-up", "from-bean-method");
-            assertThat(context.getBean(ErrandTasks.class).find("from-bean-method").orElseThrow().definition()
-                    .payloadType()).isEqualTo(Sms.class);
-        });
+        runner.withBean("followUp", FollowUp.class)
+                .withUserConfiguration(AnnotatedBeanMethod.class)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(FollowUp.class).client.errand()).isSameAs(context.getBean(Errand.class));
+                    assertThat(context.getBean(ErrandTasks.class).definitions())
+                            .extracting(TaskDefinition::kind)
+                            .containsExactlyInAnyOrder("follow-up", "from-bean-method");
+                    assertThat(context.getBean(ErrandTasks.class)
+                                    .find("from-bean-method")
+                                    .orElseThrow()
+                                    .definition()
+                                    .payloadType())
+                            .isEqualTo(Sms.class);
+                });
     }
 }

@@ -32,25 +32,36 @@ import org.springframework.transaction.support.TransactionTemplate;
 class StarterOptionsTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                    DataSourceTransactionManagerAutoConfiguration.class, ErrandAutoConfiguration.class,
+            .withConfiguration(AutoConfigurations.of(
+                    DataSourceAutoConfiguration.class,
+                    DataSourceTransactionManagerAutoConfiguration.class,
+                    ErrandAutoConfiguration.class,
                     ErrandTaskExecutorAutoConfiguration.class))
             .withInitializer(new PostgresTables())
             .withPropertyValues("errand.processing-enabled=false");
 
-    @ErrandTask(value = "notify", retry = ErrandTask.Retry.DELAYS, retryDelays = {"10s", "20s", "30s"})
+    @ErrandTask(
+            value = "notify",
+            retry = ErrandTask.Retry.DELAYS,
+            retryDelays = {"10s", "20s", "30s"})
     static class Notify implements TaskHandler<Void> {
         @Override
         public void handle(Void payload, TaskContext context) {}
     }
 
-    @ErrandTask(value = "capped", retry = ErrandTask.Retry.DELAYS, retryDelays = {"1s", "2s"}, maxAttempts = 7)
+    @ErrandTask(
+            value = "capped",
+            retry = ErrandTask.Retry.DELAYS,
+            retryDelays = {"1s", "2s"},
+            maxAttempts = 7)
     static class Capped implements TaskHandler<Void> {
         @Override
         public void handle(Void payload, TaskContext context) {}
     }
 
-    @ErrandTask(value = "confused", retryDelays = {"1s"})
+    @ErrandTask(
+            value = "confused",
+            retryDelays = {"1s"})
     static class Confused implements TaskHandler<Void> {
         @Override
         public void handle(Void payload, TaskContext context) {}
@@ -66,11 +77,17 @@ class StarterOptionsTest {
     void aListOfRetryDelaysSetsThePolicyAndTheAttempts() {
         runner.withBean("notify", Notify.class).withBean("capped", Capped.class).run(context -> {
             assertThat(context).hasNotFailed();
-            TaskDefinition<?> notify = context.getBean(ErrandTasks.class).find("notify").orElseThrow().definition();
+            TaskDefinition<?> notify = context.getBean(ErrandTasks.class)
+                    .find("notify")
+                    .orElseThrow()
+                    .definition();
             assertThat(notify.maxAttempts()).as("one more than the delays").isEqualTo(4);
             assertThat(notify.retryPolicy().delayAfter(1)).isEqualTo(Duration.ofSeconds(10));
             assertThat(notify.retryPolicy().delayAfter(3)).isEqualTo(Duration.ofSeconds(30));
-            TaskDefinition<?> capped = context.getBean(ErrandTasks.class).find("capped").orElseThrow().definition();
+            TaskDefinition<?> capped = context.getBean(ErrandTasks.class)
+                    .find("capped")
+                    .orElseThrow()
+                    .definition();
             assertThat(capped.maxAttempts()).as("set explicitly").isEqualTo(7);
         });
     }
@@ -79,13 +96,16 @@ class StarterOptionsTest {
     void retryDelaysWithoutRetryDelaysPolicyStopStartUp() {
         runner.withBean("confused", Confused.class).run(context -> {
             assertThat(context).hasFailed();
-            assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("retryDelays needs retry = DELAYS");
+            assertThat(context.getStartupFailure())
+                    .rootCause()
+                    .hasMessageContaining("retryDelays needs retry = DELAYS");
         });
     }
 
     @Test
     void requireTransactionRefusesAnEnqueueOutsideATransactionAndAcceptsOneInside() {
-        runner.withBean("notify", Notify.class).withPropertyValues("errand.enqueue.require-transaction=true")
+        runner.withBean("notify", Notify.class)
+                .withPropertyValues("errand.enqueue.require-transaction=true")
                 .run(context -> {
                     ErrandClient client = context.getBean(ErrandClient.class);
                     assertThatThrownBy(() -> client.enqueue("notify", null))
@@ -94,19 +114,24 @@ class StarterOptionsTest {
                     Enqueued inside = new TransactionTemplate(context.getBean(PlatformTransactionManager.class))
                             .execute(status -> client.enqueue("notify", null));
                     assertThat(inside.created()).isTrue();
-                    assertThat(context.getBean(Errand.class).admin().find(inside.id())).isPresent();
+                    assertThat(context.getBean(Errand.class).admin().find(inside.id()))
+                            .isPresent();
                 });
-        runner.withBean("notify", Notify.class).run(context -> assertThat(
-                context.getBean(ErrandClient.class).enqueue("notify", null).created()).as("off by default").isTrue());
+        runner.withBean("notify", Notify.class).run(context -> assertThat(context.getBean(ErrandClient.class)
+                        .enqueue("notify", null)
+                        .created())
+                .as("off by default")
+                .isTrue());
     }
 
     @Test
     void aTaskExecutorQueueThatIsNotDeclaredStopsStartUp() {
         runner.withBean(PersistentRunnables.class, () -> PersistentRunnables.of(Report.class))
-                .withPropertyValues("errand.task-executor.queue=reports").run(context -> {
+                .withPropertyValues("errand.task-executor.queue=reports")
+                .run(context -> {
                     assertThat(context).hasFailed();
-                    ErrandConfigurationException failure = findCause(context.getStartupFailure(),
-                            ErrandConfigurationException.class);
+                    ErrandConfigurationException failure =
+                            findCause(context.getStartupFailure(), ErrandConfigurationException.class);
                     assertThat(failure.description()).contains("errand.task-executor.queue is 'reports'");
                     assertThat(failure.action()).contains("errand.queues.reports.concurrency");
                 });
@@ -126,7 +151,8 @@ class StarterOptionsTest {
         });
         runner.withPropertyValues("errand.dialect=oracle").run(context -> {
             assertThat(context).hasFailed();
-            assertThat(context.getStartupFailure()).rootCause()
+            assertThat(context.getStartupFailure())
+                    .rootCause()
                     .hasMessageContaining("errand.dialect must be one of postgresql, mariadb, mysql, h2");
         });
     }

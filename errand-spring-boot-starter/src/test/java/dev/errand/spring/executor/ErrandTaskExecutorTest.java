@@ -34,16 +34,19 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 import org.springframework.transaction.support.TransactionTemplate;
 
 /** The persistent {@link TaskExecutor}: JSON storage, injection after decoding, transactions, rejection. */
-@SpringBootTest(classes = ErrandTaskExecutorTest.App.class, properties = {
-    "errand.poll-interval=100ms", "errand.shutdown-timeout=5s"})
+@SpringBootTest(
+        classes = ErrandTaskExecutorTest.App.class,
+        properties = {"errand.poll-interval=100ms", "errand.shutdown-timeout=5s"})
 @ContextConfiguration(initializers = PostgresTables.class)
 @DirtiesContext
 class ErrandTaskExecutorTest {
 
     @SpringBootConfiguration
-    @EnableAutoConfiguration(excludeName = {
-        "org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration",
-        "org.springframework.boot.data.jpa.autoconfigure.DataJpaRepositoriesAutoConfiguration"})
+    @EnableAutoConfiguration(
+            excludeName = {
+                "org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration",
+                "org.springframework.boot.data.jpa.autoconfigure.DataJpaRepositoriesAutoConfiguration"
+            })
     @Import(ReportLog.class)
     static class App {
         @Bean
@@ -89,16 +92,22 @@ class ErrandTaskExecutorTest {
 
     @Autowired
     ErrandTaskExecutor executor;
+
     @Autowired
     TaskExecutor plainTaskExecutor;
+
     @Autowired
     ReportLog log;
+
     @Autowired
     PlatformTransactionManager transactionManager;
+
     @Autowired
     JdbcTemplate jdbc;
+
     @Autowired
     Errand errand;
+
     @Value("${errand.table-prefix}")
     String prefix;
 
@@ -114,7 +123,9 @@ class ErrandTaskExecutorTest {
         String json = template.execute(status -> {
             executor.execute(new SendReport("r-1"));
             // The same transaction sees its own insert.
-            return jdbc.queryForObject("SELECT payload::text FROM " + prefix + "task WHERE kind = ?", String.class,
+            return jdbc.queryForObject(
+                    "SELECT payload::text FROM " + prefix + "task WHERE kind = ?",
+                    String.class,
                     SendReport.class.getName());
         });
         assertThat(json).isEqualTo("{\"reportId\": \"r-1\"}");
@@ -128,7 +139,11 @@ class ErrandTaskExecutorTest {
             executor.execute(new SendReport("r-2"));
             status.setRollbackOnly();
         });
-        assertThat(errand.admin().list(TaskQuery.builder().kind(SendReport.class.getName()).build()).items())
+        assertThat(errand.admin()
+                        .list(TaskQuery.builder()
+                                .kind(SendReport.class.getName())
+                                .build())
+                        .items())
                 .noneMatch(task -> task.payloadJson().contains("r-2"));
     }
 
@@ -145,7 +160,8 @@ class ErrandTaskExecutorTest {
                 .hasMessageContaining(Unregistered.class.getName() + " is not one")
                 .hasMessageContaining("PersistentRunnables.of(Unregistered.class)");
         Runnable lambda = () -> {};
-        assertThatThrownBy(() -> executor.execute(lambda)).isInstanceOf(TaskRejectedException.class)
+        assertThatThrownBy(() -> executor.execute(lambda))
+                .isInstanceOf(TaskRejectedException.class)
                 .hasMessageContaining("PersistentRunnables");
     }
 
@@ -160,8 +176,10 @@ class ErrandTaskExecutorTest {
         assertThat(Instant.now()).isAfterOrEqualTo(startTime);
 
         assertThatThrownBy(() -> executor.schedule(new SendReport("r-5"), null))
-                .isInstanceOf(TaskRejectedException.class).hasMessageContaining("execute(task)");
+                .isInstanceOf(TaskRejectedException.class)
+                .hasMessageContaining("execute(task)");
         assertThatThrownBy(() -> executor.schedule(new SendReport("r-6"), Instant.MAX))
-                .isInstanceOf(TaskRejectedException.class).hasMessageContaining("runAt must be between");
+                .isInstanceOf(TaskRejectedException.class)
+                .hasMessageContaining("runAt must be between");
     }
 }

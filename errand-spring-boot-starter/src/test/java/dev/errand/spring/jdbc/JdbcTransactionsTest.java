@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import dev.errand.Errand;
 import dev.errand.admin.TaskQuery;
 import dev.errand.enqueue.TaskRequest;
+import dev.errand.spi.TransactionRunner;
 import dev.errand.spring.ErrandClient;
 import dev.errand.spring.ErrandTask;
 import dev.errand.spring.SpringTransactionRunner;
@@ -15,7 +16,6 @@ import dev.errand.task.Task;
 import dev.errand.task.TaskContext;
 import dev.errand.task.TaskHandler;
 import dev.errand.task.TaskState;
-import dev.errand.spi.TransactionRunner;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -45,16 +45,20 @@ import org.springframework.transaction.support.TransactionTemplate;
  * Enqueueing in, and running handlers in, transactions of a {@link DataSourceTransactionManager}, on
  * PostgreSQL: {@code @Transactional} services, {@code TransactionTemplate} and {@code JdbcTemplate}.
  */
-@SpringBootTest(classes = JdbcTransactionsTest.App.class, properties = {
-    "errand.poll-interval=100ms", "errand.queues.default.concurrency=2", "errand.shutdown-timeout=5s"})
+@SpringBootTest(
+        classes = JdbcTransactionsTest.App.class,
+        properties = {"errand.poll-interval=100ms", "errand.queues.default.concurrency=2", "errand.shutdown-timeout=5s"
+        })
 @ContextConfiguration(initializers = PostgresTables.class)
 @DirtiesContext
 class JdbcTransactionsTest {
 
     @SpringBootConfiguration
-    @EnableAutoConfiguration(excludeName = {
-        "org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration",
-        "org.springframework.boot.data.jpa.autoconfigure.DataJpaRepositoriesAutoConfiguration"})
+    @EnableAutoConfiguration(
+            excludeName = {
+                "org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration",
+                "org.springframework.boot.data.jpa.autoconfigure.DataJpaRepositoriesAutoConfiguration"
+            })
     @Import({Orders.class, Ledger.class, RecordOrder.class})
     static class App {}
 
@@ -79,7 +83,8 @@ class JdbcTransactionsTest {
         @Transactional
         public long place(long orderId, boolean thenFail) {
             jdbc.update("INSERT INTO " + table + " (id, status) VALUES (?, 'placed')", orderId);
-            long taskId = errand.enqueue("record-order", new OrderPlaced(orderId)).id();
+            long taskId =
+                    errand.enqueue("record-order", new OrderPlaced(orderId)).id();
             if (thenFail) {
                 throw new IllegalStateException("payment declined");
             }
@@ -87,8 +92,8 @@ class JdbcTransactionsTest {
         }
 
         public String status(long orderId) {
-            return jdbc.query("SELECT status FROM " + table + " WHERE id = ?", rs -> rs.next() ? rs.getString(1) : null,
-                    orderId);
+            return jdbc.query(
+                    "SELECT status FROM " + table + " WHERE id = ?", rs -> rs.next() ? rs.getString(1) : null, orderId);
         }
 
         // A method, not the field: this bean is a transactional proxy, whose own fields are empty.
@@ -145,8 +150,8 @@ class JdbcTransactionsTest {
             }
             jdbc.update("UPDATE " + orders.table() + " SET status = 'recorded' WHERE id = ?", order.orderId());
             ledger.record(order.orderId());
-            boolean fail = order.orderId() == ALWAYS_FAIL
-                    || (order.orderId() == FAIL_FIRST_ATTEMPT && context.attempt() == 1);
+            boolean fail =
+                    order.orderId() == ALWAYS_FAIL || (order.orderId() == FAIL_FIRST_ATTEMPT && context.attempt() == 1);
             if (fail) {
                 throw new IllegalStateException("ledger is closed (attempt " + context.attempt() + ")");
             }
@@ -155,23 +160,30 @@ class JdbcTransactionsTest {
 
     @Autowired
     Orders orders;
+
     @Autowired
     Ledger ledger;
+
     @Autowired
     ErrandClient client;
+
     @Autowired
     Errand errand;
+
     @Autowired
     PlatformTransactionManager transactionManager;
+
     @Autowired
     TransactionRunner transactionRunner;
+
     @Autowired
     JdbcTemplate jdbc;
 
     @Test
     void theApplicationsDataSourceTransactionManagerRunsHandlers() {
         assertThat(transactionManager).isInstanceOf(DataSourceTransactionManager.class);
-        assertThat(((SpringTransactionRunner) transactionRunner).transactionManager()).isSameAs(transactionManager);
+        assertThat(((SpringTransactionRunner) transactionRunner).transactionManager())
+                .isSameAs(transactionManager);
     }
 
     @Test
@@ -186,10 +198,13 @@ class JdbcTransactionsTest {
     void aCommittedTaskRunsAndItsWritesCommitWithTheCompletion() {
         long taskId = orders.place(20, false);
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> errand.admin().find(taskId).isEmpty());
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> errand.admin().find(taskId).isEmpty());
         assertThat(orders.status(20)).isEqualTo("recorded");
         assertThat(ledger.entries(20)).isEqualTo(1);
-        assertThat(RecordOrder.SHARED_CONNECTION).as("JdbcTemplate used the task's connection").contains(20L);
+        assertThat(RecordOrder.SHARED_CONNECTION)
+                .as("JdbcTemplate used the task's connection")
+                .contains(20L);
     }
 
     @Test
@@ -197,12 +212,15 @@ class JdbcTransactionsTest {
         long retried = orders.place(RecordOrder.FAIL_FIRST_ATTEMPT, false);
         long failed = orders.place(RecordOrder.ALWAYS_FAIL, false);
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> errand.admin().find(retried).isEmpty());
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> errand.admin().find(retried).isEmpty());
         // Attempt 1 wrote a ledger entry and then threw: only attempt 2's entry may remain.
         assertThat(ledger.entries(RecordOrder.FAIL_FIRST_ATTEMPT)).isEqualTo(1);
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> errand.admin().find(failed)
-                .map(task -> task.state() == TaskState.FAILED).orElse(false));
+        await().atMost(Duration.ofSeconds(10)).until(() -> errand.admin()
+                .find(failed)
+                .map(task -> task.state() == TaskState.FAILED)
+                .orElse(false));
         Task task = errand.admin().find(failed).orElseThrow();
         assertThat(task.attempt()).isEqualTo(3);
         assertThat(task.lastError()).contains("ledger is closed (attempt 3)");
@@ -213,7 +231,9 @@ class JdbcTransactionsTest {
     @Test
     void aTransactionTemplateJoinsAndOutsideATransactionTheTaskCommitsAtOnce() {
         TransactionTemplate template = new TransactionTemplate(transactionManager);
-        TaskRequest later = TaskRequest.builder("record-order", new OrderPlaced(50)).delay(Duration.ofHours(1)).build();
+        TaskRequest later = TaskRequest.builder("record-order", new OrderPlaced(50))
+                .delay(Duration.ofHours(1))
+                .build();
 
         Optional<Task> seenFromOutside = template.execute(status -> {
             long id = client.enqueue(later).id();
@@ -221,14 +241,18 @@ class JdbcTransactionsTest {
             status.setRollbackOnly();
             return outside;
         });
-        assertThat(seenFromOutside).as("uncommitted task seen from another connection").isEmpty();
+        assertThat(seenFromOutside)
+                .as("uncommitted task seen from another connection")
+                .isEmpty();
         assertThat(tasksOf(50)).isZero();
 
         long committed = template.execute(status -> client.enqueue(later).id());
         assertThat(errand.admin().find(committed)).isPresent();
 
         long alone = client.enqueue(later).id();
-        assertThat(errand.admin().find(alone)).as("committed on its own, outside any transaction").isPresent();
+        assertThat(errand.admin().find(alone))
+                .as("committed on its own, outside any transaction")
+                .isPresent();
         errand.admin().delete(committed);
         errand.admin().delete(alone);
     }
@@ -240,19 +264,29 @@ class JdbcTransactionsTest {
         String table = orders.table();
 
         assertThatThrownBy(() -> transactionRunner.inTransaction(jdbc.getDataSource(), connection -> {
-            connection.createStatement().executeUpdate("INSERT INTO " + table + " (id, status) VALUES (60, 'x')");
-            throw checked;
-        })).isSameAs(checked);
+                    connection
+                            .createStatement()
+                            .executeUpdate("INSERT INTO " + table + " (id, status) VALUES (60, 'x')");
+                    throw checked;
+                }))
+                .isSameAs(checked);
         assertThatThrownBy(() -> transactionRunner.inTransaction(jdbc.getDataSource(), connection -> {
-            connection.createStatement().executeUpdate("INSERT INTO " + table + " (id, status) VALUES (61, 'x')");
-            throw unchecked;
-        })).isSameAs(unchecked);
+                    connection
+                            .createStatement()
+                            .executeUpdate("INSERT INTO " + table + " (id, status) VALUES (61, 'x')");
+                    throw unchecked;
+                }))
+                .isSameAs(unchecked);
         assertThat(orders.status(60)).isNull();
         assertThat(orders.status(61)).isNull();
     }
 
     private long tasksOf(long orderId) {
-        return errand.admin().list(TaskQuery.builder().kind("record-order").limit(1000).build()).items().stream()
+        return errand
+                .admin()
+                .list(TaskQuery.builder().kind("record-order").limit(1000).build())
+                .items()
+                .stream()
                 .filter(task -> task.payloadJson().replace(" ", "").contains("\"orderId\":" + orderId + "}"))
                 .count();
     }

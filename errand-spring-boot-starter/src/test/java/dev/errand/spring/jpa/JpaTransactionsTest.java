@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.errand.Errand;
 import dev.errand.admin.TaskQuery;
+import dev.errand.spi.TransactionRunner;
 import dev.errand.spring.ErrandClient;
 import dev.errand.spring.ErrandTask;
 import dev.errand.spring.SpringTransactionRunner;
@@ -14,7 +15,6 @@ import dev.errand.task.Task;
 import dev.errand.task.TaskContext;
 import dev.errand.task.TaskHandler;
 import dev.errand.task.TaskState;
-import dev.errand.spi.TransactionRunner;
 import java.time.Duration;
 import org.hibernate.boot.model.naming.Identifier;
 import org.hibernate.boot.model.naming.PhysicalNamingStrategyStandardImpl;
@@ -40,9 +40,14 @@ import org.springframework.transaction.annotation.Transactional;
  * Spring Boot's {@link JpaTransactionManager}, on PostgreSQL: the entity change, the other writes and the
  * task's completion commit together, and roll back together when the handler throws.
  */
-@SpringBootTest(classes = JpaTransactionsTest.App.class, properties = {
-    "errand.poll-interval=100ms", "errand.shutdown-timeout=5s", "spring.jpa.hibernate.ddl-auto=create",
-    "spring.jpa.open-in-view=false"})
+@SpringBootTest(
+        classes = JpaTransactionsTest.App.class,
+        properties = {
+            "errand.poll-interval=100ms",
+            "errand.shutdown-timeout=5s",
+            "spring.jpa.hibernate.ddl-auto=create",
+            "spring.jpa.open-in-view=false"
+        })
 @ContextConfiguration(initializers = PostgresTables.class)
 @DirtiesContext
 class JpaTransactionsTest {
@@ -105,8 +110,8 @@ class JpaTransactionsTest {
         }
 
         public int entries(long accountId) {
-            return jdbc.queryForObject("SELECT COUNT(*) FROM " + table + " WHERE account_id = ?", Integer.class,
-                    accountId);
+            return jdbc.queryForObject(
+                    "SELECT COUNT(*) FROM " + table + " WHERE account_id = ?", Integer.class, accountId);
         }
     }
 
@@ -137,28 +142,35 @@ class JpaTransactionsTest {
 
     @Autowired
     Accounts accounts;
+
     @Autowired
     AccountRepository repository;
+
     @Autowired
     Audit audit;
+
     @Autowired
     Errand errand;
+
     @Autowired
     PlatformTransactionManager transactionManager;
+
     @Autowired
     TransactionRunner transactionRunner;
 
     @Test
     void handlersRunInTransactionsOfTheJpaTransactionManager() {
         assertThat(transactionManager).isInstanceOf(JpaTransactionManager.class);
-        assertThat(((SpringTransactionRunner) transactionRunner).transactionManager()).isSameAs(transactionManager);
+        assertThat(((SpringTransactionRunner) transactionRunner).transactionManager())
+                .isSameAs(transactionManager);
     }
 
     @Test
     void theEntityChangeAndTheTaskCompletionCommitTogether() {
         long taskId = accounts.open(1, false);
 
-        await().atMost(Duration.ofSeconds(15)).until(() -> errand.admin().find(taskId).isEmpty());
+        await().atMost(Duration.ofSeconds(15))
+                .until(() -> errand.admin().find(taskId).isEmpty());
         assertThat(repository.findById(1L).orElseThrow().getBalance()).isEqualTo(100);
         assertThat(audit.entries(1)).isEqualTo(1);
     }
@@ -168,16 +180,24 @@ class JpaTransactionsTest {
         long retried = accounts.open(CreditAccount.FAIL_FIRST_ATTEMPT, false);
         long failed = accounts.open(CreditAccount.ALWAYS_FAIL, false);
 
-        await().atMost(Duration.ofSeconds(15)).until(() -> errand.admin().find(retried).isEmpty());
+        await().atMost(Duration.ofSeconds(15))
+                .until(() -> errand.admin().find(retried).isEmpty());
         // Attempt 1 credited 100 and threw; had its writes committed, the balance would be 200.
-        assertThat(repository.findById(CreditAccount.FAIL_FIRST_ATTEMPT).orElseThrow().getBalance()).isEqualTo(100);
+        assertThat(repository
+                        .findById(CreditAccount.FAIL_FIRST_ATTEMPT)
+                        .orElseThrow()
+                        .getBalance())
+                .isEqualTo(100);
         assertThat(audit.entries(CreditAccount.FAIL_FIRST_ATTEMPT)).isEqualTo(1);
 
-        await().atMost(Duration.ofSeconds(15)).until(() -> errand.admin().find(failed)
-                .map(task -> task.state() == TaskState.FAILED).orElse(false));
+        await().atMost(Duration.ofSeconds(15)).until(() -> errand.admin()
+                .find(failed)
+                .map(task -> task.state() == TaskState.FAILED)
+                .orElse(false));
         Task task = errand.admin().find(failed).orElseThrow();
         assertThat(task.lastError()).contains("core banking is down (attempt 2)");
-        assertThat(repository.findById(CreditAccount.ALWAYS_FAIL).orElseThrow().getBalance()).isZero();
+        assertThat(repository.findById(CreditAccount.ALWAYS_FAIL).orElseThrow().getBalance())
+                .isZero();
         assertThat(audit.entries(CreditAccount.ALWAYS_FAIL)).isZero();
     }
 
@@ -186,7 +206,9 @@ class JpaTransactionsTest {
         assertThatThrownBy(() -> accounts.open(4, true)).hasMessage("identity check failed");
 
         assertThat(repository.findById(4L)).isEmpty();
-        assertThat(errand.admin().list(TaskQuery.builder().kind("credit").limit(1000).build()).items())
+        assertThat(errand.admin()
+                        .list(TaskQuery.builder().kind("credit").limit(1000).build())
+                        .items())
                 .noneMatch(t -> t.payloadJson().replace(" ", "").contains("\"accountId\":4,"));
     }
 }

@@ -30,12 +30,14 @@ public abstract class DatabaseTables implements ApplicationContextInitializer<Co
     public void initialize(ConfigurableApplicationContext context) {
         String prefix = TestDatabase.newPrefix();
         TestPropertyValues.of(database.springProperties(prefix)).applyTo(context);
-        ((BeanDefinitionRegistry) context.getBeanFactory()).registerBeanDefinition(BEAN_NAME,
-                BeanDefinitionBuilder.genericBeanDefinition(Dropper.class)
-                        .addConstructorArgValue(database)
-                        .addConstructorArgValue(prefix)
-                        .addConstructorArgReference("dataSource")
-                        .getBeanDefinition());
+        ((BeanDefinitionRegistry) context.getBeanFactory())
+                .registerBeanDefinition(
+                        BEAN_NAME,
+                        BeanDefinitionBuilder.genericBeanDefinition(Dropper.class)
+                                .addConstructorArgValue(database)
+                                .addConstructorArgValue(prefix)
+                                .addConstructorArgReference("dataSource")
+                                .getBeanDefinition());
     }
 
     /** Drops the prefix's tables on close. */
