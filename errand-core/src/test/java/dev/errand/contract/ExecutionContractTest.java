@@ -15,6 +15,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -352,7 +354,7 @@ class ExecutionContractTest extends ErrandTestSupport {
 
     @Test
     void listenersHearEveryStepAndTheTransactionRunnerOwnsHandlerTransactions() throws Exception {
-        java.util.Map<String, AtomicInteger> events = new java.util.concurrent.ConcurrentHashMap<>();
+        Map<String, AtomicInteger> events = new ConcurrentHashMap<>();
         dev.errand.spi.TaskListener listener = new dev.errand.spi.TaskListener() {
             private void count(String event) {
                 events.computeIfAbsent(event, e -> new AtomicInteger()).incrementAndGet();

@@ -24,6 +24,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import javax.sql.DataSource;
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.mockito.Mockito;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
@@ -125,7 +127,7 @@ class ErrandAutoConfigurationTest {
                 .withBean(PersistentRunnables.class, () -> PersistentRunnables.of(Noop.class))
                 .withBean("userBean", (Class) type, (Supplier) () -> {
                     Object instance = simple.get();
-                    return instance != null ? instance : org.mockito.Mockito.mock(type);
+                    return instance != null ? instance : Mockito.mock(type);
                 })
                 .run(context -> {
                     assertThat(context).hasNotFailed();
@@ -195,8 +197,7 @@ class ErrandAutoConfigurationTest {
                 .run(context -> {
                     var settings = context.getBean(Errand.class).settings();
                     assertThat(settings.nodeId()).isEqualTo("node-7");
-                    assertThat(settings.queues())
-                            .containsOnly(java.util.Map.entry("mail", 3), java.util.Map.entry("default", 2));
+                    assertThat(settings.queues()).containsOnly(Map.entry("mail", 3), Map.entry("default", 2));
                     assertThat(settings.processingEnabled()).isFalse();
                     assertThat(settings.pollInterval()).isEqualTo(Duration.ofMillis(250));
                     assertThat(settings.claimBatchSize()).isEqualTo(7);
