@@ -106,7 +106,10 @@ public final class Errand implements AutoCloseable {
                 storage.dataSource(), settings.queues(), storage.dialect().deliversNotifications());
         if (storage.dialect().deliversNotifications()) {
             notifications = new PostgresNotificationListener(
-                    storage.dataSource(), Enqueuer.notificationChannel(settings), wakeUps, "errand-listener");
+                    storage.dataSource(),
+                    Enqueuer.notificationChannel(settings),
+                    wakeUps,
+                    settings.threadNamePrefix() + "listener");
         }
         engine.start(wakeUps);
         running = true;

@@ -79,6 +79,17 @@ public final class ErrandBuilder {
         return this;
     }
 
+    /**
+     * Sets the prefix of this node's thread names (default {@code errand-}), so that thread dumps and logs
+     * tell them apart from the application's: 1 to 40 characters, no control characters.
+     *
+     * @throws IllegalArgumentException for a blank, padded or too long prefix
+     */
+    public ErrandBuilder threadNamePrefix(String prefix) {
+        settings.threadNamePrefix(prefix);
+        return this;
+    }
+
     /** Sets this node's id: 1 to 200 characters (default: host name, process id and a random suffix). */
     public ErrandBuilder nodeId(String nodeId) {
         settings.nodeId(nodeId);

@@ -15,7 +15,11 @@ public final class ErrandSettings {
     /** The queue a request goes to when it names none. */
     public static final String DEFAULT_QUEUE = "default";
 
+    /** The default prefix of the names of a node's threads. */
+    public static final String DEFAULT_THREAD_NAME_PREFIX = "errand-";
+
     private final String nodeId;
+    private final String threadNamePrefix;
     private final Map<String, Integer> queues;
     private final boolean processingEnabled;
     private final Duration pollInterval;
@@ -38,6 +42,7 @@ public final class ErrandSettings {
 
     private ErrandSettings(Builder builder) {
         this.nodeId = builder.nodeId;
+        this.threadNamePrefix = builder.threadNamePrefix;
         this.queues = Map.copyOf(
                 builder.queues.isEmpty() ? Map.of(DEFAULT_QUEUE, Settings.CONCURRENCY.defaultValue()) : builder.queues);
         this.processingEnabled = builder.processingEnabled;
@@ -68,6 +73,11 @@ public final class ErrandSettings {
     /** This node's id, stored as {@code lease_owner} on the tasks it claims. */
     public String nodeId() {
         return nodeId;
+    }
+
+    /** The prefix of the names of this node's threads, such as {@code errand-} in {@code errand-mail-worker-1}. */
+    public String threadNamePrefix() {
+        return threadNamePrefix;
     }
 
     /** The queues this node serves, with how many of their tasks it runs at once. */
@@ -168,6 +178,7 @@ public final class ErrandSettings {
     /** Collects settings, checking each against {@link Settings} as it is set. */
     public static final class Builder {
         private String nodeId;
+        private String threadNamePrefix = DEFAULT_THREAD_NAME_PREFIX;
         private final Map<String, Integer> queues = new LinkedHashMap<>();
         private boolean processingEnabled = true;
         private Duration pollInterval = Settings.POLL_INTERVAL.defaultValue();
@@ -195,6 +206,17 @@ public final class ErrandSettings {
         /** Sets the node id: 1 to 200 characters, no control characters, not blank. */
         public Builder nodeId(String nodeId) {
             this.nodeId = Names.require("nodeId", nodeId, 200);
+            return this;
+        }
+
+        /**
+         * Sets the prefix of the names of this node's threads (default {@code errand-}): 1 to 40 characters,
+         * no control characters. Threads are named {@code <prefix><queue>-worker-<n>},
+         * {@code <prefix><queue>-poller}, {@code <prefix>completer}, {@code <prefix>heartbeat},
+         * {@code <prefix>maintenance} and {@code <prefix>listener}.
+         */
+        public Builder threadNamePrefix(String prefix) {
+            this.threadNamePrefix = Names.require("threadNamePrefix", prefix, 40);
             return this;
         }
 

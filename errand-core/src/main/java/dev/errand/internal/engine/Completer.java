@@ -51,11 +51,13 @@ final class Completer {
         this.leases = leases;
         this.observers = observers;
         this.problems = problems;
-        this.thread = new Thread(this::loop, "errand-completer");
+        this.thread = new Thread(this::loop);
         this.thread.setDaemon(true);
     }
 
-    void start() {
+    /** Starts the completer's thread, named {@code <threadNamePrefix>completer}. */
+    void start(String threadNamePrefix) {
+        thread.setName(threadNamePrefix + "completer");
         thread.start();
     }
 

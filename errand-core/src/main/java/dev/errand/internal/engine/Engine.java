@@ -113,11 +113,12 @@ public final class Engine {
 
     /** Starts the pollers, workers and background jobs; the pollers wait on {@code wakeUps}. */
     public void start(WakeUps wakeUps) {
-        completer.start();
+        String threads = settings.threadNamePrefix();
+        completer.start(threads);
         // Heartbeats get a thread of their own: a slow rescue sweep (it runs failure callbacks) must
         // never delay them long enough for this node's own leases to expire.
-        heartbeats = singleThread("errand-heartbeat");
-        maintenance = singleThread("errand-maintenance");
+        heartbeats = singleThread(threads + "heartbeat");
+        maintenance = singleThread(threads + "maintenance");
         every(heartbeats, "heartbeat", settings.heartbeatInterval(), leases::heartbeat);
         every(heartbeats, "cancel delivery", settings.heartbeatInterval(), cancels::deliver);
         every(maintenance, "rescue", settings.rescueInterval(), rescuer::sweep);
@@ -129,7 +130,7 @@ public final class Engine {
                 settings.pollInterval(), settings.claimBatchSize(), settings.prefetch(), settings.leaseDuration());
         settings.queues().forEach((queue, concurrency) -> {
             QueueWorker worker = new QueueWorker(
-                    new QueueConfig(queue, concurrency, polling, settings.nodeId(), "errand-"),
+                    new QueueConfig(queue, concurrency, polling, settings.nodeId(), threads),
                     claimer,
                     runner,
                     wakeUps.of(queue),

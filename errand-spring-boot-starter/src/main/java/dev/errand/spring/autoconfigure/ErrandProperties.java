@@ -2,6 +2,7 @@ package dev.errand.spring.autoconfigure;
 
 import dev.errand.ClaimStrategies;
 import dev.errand.ErrandBuilder;
+import dev.errand.config.ErrandSettings;
 import dev.errand.config.Setting;
 import dev.errand.config.Settings;
 import java.time.Duration;
@@ -35,6 +36,12 @@ public class ErrandProperties implements Validator {
      * node. Default: host name, process id and 8 random characters.
      */
     private String nodeId;
+
+    /**
+     * The prefix of the names of this node's threads, such as errand-mail-worker-1: 1 to 40 characters,
+     * no control characters.
+     */
+    private String threadNamePrefix = ErrandSettings.DEFAULT_THREAD_NAME_PREFIX;
 
     /** Whether this node runs tasks. With false it only enqueues and administers tasks, and starts no thread. */
     private boolean processingEnabled = true;
@@ -147,6 +154,16 @@ public class ErrandProperties implements Validator {
     /** Sets whether this node runs tasks. */
     public void setProcessingEnabled(boolean processingEnabled) {
         this.processingEnabled = processingEnabled;
+    }
+
+    /** The prefix of the names of this node's threads. */
+    public String getThreadNamePrefix() {
+        return threadNamePrefix;
+    }
+
+    /** Sets the prefix of the names of this node's threads. */
+    public void setThreadNamePrefix(String threadNamePrefix) {
+        this.threadNamePrefix = threadNamePrefix;
     }
 
     /** The declared queues by name. */
@@ -358,6 +375,7 @@ public class ErrandProperties implements Validator {
             builder.nodeId(nodeId);
         }
         queues.forEach((name, queue) -> builder.queue(name, queue.getConcurrency()));
+        builder.threadNamePrefix(threadNamePrefix);
         builder.processingEnabled(processingEnabled)
                 .pollInterval(pollInterval)
                 .claimBatchSize(claimBatchSize)
@@ -409,6 +427,18 @@ public class ErrandProperties implements Validator {
                         .problem("errand.queues." + name + ".concurrency", concurrency)
                         .ifPresent(problem -> reject(errors, null, problem));
             });
+        }
+        if (p.threadNamePrefix == null
+                || p.threadNamePrefix.isBlank()
+                || p.threadNamePrefix.length() > 40
+                || !p.threadNamePrefix.equals(p.threadNamePrefix.strip())
+                || p.threadNamePrefix.chars().anyMatch(Character::isISOControl)) {
+            reject(
+                    errors,
+                    "threadNamePrefix",
+                    "errand.thread-name-prefix must be 1 to 40 characters without"
+                            + " surrounding spaces or control characters, for example \"billing-\", got "
+                            + (p.threadNamePrefix == null ? "nothing" : "\"" + p.threadNamePrefix + "\""));
         }
         if (p.dialect != null
                 && !ErrandBuilder.dialectNames().contains(p.dialect.trim().toLowerCase(Locale.ROOT))) {

@@ -174,4 +174,19 @@ class ErrandPropertiesRangeTest {
         // The builder checks arguments without touching the database.
         return Errand.builder(new SimpleDriverDataSource());
     }
+
+    @Test
+    void theThreadNamePrefixReachesTheBuilderAndABadOneIsRefused() {
+        ErrandProperties properties = new ErrandProperties();
+        assertThat(properties.getThreadNamePrefix()).isEqualTo("errand-");
+        properties.setThreadNamePrefix(" padded");
+        assertThat(errors(properties).getFieldErrors("threadNamePrefix"))
+                .singleElement()
+                .satisfies(error -> assertThat(error.getDefaultMessage()).contains("errand.thread-name-prefix"));
+        properties.setThreadNamePrefix("billing-");
+        assertThat(errors(properties).hasErrors()).isFalse();
+        ErrandBuilder builder = builder();
+        properties.applyTo(builder);
+        assertThat(builder.toString()).isNotNull();
+    }
 }
