@@ -2,6 +2,7 @@ package dev.errand.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.zaxxer.hikari.HikariDataSource;
@@ -19,6 +20,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -298,6 +300,47 @@ class HostileRuntimeContractTest extends ErrandTestSupport {
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> errand.admin().find(id).isEmpty());
         assertThat(effectNotes()).as("snoozed attempts roll back their writes").containsExactly("run 4");
+    }
+
+    record Note(String text) {}
+
+    @Test
+    void aNulInThePayloadIsRefusedAtEnqueueOnEveryDatabaseAndNothingIsWritten() throws Exception {
+        Errand errand = node(builder()
+                .register(TaskDefinition.builder("note", Note.class, (n, ctx) -> {})
+                        .build()));
+        assertThatThrownBy(() -> errand.enqueue(TaskRequest.of("note", new Note("a\u0000b"))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("NUL");
+        assertThatThrownBy(() -> errand.enqueueAll(
+                        List.of(TaskRequest.of("note", new Note("fine")), TaskRequest.of("note", new Note("\u0000")))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("NUL");
+        assertThat(taskRows()).isZero();
+    }
+
+    @Test
+    void enqueueAndEnqueueAllAcceptTheSameRunTimes() throws Exception {
+        Errand errand = node(builder()
+                .register(TaskDefinition.builder("count", Integer.class, (n, ctx) -> {})
+                        .build()));
+        Instant earliest = Instant.parse("1000-01-01T00:00:00Z");
+        Instant latest = Instant.parse("9999-12-31T23:59:59Z");
+        for (Instant runAt : List.of(earliest, latest)) {
+            long alone = errand.enqueue(
+                            TaskRequest.builder("count", 1).runAt(runAt).build())
+                    .id();
+            long batched = errand.enqueueAll(List.of(
+                            TaskRequest.builder("count", 2).runAt(runAt).build(),
+                            TaskRequest.builder("count", 3).runAt(runAt).build()))
+                    .get(0)
+                    .id();
+            assertThat(task(errand, alone).runAt()).as("enqueue " + runAt).isEqualTo(runAt);
+            assertThat(task(errand, batched).runAt()).as("enqueueAll " + runAt).isEqualTo(runAt);
+        }
+        assertThatThrownBy(() -> TaskRequest.builder("count", 1).runAt(latest.plusSeconds(1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("runAt must be between");
     }
 
     private void execute(String sql) throws SQLException {
