@@ -5,18 +5,21 @@ import dev.errand.config.ErrandSettings;
 import dev.errand.enqueue.Enqueued;
 import dev.errand.enqueue.TaskRequest;
 import dev.errand.error.ErrandException;
+import dev.errand.internal.admin.JdbcScheduleAdmin;
 import dev.errand.internal.admin.JdbcTaskAdmin;
 import dev.errand.internal.engine.Engine;
 import dev.errand.internal.engine.Kinds;
 import dev.errand.internal.engine.PoolSizeCheck;
 import dev.errand.internal.enqueue.Enqueuer;
 import dev.errand.internal.enqueue.Requests;
+import dev.errand.internal.store.ScheduleStore;
 import dev.errand.internal.store.Storage;
 import dev.errand.internal.wakeup.PostgresNotificationListener;
 import dev.errand.internal.wakeup.WakeUps;
 import dev.errand.node.NodeHealth;
 import dev.errand.node.NodeStats;
 import dev.errand.node.QueueActivity;
+import dev.errand.schedule.ScheduleAdmin;
 import dev.errand.spi.ClaimStrategy;
 import dev.errand.spi.TaskListener;
 import java.sql.Connection;
@@ -66,6 +69,7 @@ public final class Errand implements AutoCloseable {
     private final Storage storage;
     private final Enqueuer enqueuer;
     private final TaskAdmin admin;
+    private final ScheduleAdmin schedules;
     private final Engine engine;
     private final WakeUps wakeUps = new WakeUps();
     private PostgresNotificationListener notifications;
@@ -79,6 +83,10 @@ public final class Errand implements AutoCloseable {
                 settings, assembly.kinds().definitions(), assembly.kinds().codec());
         this.enqueuer = new Enqueuer(storage, requests, wakeUps, assembly.listener());
         this.admin = new JdbcTaskAdmin(storage);
+        this.schedules = new JdbcScheduleAdmin(
+                storage,
+                new ScheduleStore(storage.dialect(), settings.tablePrefix().scheduleTable()),
+                assembly.kinds().codec());
         this.engine = new Engine(
                 new Engine.Parts(storage, assembly.kinds(), assembly.claimStrategy(), settings, assembly.listener()));
     }
@@ -226,6 +234,13 @@ public final class Errand implements AutoCloseable {
     /** Wakes this node's poller of a queue, for example right after the caller's transaction committed. */
     public void wakeUp(String queue) {
         wakeUps.wake(queue);
+    }
+
+    /**
+     * The recurring schedules: list, add or change, pause, resume and remove them at run time, cluster-wide.
+     */
+    public ScheduleAdmin schedules() {
+        return schedules;
     }
 
     /** The admin API: find, list, count, cancel, retry, reschedule and delete tasks. */

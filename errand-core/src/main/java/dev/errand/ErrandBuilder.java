@@ -3,6 +3,7 @@ package dev.errand;
 import dev.errand.config.ErrandSettings;
 import dev.errand.config.Settings;
 import dev.errand.config.TablePrefix;
+import dev.errand.error.ErrandException;
 import dev.errand.internal.claim.DialectClaimEnvironment;
 import dev.errand.internal.engine.Kinds;
 import dev.errand.internal.engine.TaskListeners;
@@ -14,6 +15,7 @@ import dev.errand.internal.store.Storage;
 import dev.errand.internal.store.TaskStore;
 import dev.errand.internal.store.Transactions;
 import dev.errand.retry.RetryPolicy;
+import dev.errand.schedule.Schedule;
 import dev.errand.spi.ClaimStrategy;
 import dev.errand.spi.DatabaseClock;
 import dev.errand.spi.PayloadCodec;
@@ -41,6 +43,7 @@ public final class ErrandBuilder {
 
     private final DataSource dataSource;
     private final Map<String, TaskDefinition<?>> definitions = new LinkedHashMap<>();
+    private final Map<String, Schedule> schedules = new LinkedHashMap<>();
     private final ErrandSettings.Builder settings = ErrandSettings.builder(defaultNodeId());
     private final List<TaskListener> listeners = new ArrayList<>();
     private PayloadCodec codec = new PayloadCodec();
@@ -53,6 +56,24 @@ public final class ErrandBuilder {
             throw new IllegalArgumentException("Errand needs the application's DataSource; got null");
         }
         this.dataSource = dataSource;
+    }
+
+    /**
+     * Declares a recurring schedule. {@link #build()} stores it, or changes the stored one of the same name,
+     * so that every node that declares it agrees; its kind must be registered on this node.
+     *
+     * @throws IllegalArgumentException if the schedule is null or its name is declared twice
+     */
+    public ErrandBuilder schedule(Schedule schedule) {
+        if (schedule == null) {
+            throw new IllegalArgumentException(
+                    "schedule must not be null: build one with Schedule.cron(...) or" + " Schedule.every(...)");
+        }
+        if (schedules.putIfAbsent(schedule.name(), schedule) != null) {
+            throw new IllegalArgumentException(
+                    "Schedule '" + schedule.name() + "' is declared twice; give each" + " schedule a unique name");
+        }
+        return this;
     }
 
     /** Registers a task kind. Each kind may be registered once. */
@@ -283,6 +304,7 @@ public final class ErrandBuilder {
      */
     public Errand build() {
         ErrandSettings built = settings.build();
+        requireScheduledKindsRegistered();
         for (TaskDefinition<?> definition : definitions.values()) {
             if (definition.leaseDuration() != null) {
                 settings.requireLeaseCoversHeartbeats(
@@ -308,7 +330,36 @@ public final class ErrandBuilder {
                 new CancelRequests(database, table, built.tablePrefix().cancelRequestTable()),
                 built.clock());
         ClaimStrategy claim = claimStrategy.create(new DialectClaimEnvironment(database, table));
-        return new Errand(new Errand.Assembly(built, storage, new Kinds(definitions, codec, built), claim, listener));
+        Errand errand =
+                new Errand(new Errand.Assembly(built, storage, new Kinds(definitions, codec, built), claim, listener));
+        upsertSchedules(errand);
+        return errand;
+    }
+
+    private void upsertSchedules(Errand errand) {
+        for (Schedule schedule : schedules.values()) {
+            try {
+                // Several nodes may start at once: the upsert is keyed by the schedule's name.
+                errand.schedules().upsert(schedule);
+            } catch (ErrandException e) {
+                throw new IllegalStateException(
+                        "Errand could not store schedule '" + schedule.name() + "': "
+                                + e.getMessage() + ". Check that Errand's migrations ran (the table "
+                                + errand.settings().tablePrefix().scheduleTable()
+                                + " must exist)",
+                        e);
+            }
+        }
+    }
+
+    private void requireScheduledKindsRegistered() {
+        for (Schedule schedule : schedules.values()) {
+            if (!definitions.containsKey(schedule.kind())) {
+                throw new IllegalArgumentException("Schedule '" + schedule.name() + "' enqueues kind '"
+                        + schedule.kind() + "', which this node does not register; register a TaskDefinition for"
+                        + " it, or add the schedule at run time with errand.schedules().upsert(...)");
+            }
+        }
     }
 
     private static String defaultNodeId() {

@@ -35,6 +35,11 @@ public record TablePrefix(String value) {
         return value + "task";
     }
 
+    /** The schedule table's name. */
+    public String scheduleTable() {
+        return value + "schedule";
+    }
+
     /** The cancel-request table's name. */
     public String cancelRequestTable() {
         return value + "cancel_request";

@@ -2,6 +2,8 @@ package dev.errand.internal.engine;
 
 import dev.errand.config.ErrandSettings;
 import dev.errand.internal.outcome.OutcomePolicy;
+import dev.errand.internal.schedule.ScheduleFirer;
+import dev.errand.internal.store.ScheduleStore;
 import dev.errand.internal.store.Storage;
 import dev.errand.internal.wakeup.WakeUps;
 import dev.errand.node.NodeHealth;
@@ -57,9 +59,11 @@ public final class Engine {
     private final TaskRunner runner;
     private final Rescuer rescuer;
     private final CancelWatcher cancels;
+    private final ScheduleFirer schedules;
     private final List<QueueWorker> workers = new ArrayList<>();
     private ScheduledExecutorService heartbeats;
     private ScheduledExecutorService maintenance;
+    private ScheduledExecutorService scheduler;
 
     /** Wires the engine; nothing runs until {@link #start(WakeUps)}. */
     public Engine(Parts parts) {
@@ -89,6 +93,11 @@ public final class Engine {
         RunningAttempts running = new RunningAttempts();
         this.runner = new TaskRunner(parts.kinds(), storage, settler, observers, running);
         this.cancels = new CancelWatcher(storage, running);
+        this.schedules = new ScheduleFirer(
+                storage,
+                new ScheduleStore(storage.dialect(), settings.tablePrefix().scheduleTable()),
+                parts.kinds().definitions(),
+                settings);
         this.rescuer = new Rescuer(storage, parts.kinds(), settler, observers);
     }
 
@@ -119,6 +128,9 @@ public final class Engine {
         // never delay them long enough for this node's own leases to expire.
         heartbeats = singleThread(threads + "heartbeat");
         maintenance = singleThread(threads + "maintenance");
+        // Schedules fire on a thread of their own, every poll interval: a slow rescue must not delay a slot.
+        scheduler = singleThread(threads + "scheduler");
+        every(scheduler, "scheduler", settings.pollInterval(), schedules::fire);
         every(heartbeats, "heartbeat", settings.heartbeatInterval(), leases::heartbeat);
         every(heartbeats, "cancel delivery", settings.heartbeatInterval(), cancels::deliver);
         every(maintenance, "rescue", settings.rescueInterval(), rescuer::sweep);
@@ -166,6 +178,7 @@ public final class Engine {
         if (heartbeats != null) {
             heartbeats.shutdownNow();
             maintenance.shutdownNow();
+            scheduler.shutdownNow();
         }
         log.info("Errand engine stopped on node {} ({})", settings.nodeId(), stats);
         return finished;

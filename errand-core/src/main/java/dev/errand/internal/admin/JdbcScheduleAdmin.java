@@ -1,0 +1,92 @@
+package dev.errand.internal.admin;
+
+import dev.errand.error.ErrandException;
+import dev.errand.internal.store.Jdbc;
+import dev.errand.internal.store.ScheduleStore;
+import dev.errand.internal.store.Storage;
+import dev.errand.schedule.Schedule;
+import dev.errand.schedule.ScheduleAdmin;
+import dev.errand.schedule.ScheduleInfo;
+import dev.errand.spi.PayloadCodec;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
+
+/** The schedule admin API on the schedule table: checks the arguments, then runs each action in its own transaction. */
+public final class JdbcScheduleAdmin implements ScheduleAdmin {
+
+    private final Storage storage;
+    private final ScheduleStore schedules;
+    private final PayloadCodec codec;
+
+    /**
+     * Creates the admin API.
+     *
+     * @param storage the node's storage, for its transactions and clock
+     * @param schedules the schedule table
+     * @param codec how payloads are written
+     */
+    public JdbcScheduleAdmin(Storage storage, ScheduleStore schedules, PayloadCodec codec) {
+        this.storage = storage;
+        this.schedules = schedules;
+        this.codec = codec;
+    }
+
+    @Override
+    public List<ScheduleInfo> list() {
+        return run(
+                "list",
+                c -> schedules.list(c).stream().map(ScheduleStore.Stored::info).toList());
+    }
+
+    @Override
+    public Optional<ScheduleInfo> find(String name) {
+        requireName(name);
+        return run("find", c -> schedules.find(c, name, false).map(ScheduleStore.Stored::info));
+    }
+
+    @Override
+    public void upsert(Schedule schedule) {
+        if (schedule == null) {
+            throw new IllegalArgumentException(
+                    "schedule must not be null: build one with Schedule.cron(...) or" + " Schedule.every(...)");
+        }
+        String payloadJson = codec.encode(schedule.payload());
+        run("upsert", c -> {
+            schedules.upsert(c, schedule, payloadJson, schedules.now(c, storage.offsetMicros()));
+            return null;
+        });
+    }
+
+    @Override
+    public boolean pause(String name) {
+        requireName(name);
+        return run("pause", c -> schedules.setPaused(c, name, true, schedules.now(c, storage.offsetMicros())));
+    }
+
+    @Override
+    public boolean resume(String name) {
+        requireName(name);
+        return run("resume", c -> schedules.setPaused(c, name, false, schedules.now(c, storage.offsetMicros())));
+    }
+
+    @Override
+    public boolean remove(String name) {
+        requireName(name);
+        return run("remove", c -> schedules.remove(c, name));
+    }
+
+    private <T> T run(String operation, Jdbc.ConnectionWork<T> work) {
+        try {
+            return storage.transactions().run("schedule admin", work);
+        } catch (SQLException e) {
+            throw new ErrandException("schedule " + operation, e);
+        }
+    }
+
+    private static void requireName(String name) {
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("A schedule name must not be blank");
+        }
+    }
+}

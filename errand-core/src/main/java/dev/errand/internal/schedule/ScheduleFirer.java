@@ -1,0 +1,98 @@
+package dev.errand.internal.schedule;
+
+import dev.errand.config.ErrandSettings;
+import dev.errand.internal.store.NewTask;
+import dev.errand.internal.store.ScheduleStore;
+import dev.errand.internal.store.Storage;
+import dev.errand.internal.store.TaskInserter;
+import dev.errand.schedule.Schedule;
+import dev.errand.task.TaskDefinition;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Turns the due slots of schedules into tasks. Every node runs it; each due schedule is locked by one of
+ * them (FOR UPDATE SKIP LOCKED), which inserts the slots' tasks and moves the schedule's next slot on in
+ * the same transaction. A node that dies in between rolls everything back, and the next firing, on any
+ * node, takes the same slots: each slot fires exactly once.
+ */
+public final class ScheduleFirer {
+
+    private static final Logger log = LoggerFactory.getLogger(ScheduleFirer.class);
+    private static final int SCHEDULES_PER_SWEEP = 100;
+
+    private final Storage storage;
+    private final ScheduleStore schedules;
+    private final TaskInserter inserter;
+    private final Map<String, TaskDefinition<?>> kinds;
+    private final ErrandSettings settings;
+
+    /**
+     * Creates the firer.
+     *
+     * @param storage the task table and the transactions
+     * @param schedules the schedule table
+     * @param kinds the kinds this node registered, for their maximum attempts
+     * @param settings the node's settings
+     */
+    public ScheduleFirer(
+            Storage storage, ScheduleStore schedules, Map<String, TaskDefinition<?>> kinds, ErrandSettings settings) {
+        this.storage = storage;
+        this.schedules = schedules;
+        this.inserter = storage.dialect().inserter(storage.tasks().table(), storage.dataSource());
+        this.kinds = kinds;
+        this.settings = settings;
+    }
+
+    /**
+     * Fires the due slots of up to 100 schedules.
+     *
+     * @return how many tasks it enqueued
+     */
+    public int fire() throws SQLException {
+        return storage.transactions().run("fire schedules", c -> {
+            Instant now = schedules.now(c, storage.offsetMicros());
+            int enqueued = 0;
+            for (ScheduleStore.Stored due : schedules.lockDue(c, now, SCHEDULES_PER_SWEEP)) {
+                enqueued += fire(c, due, now);
+            }
+            return enqueued;
+        });
+    }
+
+    private int fire(Connection c, ScheduleStore.Stored due, Instant now) throws SQLException {
+        Schedule schedule = due.timing();
+        List<Instant> slots = Slots.due(schedule, due.nextRunAt(), now);
+        for (Instant slot : slots) {
+            inserter.insert(c, task(schedule, due.payloadJson(), slot), channel());
+        }
+        Instant last = slots.isEmpty() ? due.lastRunAt() : slots.get(slots.size() - 1);
+        schedules.advance(c, schedule.name(), schedule.nextSlotAfter(now), last);
+        if (slots.isEmpty()) {
+            log.info(
+                    "Schedule '{}' skipped the slots it missed since {} (misfire policy SKIP)",
+                    schedule.name(),
+                    due.nextRunAt());
+        }
+        return slots.size();
+    }
+
+    private NewTask task(Schedule schedule, String payloadJson, Instant slot) {
+        TaskDefinition<?> definition = kinds.get(schedule.kind());
+        int maxAttempts = definition != null && definition.maxAttempts() != null
+                ? definition.maxAttempts()
+                : settings.defaultMaxAttempts();
+        // The slot in the key too: a slot's task is written once even if a firing were repeated.
+        String uniqueKey = "schedule:" + schedule.name() + "@" + slot.toEpochMilli();
+        return new NewTask(schedule.kind(), schedule.queue(), payloadJson, 5, slot, 0, maxAttempts, uniqueKey);
+    }
+
+    private String channel() {
+        return settings.tablePrefix().value() + "task_ready";
+    }
+}

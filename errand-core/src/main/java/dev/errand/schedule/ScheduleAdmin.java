@@ -1,0 +1,35 @@
+package dev.errand.schedule;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Schedules at run time, on whichever node: every change takes effect cluster-wide at the next firing,
+ * without a restart. A database failure throws {@link dev.errand.error.ErrandException}.
+ */
+public interface ScheduleAdmin {
+
+    /** Every schedule, by name. */
+    List<ScheduleInfo> list();
+
+    /** One schedule by name. */
+    Optional<ScheduleInfo> find(String name);
+
+    /**
+     * Adds a schedule, or changes the one of the same name. A new timing (cron, interval or zone) starts
+     * from the next slot after now; a change of payload, queue or misfire policy keeps the next slot.
+     */
+    void upsert(Schedule schedule);
+
+    /** Stops firing a schedule; returns false if there is none of that name. */
+    boolean pause(String name);
+
+    /**
+     * Fires a paused schedule again, from its next slot after now (the paused slots follow its misfire
+     * policy); returns false if there is none of that name.
+     */
+    boolean resume(String name);
+
+    /** Removes a schedule: none of its future slots fires. Returns false if there is none of that name. */
+    boolean remove(String name);
+}

@@ -1,0 +1,173 @@
+package dev.errand.contract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.errand.Errand;
+import dev.errand.ErrandBuilder;
+import dev.errand.schedule.MisfirePolicy;
+import dev.errand.schedule.Schedule;
+import dev.errand.schedule.ScheduleInfo;
+import dev.errand.task.TaskDefinition;
+import dev.errand.testing.ErrandTestSupport;
+import dev.errand.testing.Target;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Recurring schedules on a real database, with a clock the test moves: exactly one task per slot across
+ * three nodes, each misfire policy after the whole cluster was down, and changes at run time.
+ */
+@ParameterizedClass(name = "{0}")
+@MethodSource("dev.errand.testing.Targets#databases")
+class ScheduleContractTest extends ErrandTestSupport {
+
+    record Tick(String note) {}
+
+    private final List<String> notes = new CopyOnWriteArrayList<>();
+
+    ScheduleContractTest(Target target) {
+        super(target);
+    }
+
+    private ErrandBuilder node(Schedule... declared) {
+        ErrandBuilder builder = builder()
+                .register(TaskDefinition.builder("tick", Tick.class, (tick, ctx) -> {
+                            recordEffect(ctx.connection(), ctx.taskId(), tick == null ? "none" : tick.note());
+                            notes.add(tick == null ? "none" : tick.note());
+                        })
+                        .build());
+        for (Schedule schedule : declared) {
+            builder.schedule(schedule);
+        }
+        return builder;
+    }
+
+    /** Moves the test clock to one second past the schedule's next slot: that slot is due and on time. */
+    private void advanceToNextSlot(Errand node, String schedule) throws Exception {
+        Instant next = node.schedules().find(schedule).orElseThrow().nextRunAt();
+        Instant now = databaseNow().plus(clock.offset());
+        clock.advance(Duration.between(now, next).plusSeconds(1));
+    }
+
+    private static Schedule hourly(String name) {
+        return Schedule.every(name, "tick", Duration.ofHours(1))
+                .payload(new Tick(name))
+                .build();
+    }
+
+    @Test
+    void threeNodesFireExactlyOneTaskPerSlotOverAHundredSlots() throws Exception {
+        List<Errand> nodes = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            nodes.add(node(node(hourly("hundred"))));
+        }
+        Instant firstSlot =
+                nodes.get(0).schedules().find("hundred").orElseThrow().nextRunAt();
+        nodes.forEach(Errand::start);
+        for (int slot = 1; slot <= 100; slot++) {
+            advanceToNextSlot(nodes.get(slot % 3), "hundred");
+            long expected = slot;
+            await().atMost(Duration.ofSeconds(15)).until(() -> effects() >= expected);
+        }
+        Thread.sleep(500);
+        ScheduleInfo info = nodes.get(0).schedules().find("hundred").orElseThrow();
+        long slots = Duration.between(firstSlot, info.lastRunAt()).toHours() + 1;
+        // Every slot from the first to the last fired (no gap), each as one task (no double).
+        assertThat(slots).isGreaterThanOrEqualTo(100);
+        assertThat(effects()).isEqualTo(slots);
+        assertThat(distinctEffects()).isEqualTo(slots);
+        assertThat(info.nextRunAt()).isEqualTo(info.lastRunAt().plus(Duration.ofHours(1)));
+    }
+
+    @Test
+    void eachMisfirePolicyAfterTheWholeClusterWasDown() throws Exception {
+        Errand writer = node(node(
+                Schedule.every("skip", "tick", Duration.ofHours(1))
+                        .payload(new Tick("skip"))
+                        .build(),
+                Schedule.every("once", "tick", Duration.ofHours(1))
+                        .payload(new Tick("once"))
+                        .misfire(MisfirePolicy.RUN_ONCE)
+                        .build(),
+                Schedule.every("all", "tick", Duration.ofHours(1))
+                        .payload(new Tick("all"))
+                        .runAllMissed(3)
+                        .build()));
+        // The cluster is down for ten hours: nothing fires. Then one node starts, a second after a slot.
+        clock.advance(Duration.ofHours(10));
+        Instant now = databaseNow().plus(clock.offset());
+        Instant slot = hourly("timing").nextSlotAfter(now);
+        clock.advance(Duration.between(now, slot).plusSeconds(1));
+        writer.start();
+        await().atMost(Duration.ofSeconds(15)).until(() -> notes.size() >= 1 + 2 + 4);
+        Thread.sleep(1_000);
+        // One slot is on time for each (a second ago); the ten before it were missed.
+        assertThat(notes.stream().filter("skip"::equals)).hasSize(1);
+        assertThat(notes.stream().filter("once"::equals)).hasSize(2);
+        assertThat(notes.stream().filter("all"::equals)).hasSize(4);
+    }
+
+    @Test
+    void changesAtRunTimeTakeEffectOnEveryNode() throws Exception {
+        Errand first = node(node(hourly("changing")));
+        Errand second = node(node());
+        first.start();
+        second.start();
+
+        advanceToNextSlot(first, "changing");
+        await().atMost(Duration.ofSeconds(15)).until(() -> notes.size() == 1);
+
+        assertThat(second.schedules().pause("changing")).isTrue();
+        assertThat(second.schedules().find("changing").orElseThrow().paused()).isTrue();
+        clock.advance(Duration.ofHours(3));
+        Thread.sleep(1_000);
+        assertThat(notes).as("nothing fires while paused").hasSize(1);
+
+        assertThat(first.schedules().resume("changing")).isTrue();
+        second.schedules()
+                .upsert(Schedule.every("changing", "tick", Duration.ofHours(1))
+                        .payload(new Tick("changed"))
+                        .build());
+        advanceToNextSlot(first, "changing");
+        await().atMost(Duration.ofSeconds(15)).until(() -> notes.size() == 2);
+        assertThat(notes.get(1))
+                .as("the new payload, and the paused slots skipped")
+                .isEqualTo("changed");
+
+        assertThat(first.schedules().remove("changing")).isTrue();
+        assertThat(first.schedules().list()).isEmpty();
+        clock.advance(Duration.ofHours(2));
+        Thread.sleep(1_000);
+        assertThat(notes).as("a removed schedule fires no more").hasSize(2);
+        assertThat(first.schedules().remove("changing")).isFalse();
+        assertThat(first.schedules().pause("changing")).isFalse();
+    }
+
+    @Test
+    void declaringOnManyNodesKeepsOneRowAndAnUnregisteredKindIsRefused() {
+        for (int i = 0; i < 3; i++) {
+            node(node(hourly("shared")));
+        }
+        assertThat(node(node()).schedules().list())
+                .extracting(ScheduleInfo::name)
+                .containsExactly("shared");
+        assertThatThrownBy(() -> builder()
+                        .schedule(Schedule.every("orphan", "nobody", Duration.ofHours(1))
+                                .build())
+                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("kind 'nobody'")
+                .hasMessageContaining("register a TaskDefinition");
+        assertThatThrownBy(() -> builder().schedule(hourly("twice")).schedule(hourly("twice")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("declared twice");
+    }
+}
