@@ -3,6 +3,7 @@ package dev.errand.spring.actuate;
 import dev.errand.Errand;
 import dev.errand.admin.TaskCounts;
 import dev.errand.node.QueueActivity;
+import dev.errand.schedule.ScheduleInfo;
 import dev.errand.spring.ErrandTasks;
 import dev.errand.spring.TaskStatistics;
 import dev.errand.task.TaskDefinition;
@@ -80,6 +81,7 @@ public class ErrandEndpoint {
                 states,
                 kinds,
                 nodes,
+                errand.schedules().list(),
                 overview.databaseTime().toString());
     }
 
@@ -91,6 +93,7 @@ public class ErrandEndpoint {
      * @param states tasks per state, over all kinds
      * @param kinds the registered kinds and every kind that holds tasks
      * @param nodes the nodes holding running tasks, plus this node
+     * @param schedules the recurring schedules, with their next and last slots
      * @param databaseTime the database's time when the counts were read
      */
     public record ErrandDescriptor(
@@ -99,6 +102,7 @@ public class ErrandEndpoint {
             Map<String, Long> states,
             Map<String, KindDescriptor> kinds,
             List<String> nodes,
+            List<ScheduleInfo> schedules,
             String databaseTime) {}
 
     /**

@@ -2,6 +2,7 @@ package dev.errand.spring.autoconfigure;
 
 import dev.errand.Errand;
 import dev.errand.ErrandBuilder;
+import dev.errand.schedule.Schedule;
 import dev.errand.spi.PayloadCodec;
 import dev.errand.spi.TaskListener;
 import dev.errand.spi.TransactionRunner;
@@ -110,16 +111,25 @@ public class ErrandAutoConfiguration {
             TransactionRunner transactionRunner,
             ObjectProvider<TaskListener> listeners,
             ObjectProvider<PayloadCodec> payloadCodec,
-            ObjectProvider<ErrandBuilderCustomizer> customizers) {
+            ObjectProvider<ErrandBuilderCustomizer> customizers,
+            ObjectProvider<Schedule> schedules) {
         ErrandBuilder builder = Errand.builder(dataSource);
         properties.applyTo(builder);
         tasks.definitions().forEach(builder::register);
+        properties.buildSchedules().forEach(builder::schedule);
+        schedules.orderedStream().forEach(builder::schedule);
         builder.transactionRunner(transactionRunner);
         listeners.orderedStream().forEach(builder::listener);
         payloadCodec.ifAvailable(builder::payloadCodec);
         customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
         try {
             return builder.build();
+        } catch (IllegalArgumentException e) {
+            throw new ErrandConfigurationException(
+                    "Errand cannot start: " + e.getMessage() + ".",
+                    "Fix what the"
+                            + " message names: a schedule's kind must be registered here (with @ErrandTask), and the errand.*"
+                            + " settings must agree with each other.");
         } catch (IllegalStateException e) {
             if (properties.getDialect() == null || e instanceof ErrandConfigurationException) {
                 throw e;

@@ -5,8 +5,12 @@ import dev.errand.ErrandBuilder;
 import dev.errand.config.ErrandSettings;
 import dev.errand.config.Setting;
 import dev.errand.config.Settings;
+import dev.errand.schedule.MisfirePolicy;
+import dev.errand.schedule.Schedule;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -125,6 +129,12 @@ public class ErrandProperties implements Validator {
     private final TaskExecutor taskExecutor = new TaskExecutor();
 
     private final Enqueue enqueue = new Enqueue();
+
+    /**
+     * Recurring schedules by name: each enqueues one task of its kind per slot of a cron expression or an
+     * interval, once across the cluster. Schedule beans are declared too.
+     */
+    private Map<String, ScheduleSpec> schedules = new LinkedHashMap<>();
 
     /** Whether to auto-configure Errand. */
     public boolean isEnabled() {
@@ -369,6 +379,33 @@ public class ErrandProperties implements Validator {
         return enqueue;
     }
 
+    /** The recurring schedules declared in properties, by name. */
+    public Map<String, ScheduleSpec> getSchedules() {
+        return schedules;
+    }
+
+    /** Sets the recurring schedules declared in properties. */
+    public void setSchedules(Map<String, ScheduleSpec> schedules) {
+        this.schedules = schedules;
+    }
+
+    /**
+     * The schedules declared in properties, built.
+     *
+     * @throws IllegalArgumentException naming the property if one is invalid
+     */
+    public List<Schedule> buildSchedules() {
+        List<Schedule> built = new ArrayList<>();
+        schedules.forEach((name, spec) -> {
+            try {
+                built.add(spec.build(name));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("errand.schedules." + name + ": " + e.getMessage(), e);
+            }
+        });
+        return built;
+    }
+
     /** Copies these properties onto {@code builder}. Call {@link #validate} (binding does) first. */
     public void applyTo(ErrandBuilder builder) {
         if (nodeId != null) {
@@ -439,6 +476,15 @@ public class ErrandProperties implements Validator {
                     "errand.thread-name-prefix must be 1 to 40 characters without"
                             + " surrounding spaces or control characters, for example \"billing-\", got "
                             + (p.threadNamePrefix == null ? "nothing" : "\"" + p.threadNamePrefix + "\""));
+        }
+        if (p.schedules != null) {
+            p.schedules.forEach((name, spec) -> {
+                try {
+                    spec.build(name);
+                } catch (IllegalArgumentException e) {
+                    reject(errors, null, "errand.schedules." + name + ": " + e.getMessage());
+                }
+            });
         }
         if (p.dialect != null
                 && !ErrandBuilder.dialectNames().contains(p.dialect.trim().toLowerCase(Locale.ROOT))) {
@@ -628,6 +674,130 @@ public class ErrandProperties implements Validator {
         /** Sets whether an enqueue outside a transaction is refused. */
         public void setRequireTransaction(boolean requireTransaction) {
             this.requireTransaction = requireTransaction;
+        }
+    }
+
+    /** One recurring schedule declared in properties. */
+    public static class ScheduleSpec {
+
+        /** The kind of the tasks it enqueues; a kind this application registers. */
+        private String kind;
+
+        /** A cron expression of 5 fields, or 6 with the seconds first; set this or every. */
+        private String cron;
+
+        /** A fixed interval between slots, 1s to 366d; set this or cron. */
+        private Duration every;
+
+        /** The time zone a cron expression is read in. */
+        private String zone = "UTC";
+
+        /** The queue of the tasks. */
+        private String queue = ErrandSettings.DEFAULT_QUEUE;
+
+        /** What happens to slots missed while no node could fire them: skip, run-once or run-all. */
+        private MisfirePolicy misfire = MisfirePolicy.SKIP;
+
+        /** With misfire run-all: the most missed slots fired at once, 1 to 1000. */
+        private int misfireLimit = 1;
+
+        /** The payload of every task, as properties that are written as a JSON object. */
+        private Map<String, Object> payload;
+
+        Schedule build(String name) {
+            if ((cron == null) == (every == null)) {
+                throw new IllegalArgumentException("set either cron (for example \"0 2 * * *\") or every (for"
+                        + " example 5m), not " + (cron == null ? "neither" : "both"));
+            }
+            Schedule.Builder builder =
+                    cron != null ? Schedule.cron(name, kind, cron) : Schedule.every(name, kind, every);
+            builder.zone(zone).queue(queue).payload(payload == null || payload.isEmpty() ? null : payload);
+            if (misfire == MisfirePolicy.RUN_ALL) {
+                builder.runAllMissed(misfireLimit);
+            } else {
+                builder.misfire(misfire);
+            }
+            return builder.build();
+        }
+
+        /** The kind of the tasks. */
+        public String getKind() {
+            return kind;
+        }
+
+        /** Sets the kind of the tasks. */
+        public void setKind(String kind) {
+            this.kind = kind;
+        }
+
+        /** The cron expression. */
+        public String getCron() {
+            return cron;
+        }
+
+        /** Sets the cron expression. */
+        public void setCron(String cron) {
+            this.cron = cron;
+        }
+
+        /** The interval. */
+        public Duration getEvery() {
+            return every;
+        }
+
+        /** Sets the interval. */
+        public void setEvery(Duration every) {
+            this.every = every;
+        }
+
+        /** The time zone. */
+        public String getZone() {
+            return zone;
+        }
+
+        /** Sets the time zone. */
+        public void setZone(String zone) {
+            this.zone = zone;
+        }
+
+        /** The queue. */
+        public String getQueue() {
+            return queue;
+        }
+
+        /** Sets the queue. */
+        public void setQueue(String queue) {
+            this.queue = queue;
+        }
+
+        /** The misfire policy. */
+        public MisfirePolicy getMisfire() {
+            return misfire;
+        }
+
+        /** Sets the misfire policy. */
+        public void setMisfire(MisfirePolicy misfire) {
+            this.misfire = misfire;
+        }
+
+        /** The misfire limit. */
+        public int getMisfireLimit() {
+            return misfireLimit;
+        }
+
+        /** Sets the misfire limit. */
+        public void setMisfireLimit(int misfireLimit) {
+            this.misfireLimit = misfireLimit;
+        }
+
+        /** The payload. */
+        public Map<String, Object> getPayload() {
+            return payload;
+        }
+
+        /** Sets the payload. */
+        public void setPayload(Map<String, Object> payload) {
+            this.payload = payload;
         }
     }
 }
