@@ -329,9 +329,25 @@ public final class Schedule {
             return this;
         }
 
-        /** Builds the schedule. */
+        /**
+         * Builds the schedule.
+         *
+         * @throws IllegalArgumentException if a cron expression has no slot at all, such as {@code 0 0 30 2 *}
+         */
         public Schedule build() {
-            return new Schedule(this);
+            Schedule schedule = new Schedule(this);
+            if (cronExpression != null) {
+                try {
+                    // Only to find expressions that never fire; firing reads the database's clock.
+                    schedule.nextSlotAfter(Instant.now());
+                } catch (IllegalStateException never) {
+                    throw new IllegalArgumentException(
+                            "Schedule '" + name + "': cron expression \"" + cronExpression
+                                    + "\" never fires; check its day and month fields",
+                            never);
+                }
+            }
+            return schedule;
         }
     }
 }

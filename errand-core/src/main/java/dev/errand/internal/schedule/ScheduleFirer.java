@@ -67,12 +67,26 @@ public final class ScheduleFirer {
 
     private int fire(Connection c, ScheduleStore.Stored due, Instant now) throws SQLException {
         Schedule schedule = due.timing();
-        List<Instant> slots = Slots.due(schedule, due.nextRunAt(), now);
+        List<Instant> slots;
+        Instant next;
+        try {
+            slots = Slots.due(schedule, due.nextRunAt(), now);
+            next = schedule.nextSlotAfter(now);
+        } catch (IllegalStateException noMoreSlots) {
+            // One schedule that cannot fire again must not hold up the others: pause it and say so.
+            schedules.setPaused(c, schedule.name(), true, now);
+            log.error(
+                    "Schedule '{}' has no slot after {} and is paused: {}",
+                    schedule.name(),
+                    now,
+                    noMoreSlots.getMessage());
+            return 0;
+        }
         for (Instant slot : slots) {
             inserter.insert(c, task(schedule, due.payloadJson(), slot), channel());
         }
         Instant last = slots.isEmpty() ? due.lastRunAt() : slots.get(slots.size() - 1);
-        schedules.advance(c, schedule.name(), schedule.nextSlotAfter(now), last);
+        schedules.advance(c, schedule.name(), next, last);
         if (slots.isEmpty()) {
             log.info(
                     "Schedule '{}' skipped the slots it missed since {} (misfire policy SKIP)",

@@ -139,6 +139,9 @@ class SlotsTest {
         assertThatThrownBy(() -> Schedule.cron(" ", "k", "0 * * * *")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> Schedule.every("x".repeat(101), "k", Duration.ofMinutes(1)))
                 .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> Schedule.cron("feb30", "k", "0 0 30 2 *").build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("never fires");
         assertThatThrownBy(() -> Schedule.every("r", "k", Duration.ofMinutes(1)).runAllMissed(0))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("between 1 and 1000");
