@@ -22,6 +22,7 @@ import dev.errand.node.QueueActivity;
 import dev.errand.schedule.ScheduleAdmin;
 import dev.errand.spi.ClaimStrategy;
 import dev.errand.spi.TaskListener;
+import dev.errand.task.ExecutionMode;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -69,6 +70,7 @@ public final class Errand implements AutoCloseable {
     private final Storage storage;
     private final Enqueuer enqueuer;
     private final TaskAdmin admin;
+    private final boolean transactionalKinds;
     private final ScheduleAdmin schedules;
     private final Engine engine;
     private final WakeUps wakeUps = new WakeUps();
@@ -83,6 +85,8 @@ public final class Errand implements AutoCloseable {
                 settings, assembly.kinds().definitions(), assembly.kinds().codec());
         this.enqueuer = new Enqueuer(storage, requests, wakeUps, assembly.listener());
         this.admin = new JdbcTaskAdmin(storage);
+        this.transactionalKinds = assembly.kinds().definitions().values().stream()
+                .anyMatch(definition -> definition.mode() == ExecutionMode.TRANSACTIONAL);
         this.schedules = new JdbcScheduleAdmin(
                 storage,
                 new ScheduleStore(storage.dialect(), settings.tablePrefix().scheduleTable()),
@@ -111,7 +115,7 @@ public final class Errand implements AutoCloseable {
             return;
         }
         PoolSizeCheck.warnIfTooSmall(
-                storage.dataSource(), settings.queues(), storage.dialect().deliversNotifications());
+                storage.dataSource(), settings.queues(), storage.dialect().deliversNotifications(), transactionalKinds);
         if (storage.dialect().deliversNotifications()) {
             notifications = new PostgresNotificationListener(
                     storage.dataSource(),

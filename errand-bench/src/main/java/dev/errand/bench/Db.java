@@ -8,12 +8,17 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /** Where the benchmark's PostgreSQL is, and small helpers to reach it. */
 public record Db(String url, String user, String password) {
 
-    /** The schema the benchmark works in, so that no one else's clean-up of {@code public} can reach it. */
-    public static final String SCHEMA = "errand_bench";
+    /**
+     * The schema the benchmark works in, so that no one else's clean-up of {@code public} can reach it:
+     * {@code -Dbench.db.schema}, default {@code errand_bench}. The smoke test in CI uses a schema of its own,
+     * so that it never shares tables with a benchmark run on the same database.
+     */
+    public static final String SCHEMA = System.getProperty("bench.db.schema", "errand_bench");
 
     /**
      * From {@code -Dbench.db.url} (default: schema {@value #SCHEMA} of the local {@code test} database),
@@ -38,6 +43,15 @@ public record Db(String url, String user, String password) {
         config.setMinimumIdle(Math.min(2, size));
         config.setPoolName(name);
         return new HikariDataSource(config);
+    }
+
+    /** Drops every table of the current schema whose name starts with {@code prefix}. */
+    public void dropTablesStartingWith(String prefix) {
+        String like = prefix.toLowerCase(Locale.ROOT).replace("_", "\\_") + "%";
+        for (String table : queryLines("SELECT table_name FROM information_schema.tables WHERE table_schema ="
+                + " current_schema() AND table_type = 'BASE TABLE' AND table_name LIKE '" + like + "'")) {
+            execute("DROP TABLE IF EXISTS " + table + " CASCADE");
+        }
     }
 
     /** Runs statements in auto-commit mode on a connection of its own. */

@@ -16,6 +16,7 @@ final class Forks {
         command.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
         for (String key : List.of(
                 "bench.db.url",
+                "bench.db.schema",
                 "bench.db.user",
                 "bench.db.password",
                 "bench.errand.version",

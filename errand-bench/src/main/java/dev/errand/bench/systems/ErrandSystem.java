@@ -171,10 +171,8 @@ public final class ErrandSystem implements BenchSystem {
             clientPool.close();
             clientPool = null;
         }
-        db.execute(
-                "DROP TABLE IF EXISTS " + prefix + "task",
-                "DROP TABLE IF EXISTS " + prefix + "schema_history",
-                "DROP TABLE IF EXISTS " + prefix + "cancel_request");
+        // Every table of the prefix: the task table and the side tables that later migrations add.
+        db.dropTablesStartingWith(prefix);
     }
 
     @Override

@@ -214,10 +214,8 @@ public final class RawSqlSystem implements BenchSystem {
             enqueueConnection.close();
             enqueueConnection = null;
         }
-        db.execute(
-                "DROP TABLE IF EXISTS " + prefix + "task",
-                "DROP TABLE IF EXISTS " + prefix + "schema_history",
-                "DROP TABLE IF EXISTS " + prefix + "cancel_request");
+        // Every table of the prefix: the task table and the side tables that later migrations add.
+        db.dropTablesStartingWith(prefix);
     }
 
     @Override

@@ -22,9 +22,14 @@ public final class PoolSizeCheck {
 
     private PoolSizeCheck() {}
 
-    /** The connections a node with these queues may hold at once: see docs/CONFIGURATION.md. */
-    public static int needed(Map<String, Integer> queues, boolean listens) {
-        int workers = queues.values().stream().mapToInt(Integer::intValue).sum();
+    /**
+     * The connections a node with these queues may hold at once: see docs/CONFIGURATION.md. Workers hold
+     * one only while they run a transactional task, so they count only if a transactional kind is registered.
+     */
+    public static int needed(Map<String, Integer> queues, boolean listens, boolean transactionalKinds) {
+        int workers = transactionalKinds
+                ? queues.values().stream().mapToInt(Integer::intValue).sum()
+                : 0;
         return workers + queues.size() + ENGINE_CONNECTIONS + (listens ? 1 : 0);
     }
 
@@ -49,9 +54,10 @@ public final class PoolSizeCheck {
      *
      * @return true if it warned
      */
-    public static boolean warnIfTooSmall(DataSource dataSource, Map<String, Integer> queues, boolean listens) {
+    public static boolean warnIfTooSmall(
+            DataSource dataSource, Map<String, Integer> queues, boolean listens, boolean transactionalKinds) {
         OptionalInt size = poolSize(dataSource);
-        int needed = needed(queues, listens);
+        int needed = needed(queues, listens, transactionalKinds);
         if (size.isEmpty() || size.getAsInt() >= needed) {
             return false;
         }
