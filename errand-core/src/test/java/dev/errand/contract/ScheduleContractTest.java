@@ -152,6 +152,21 @@ class ScheduleContractTest extends ErrandTestSupport {
     }
 
     @Test
+    void manySchedulesOnTheSameSlotAllFireInOneSweep() throws Exception {
+        ErrandBuilder builder = node();
+        for (int i = 0; i < 250; i++) {
+            builder.schedule(
+                    Schedule.every("bulk-" + i, "tick", Duration.ofHours(1)).build());
+        }
+        Errand errand = node(builder);
+        advanceToNextSlot(errand, "bulk-0");
+        errand.start();
+        await().atMost(Duration.ofSeconds(30)).until(() -> effects() == 250);
+        assertThat(errand.schedules().list())
+                .allSatisfy(info -> assertThat(info.lastRunAt()).isNotNull());
+    }
+
+    @Test
     void declaringOnManyNodesKeepsOneRowAndAnUnregisteredKindIsRefused() {
         for (int i = 0; i < 3; i++) {
             node(node(hourly("shared")));

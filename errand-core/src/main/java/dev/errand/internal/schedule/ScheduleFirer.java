@@ -50,19 +50,27 @@ public final class ScheduleFirer {
     }
 
     /**
-     * Fires the due slots of up to 100 schedules.
+     * Fires the due slots of every due schedule, 100 schedules per transaction, so that thousands of
+     * schedules on the same minute all fire within the sweep.
      *
      * @return how many tasks it enqueued
      */
     public int fire() throws SQLException {
-        return storage.transactions().run("fire schedules", c -> {
-            Instant now = schedules.now(c, storage.offsetMicros());
-            int enqueued = 0;
-            for (ScheduleStore.Stored due : schedules.lockDue(c, now, SCHEDULES_PER_SWEEP)) {
-                enqueued += fire(c, due, now);
-            }
-            return enqueued;
-        });
+        int enqueued = 0;
+        int[] locked = new int[1];
+        do {
+            enqueued += storage.transactions().run("fire schedules", c -> {
+                Instant now = schedules.now(c, storage.offsetMicros());
+                List<ScheduleStore.Stored> due = schedules.lockDue(c, now, SCHEDULES_PER_SWEEP);
+                locked[0] = due.size();
+                int tasks = 0;
+                for (ScheduleStore.Stored schedule : due) {
+                    tasks += fire(c, schedule, now);
+                }
+                return tasks;
+            });
+        } while (locked[0] == SCHEDULES_PER_SWEEP);
+        return enqueued;
     }
 
     private int fire(Connection c, ScheduleStore.Stored due, Instant now) throws SQLException {
