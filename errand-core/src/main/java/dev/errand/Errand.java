@@ -5,6 +5,9 @@ import dev.errand.config.ErrandSettings;
 import dev.errand.enqueue.Enqueued;
 import dev.errand.enqueue.TaskRequest;
 import dev.errand.error.ErrandException;
+import dev.errand.event.EventAdmin;
+import dev.errand.event.Triggered;
+import dev.errand.internal.admin.JdbcEventAdmin;
 import dev.errand.internal.admin.JdbcScheduleAdmin;
 import dev.errand.internal.admin.JdbcTaskAdmin;
 import dev.errand.internal.engine.Engine;
@@ -74,6 +77,7 @@ public final class Errand implements AutoCloseable {
     private final ScheduleAdmin schedules;
     private final Engine engine;
     private final WakeUps wakeUps = new WakeUps();
+    private final EventAdmin events;
     private PostgresNotificationListener notifications;
     private boolean running;
     private boolean stopped;
@@ -91,6 +95,7 @@ public final class Errand implements AutoCloseable {
                 storage,
                 new ScheduleStore(storage.dialect(), settings.tablePrefix().scheduleTable()),
                 assembly.kinds().codec());
+        this.events = new JdbcEventAdmin(storage, Enqueuer.notificationChannel(settings), wakeUps);
         this.engine = new Engine(
                 new Engine.Parts(storage, assembly.kinds(), assembly.claimStrategy(), settings, assembly.listener()));
     }
@@ -235,6 +240,36 @@ public final class Errand implements AutoCloseable {
         }
     }
 
+    /**
+     * Triggers an event on the caller's connection, inside the caller's transaction: every waiting task
+     * that has it as a condition has that condition fulfilled, and those that wait for nothing else become
+     * pending, when the transaction commits. If no task waits for it, the event is stored as premature and
+     * the next task enqueued with it as a condition does not wait for it.
+     *
+     * @return what the trigger did
+     * @throws IllegalArgumentException if the connection is null or the name is not a valid event name
+     * @throws ErrandException if the database fails
+     */
+    public Triggered triggerEvent(Connection connection, String event) {
+        return events.trigger(connection, event);
+    }
+
+    /**
+     * Triggers an event in a transaction of its own; see {@link #triggerEvent(Connection, String)}.
+     *
+     * @return what the trigger did
+     * @throws IllegalArgumentException if the name is not a valid event name
+     * @throws ErrandException if the database fails
+     */
+    public Triggered triggerEvent(String event) {
+        return events.trigger(event);
+    }
+
+    /** Events: trigger them, list the tasks that wait and the premature events, delete premature events. */
+    public EventAdmin events() {
+        return events;
+    }
+
     /** Wakes this node's poller of a queue, for example right after the caller's transaction committed. */
     public void wakeUp(String queue) {
         wakeUps.wake(queue);
@@ -250,6 +285,22 @@ public final class Errand implements AutoCloseable {
     /** The admin API: find, list, count, cancel, retry, reschedule and delete tasks. */
     public TaskAdmin admin() {
         return admin;
+    }
+
+    /**
+     * Runs one expiry sweep now instead of waiting for the rescue interval: fails the pending and waiting
+     * tasks whose deadline, or whose open condition's deadline, has passed, and runs their failure callbacks.
+     * A node that is not started can run it too.
+     *
+     * @return how many tasks this node expired
+     * @throws ErrandException if the database cannot be read
+     */
+    public int expireOverdueTasks() {
+        try {
+            return engine.expireNow();
+        } catch (SQLException e) {
+            throw new ErrandException("expiry", e);
+        }
     }
 
     /**

@@ -11,6 +11,7 @@ import dev.errand.internal.schema.SchemaMigrator;
 import dev.errand.internal.store.CancelRequests;
 import dev.errand.internal.store.Dialect;
 import dev.errand.internal.store.Dialects;
+import dev.errand.internal.store.EventStore;
 import dev.errand.internal.store.Storage;
 import dev.errand.internal.store.TaskStore;
 import dev.errand.internal.store.Transactions;
@@ -191,6 +192,15 @@ public final class ErrandBuilder {
         return this;
     }
 
+    /**
+     * {@link Settings#PREMATURE_EVENT_RETENTION}: deletes premature events last triggered more than
+     * {@code retention} ago, every prune interval. {@code null} keeps them (the default).
+     */
+    public ErrandBuilder prematureEventRetention(Duration retention) {
+        settings.prematureEventRetention(retention);
+        return this;
+    }
+
     /** {@link Settings#PRUNE_INTERVAL}: how often the pruner runs when retention is on (default 5 min). */
     public ErrandBuilder pruneInterval(Duration interval) {
         settings.pruneInterval(interval);
@@ -327,7 +337,9 @@ public final class ErrandBuilder {
                 new Transactions(dataSource, database, listener),
                 transactionRunner,
                 new TaskStore(database, table, built.succeededRetention() != null),
-                new CancelRequests(database, table, built.tablePrefix().cancelRequestTable()),
+                new Storage.SideTables(
+                        new CancelRequests(database, table, built.tablePrefix().cancelRequestTable()),
+                        new EventStore(database, built.tablePrefix())),
                 built.clock());
         ClaimStrategy claim = claimStrategy.create(new DialectClaimEnvironment(database, table));
         Errand errand =

@@ -33,6 +33,7 @@ public final class ErrandSettings {
     private final Duration shutdownTimeout;
     private final Duration succeededRetention;
     private final Duration pruneInterval;
+    private final Duration prematureEventRetention;
     private final Duration unknownKindRetryDelay;
     private final int defaultMaxAttempts;
     private final RetryPolicy defaultRetryPolicy;
@@ -57,6 +58,7 @@ public final class ErrandSettings {
         this.shutdownTimeout = builder.shutdownTimeout;
         this.succeededRetention = builder.succeededRetention;
         this.pruneInterval = builder.pruneInterval;
+        this.prematureEventRetention = builder.prematureEventRetention;
         this.unknownKindRetryDelay = builder.unknownKindRetryDelay;
         this.defaultMaxAttempts = builder.defaultMaxAttempts;
         this.defaultRetryPolicy = builder.defaultRetryPolicy;
@@ -145,6 +147,11 @@ public final class ErrandSettings {
         return pruneInterval;
     }
 
+    /** {@link Settings#PREMATURE_EVENT_RETENTION}, or {@code null}: premature events are kept. */
+    public Duration prematureEventRetention() {
+        return prematureEventRetention;
+    }
+
     /** {@link Settings#UNKNOWN_KIND_RETRY_DELAY}. */
     public Duration unknownKindRetryDelay() {
         return unknownKindRetryDelay;
@@ -192,6 +199,7 @@ public final class ErrandSettings {
         private Duration shutdownTimeout = Settings.SHUTDOWN_TIMEOUT.defaultValue();
         private Duration succeededRetention = Settings.SUCCEEDED_RETENTION.defaultValue();
         private Duration pruneInterval = Settings.PRUNE_INTERVAL.defaultValue();
+        private Duration prematureEventRetention = Settings.PREMATURE_EVENT_RETENTION.defaultValue();
         private Duration unknownKindRetryDelay = Settings.UNKNOWN_KIND_RETRY_DELAY.defaultValue();
         private int defaultMaxAttempts = Settings.DEFAULT_MAX_ATTEMPTS.defaultValue();
         private RetryPolicy defaultRetryPolicy = RetryPolicy.exponential(Duration.ofSeconds(1), Duration.ofHours(1));
@@ -290,6 +298,13 @@ public final class ErrandSettings {
         /** {@link Settings#SUCCEEDED_RETENTION}; {@code null} turns retention off. */
         public Builder succeededRetention(Duration retention) {
             this.succeededRetention = retention == null ? null : Settings.SUCCEEDED_RETENTION.require(retention);
+            return this;
+        }
+
+        /** {@link Settings#PREMATURE_EVENT_RETENTION}; {@code null} keeps premature events. */
+        public Builder prematureEventRetention(Duration retention) {
+            this.prematureEventRetention =
+                    retention == null ? null : Settings.PREMATURE_EVENT_RETENTION.require(retention);
             return this;
         }
 

@@ -96,6 +96,15 @@ public final class Settings {
             Duration.ofHours(24),
             "How often succeeded tasks past their retention are deleted.");
 
+    /** How long premature events are kept; unset keeps them until a task consumes them or an operator deletes them. */
+    public static final Setting<Duration> PREMATURE_EVENT_RETENTION = Setting.ofDuration(
+            "prematureEventRetention",
+            null,
+            Duration.ofSeconds(1),
+            Duration.ofDays(3650),
+            "How long a premature event (triggered while no task waited for it) is kept after it was last"
+                    + " triggered. Unset: kept until a task consumes it or it is deleted by hand.");
+
     /** The delay before another attempt of a task whose kind this node does not know. */
     public static final Setting<Duration> UNKNOWN_KIND_RETRY_DELAY = Setting.ofDuration(
             "unknownKindRetryDelay",
@@ -124,6 +133,7 @@ public final class Settings {
             SHUTDOWN_TIMEOUT,
             SUCCEEDED_RETENTION,
             PRUNE_INTERVAL,
+            PREMATURE_EVENT_RETENTION,
             UNKNOWN_KIND_RETRY_DELAY,
             DEFAULT_MAX_ATTEMPTS);
 

@@ -45,6 +45,21 @@ public record TablePrefix(String value) {
         return value + "cancel_request";
     }
 
+    /** The table of the open conditions of waiting tasks. */
+    public String conditionTable() {
+        return value + "task_condition";
+    }
+
+    /** The table of premature events. */
+    public String prematureEventTable() {
+        return value + "premature_event";
+    }
+
+    /** The table of striped locks that triggers and enqueues of the same event share. */
+    public String eventLockTable() {
+        return value + "event_lock";
+    }
+
     /** The name of Errand's own Flyway history table. */
     public String historyTable() {
         return value + "schema_history";

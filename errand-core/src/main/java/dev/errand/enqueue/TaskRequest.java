@@ -2,16 +2,24 @@ package dev.errand.enqueue;
 
 import dev.errand.config.Names;
 import dev.errand.config.Settings;
+import dev.errand.event.Condition;
 import dev.errand.retry.Delays;
 import dev.errand.task.TaskKind;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A task to enqueue: its kind, payload and options. Create one with {@link #of(TaskKind, Object)} or,
  * for options, {@link #builder(TaskKind, Object)}; the forms that take a kind name serve tasks whose
  * handler lives elsewhere. Unset options take defaults: run now, priority 5, queue {@code default}, the
- * kind's maximum attempts, no unique key.
+ * kind's maximum attempts, no unique key, no conditions, no deadline.
+ *
+ * <p>A request with {@linkplain Builder#condition(Condition) conditions} enqueues a {@code waiting} task that
+ * runs only once every condition's event has been triggered. A request with a deadline
+ * ({@link Builder#expiresAt(Instant)}, {@link Builder#expiresIn(Duration)}) fails as expired if it has not
+ * run by then.
  */
 public final class TaskRequest {
 
@@ -31,6 +39,9 @@ public final class TaskRequest {
     private final String queue;
     private final Integer maxAttempts;
     private final String uniqueKey;
+    private final List<Condition> conditions;
+    private final Instant expiresAt;
+    private final Duration expiresIn;
 
     private TaskRequest(Builder builder) {
         this.kind = builder.kind;
@@ -42,6 +53,9 @@ public final class TaskRequest {
         this.queue = builder.queue;
         this.maxAttempts = builder.maxAttempts;
         this.uniqueKey = builder.uniqueKey;
+        this.conditions = List.copyOf(builder.conditions);
+        this.expiresAt = builder.expiresAt;
+        this.expiresIn = builder.expiresIn;
     }
 
     /**
@@ -147,6 +161,21 @@ public final class TaskRequest {
         return uniqueKey;
     }
 
+    /** The conditions the task waits for, in the order given; empty if it does not wait. */
+    public List<Condition> conditions() {
+        return conditions;
+    }
+
+    /** The absolute deadline, or {@code null}. */
+    public Instant expiresAt() {
+        return expiresAt;
+    }
+
+    /** The deadline relative to the enqueue, on the database's clock, or {@code null}. */
+    public Duration expiresIn() {
+        return expiresIn;
+    }
+
     /** Builds a {@link TaskRequest}. */
     public static final class Builder {
         private final String kind;
@@ -158,6 +187,9 @@ public final class TaskRequest {
         private String queue;
         private Integer maxAttempts;
         private String uniqueKey;
+        private final List<Condition> conditions = new ArrayList<>();
+        private Instant expiresAt;
+        private Duration expiresIn;
 
         private Builder(String kind, Class<?> payloadType, Object payload) {
             this.kind = TaskKind.requireValidName(kind);
@@ -234,8 +266,89 @@ public final class TaskRequest {
             return this;
         }
 
-        /** Builds the request. */
+        /**
+         * Makes the task wait for {@code event}: it is {@code waiting}, and becomes pending once every one of
+         * its conditions has been triggered.
+         *
+         * @throws IllegalArgumentException if the name is not a valid event name, or the task already has a
+         *     condition on it
+         */
+        public Builder condition(String event) {
+            return condition(Condition.on(event));
+        }
+
+        /**
+         * Makes the task wait for a condition's event, with the condition's own deadline if it has one.
+         *
+         * @throws IllegalArgumentException if the condition is null, or the task already has one on the same event
+         */
+        public Builder condition(Condition condition) {
+            if (condition == null) {
+                throw new IllegalArgumentException(
+                        "condition must not be null; create one with Condition.on(\"event-name\")");
+            }
+            for (Condition existing : conditions) {
+                if (existing.event().equals(condition.event())) {
+                    throw new IllegalArgumentException("The task already waits for event '" + condition.event()
+                            + "'; give each condition of a task a different event");
+                }
+            }
+            conditions.add(condition);
+            return this;
+        }
+
+        /**
+         * Fails the task as expired if it has not run by {@code deadline} (database clock), whether it is
+         * waiting, pending or waiting for a retry. Replaces any {@link #expiresIn(Duration)}.
+         *
+         * @throws IllegalArgumentException if the deadline is null or already past
+         */
+        public Builder expiresAt(Instant deadline) {
+            this.expiresAt = Condition.requireFuture("The task's deadline", deadline);
+            this.expiresIn = null;
+            return this;
+        }
+
+        /**
+         * Fails the task as expired if it has not run within {@code timeout} of being enqueued (database
+         * clock). Replaces any {@link #expiresAt(Instant)}.
+         *
+         * @throws IllegalArgumentException if the timeout is null, not positive, or longer than {@link Delays#MAX}
+         */
+        public Builder expiresIn(Duration timeout) {
+            this.expiresIn = Condition.requirePositive("The task's expiry timeout", timeout);
+            this.expiresAt = null;
+            return this;
+        }
+
+        /**
+         * Builds the request.
+         *
+         * @throws IllegalArgumentException if a condition's deadline is later than the task's own (when both
+         *     are absolute, or both relative), or the task's deadline is before its run time
+         */
         public TaskRequest build() {
+            for (Condition condition : conditions) {
+                boolean later = expiresAt != null
+                                && condition.deadline().isPresent()
+                                && condition.deadline().get().isAfter(expiresAt)
+                        || expiresIn != null
+                                && condition.timeout().isPresent()
+                                && condition.timeout().get().compareTo(expiresIn) > 0;
+                if (later) {
+                    throw new IllegalArgumentException("The deadline of condition '" + condition.event()
+                            + "' is later than the task's own deadline, so it could never apply; give the"
+                            + " condition an earlier deadline, or none");
+                }
+            }
+            if (expiresAt != null && runAt != null && !expiresAt.isAfter(runAt)) {
+                throw new IllegalArgumentException("The task's deadline " + expiresAt + " is not after its run time "
+                        + runAt + ", so it would always expire; move the deadline later");
+            }
+            if (expiresIn != null && delay.compareTo(expiresIn) >= 0 && !delay.isZero()) {
+                throw new IllegalArgumentException("The task's expiry timeout " + expiresIn
+                        + " is not longer than its delay " + delay + ", so it would always expire");
+            }
             return new TaskRequest(this);
         }
     }

@@ -1,9 +1,12 @@
 package dev.errand.task;
 
+import java.time.Instant;
+
 /**
  * Why a task failed for good, as its kind's {@link FailureCallback} sees it. The three causes that
  * need different handling are told apart by type: the handler's own exception ({@link HandlerFailed}),
- * a worker that was lost ({@link WorkerLost}), and the rest, where Errand itself gave up.
+ * a worker that was lost ({@link WorkerLost}), a deadline that passed before the task ran
+ * ({@link Expired}), and the rest, where Errand itself gave up.
  */
 public sealed interface FailureCause {
 
@@ -74,6 +77,23 @@ public sealed interface FailureCause {
         public String describe() {
             return "No handler is registered for kind '" + kind + "' on node " + node + "; register a TaskDefinition"
                     + " for it on the nodes that serve queue '" + queue + "'";
+        }
+    }
+
+    /**
+     * A deadline passed before the task ran: its own ({@code condition} is {@code null}), or that of a
+     * condition it was still waiting for. The handler never ran after the deadline; a retry that was
+     * pending expired too.
+     *
+     * @param deadline the deadline that passed, on the database's clock
+     * @param condition the event of the condition whose deadline it was, or {@code null} for the task's own
+     */
+    record Expired(Instant deadline, String condition) implements FailureCause {
+        @Override
+        public String describe() {
+            return condition == null
+                    ? "Expired: the task's deadline " + deadline + " passed before it ran"
+                    : "Expired: condition '" + condition + "' was not fulfilled by its deadline " + deadline;
         }
     }
 }

@@ -7,7 +7,8 @@ import java.time.Duration;
  * Thrown by a handler to ask for another attempt after a delay it chooses, instead of the kind's
  * retry policy. It is not an error: while attempts are left nothing is added to the task's error
  * history. The attempt still counts toward the task's maximum; if it was the last one, the task fails
- * with the reason as its error (and the attempt's writes roll back, even with {@link #commitWrites()}).
+ * with the reason as its error (with {@link #commitWrites()}, the attempt's writes still commit, together
+ * with the failure and the kind's failure callback).
  *
  * <p>For a transactional kind the handler also says whether the writes it made in this attempt
  * commit ({@link #commitWrites()}) or roll back (the default). A non-transactional kind has no

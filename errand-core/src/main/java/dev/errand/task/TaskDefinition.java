@@ -4,6 +4,8 @@ import dev.errand.config.Settings;
 import dev.errand.retry.DelayList;
 import dev.errand.retry.RetryPolicy;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A registered task kind: its handler and its options. Build one with
@@ -21,6 +23,7 @@ public final class TaskDefinition<P> {
     private final Duration leaseDuration;
     private final LeaseExpiryAction leaseExpiryAction;
     private final FailureCallback<? super P> failureCallback;
+    private final List<Class<? extends Exception>> writesCommitOn;
 
     private TaskDefinition(Builder<P> builder) {
         this.taskKind = builder.kind;
@@ -33,6 +36,7 @@ public final class TaskDefinition<P> {
         this.leaseDuration = builder.leaseDuration;
         this.leaseExpiryAction = builder.leaseExpiryAction;
         this.failureCallback = builder.failureCallback;
+        this.writesCommitOn = List.copyOf(builder.writesCommitOn);
     }
 
     /**
@@ -110,6 +114,24 @@ public final class TaskDefinition<P> {
         return failureCallback;
     }
 
+    /** The exception types after which a transactional attempt still commits its writes; empty by default. */
+    public List<Class<? extends Exception>> writesCommitOn() {
+        return writesCommitOn;
+    }
+
+    /**
+     * Whether a transactional attempt that threw {@code failure} commits its writes together with the
+     * failed attempt: true if it is an instance of one of {@link #writesCommitOn()}.
+     */
+    public boolean commitsWritesOn(Throwable failure) {
+        for (Class<? extends Exception> type : writesCommitOn) {
+            if (type.isInstance(failure)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /**
      * Builds a {@link TaskDefinition}.
      *
@@ -124,6 +146,7 @@ public final class TaskDefinition<P> {
         private Duration leaseDuration;
         private LeaseExpiryAction leaseExpiryAction = LeaseExpiryAction.RETRY;
         private FailureCallback<? super P> failureCallback;
+        private final List<Class<? extends Exception>> writesCommitOn = new ArrayList<>();
 
         private Builder(TaskKind<P> kind, TaskHandler<P> handler) {
             this.kind = requireArgument(kind, "kind", "declare one with TaskKind.of(name, PayloadType.class)");
@@ -176,6 +199,27 @@ public final class TaskDefinition<P> {
         /** Sets the callback that runs once when a task of this kind fails for good. */
         public Builder<P> onFailure(FailureCallback<? super P> callback) {
             this.failureCallback = requireArgument(callback, "callback", "pass a FailureCallback");
+            return this;
+        }
+
+        /**
+         * Names exceptions that fail an attempt but keep its writes: when a transactional handler throws one
+         * of these types (or a subtype), its database writes commit together with the failed attempt (its
+         * retry, or its final failure and failure callback) instead of rolling back. Use it for work that
+         * must record what it did even when it fails, such as a log row or a partial result. It has no
+         * effect on a non-transactional kind, which has no transaction.
+         *
+         * @throws IllegalArgumentException if no type is given, or one is null
+         */
+        @SafeVarargs
+        public final Builder<P> commitWritesOn(Class<? extends Exception>... types) {
+            if (types == null || types.length == 0) {
+                throw new IllegalArgumentException(
+                        "commitWritesOn needs at least one exception type, such as PartialFailure.class");
+            }
+            for (Class<? extends Exception> type : types) {
+                writesCommitOn.add(requireArgument(type, "exception type", "pass an exception class"));
+            }
             return this;
         }
 

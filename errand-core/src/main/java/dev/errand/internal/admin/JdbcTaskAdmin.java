@@ -52,13 +52,26 @@ public final class JdbcTaskAdmin implements TaskAdmin {
     @Override
     public boolean cancel(long id) {
         requireId(id);
-        return run("cancel", c -> queries.cancel(c, id, storage.offsetMicros()));
+        return run("cancel", c -> {
+            boolean cancelled = queries.cancel(c, id, storage.offsetMicros());
+            if (cancelled) {
+                // A cancelled task waits for nothing: its conditions must not absorb a later trigger.
+                storage.events().forgetConditions(c, id);
+            }
+            return cancelled;
+        });
     }
 
     @Override
     public Cancellation requestCancel(long id) {
         requireId(id);
-        return run("requestCancel", c -> storage.cancels().cancel(c, id, storage.offsetMicros()));
+        return run("requestCancel", c -> {
+            Cancellation cancellation = storage.cancels().cancel(c, id, storage.offsetMicros());
+            if (cancellation == Cancellation.CANCELLED) {
+                storage.events().forgetConditions(c, id);
+            }
+            return cancellation;
+        });
     }
 
     @Override
@@ -77,7 +90,10 @@ public final class JdbcTaskAdmin implements TaskAdmin {
     @Override
     public boolean delete(long id) {
         requireId(id);
-        return run("delete", c -> queries.delete(c, id));
+        return run("delete", c -> {
+            storage.events().forgetConditions(c, id);
+            return queries.delete(c, id);
+        });
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.errand.internal.engine;
 import dev.errand.config.ErrandSettings;
 import dev.errand.internal.outcome.OutcomePolicy;
 import dev.errand.internal.schedule.ScheduleFirer;
+import dev.errand.internal.store.Micros;
 import dev.errand.internal.store.ScheduleStore;
 import dev.errand.internal.store.Storage;
 import dev.errand.internal.wakeup.WakeUps;
@@ -58,6 +59,7 @@ public final class Engine {
     private final Claimer claimer;
     private final TaskRunner runner;
     private final Rescuer rescuer;
+    private final Expirer expirer;
     private final CancelWatcher cancels;
     private final ScheduleFirer schedules;
     private final List<QueueWorker> workers = new ArrayList<>();
@@ -99,6 +101,7 @@ public final class Engine {
                 parts.kinds().definitions(),
                 settings);
         this.rescuer = new Rescuer(storage, parts.kinds(), settler, observers);
+        this.expirer = new Expirer(storage, settings.tablePrefix(), parts.kinds(), writer);
     }
 
     /** What this engine has done so far. */
@@ -135,8 +138,12 @@ public final class Engine {
         every(heartbeats, "cancel delivery", settings.heartbeatInterval(), cancels::deliver);
         every(maintenance, "rescue", settings.rescueInterval(), rescuer::sweep);
         every(maintenance, "cancel settling", settings.rescueInterval(), cancels::settle);
+        every(maintenance, "expiry", settings.rescueInterval(), expirer::sweep);
         if (settings.succeededRetention() != null) {
             every(maintenance, "pruner", settings.pruneInterval(), this::prune);
+        }
+        if (settings.prematureEventRetention() != null) {
+            every(maintenance, "premature event pruner", settings.pruneInterval(), this::prunePrematureEvents);
         }
         QueueConfig.Polling polling = new QueueConfig.Polling(
                 settings.pollInterval(), settings.claimBatchSize(), settings.prefetch(), settings.leaseDuration());
@@ -151,6 +158,11 @@ public final class Engine {
             worker.start();
         });
         log.info("Errand engine started on node {} with queues {}", settings.nodeId(), settings.queues());
+    }
+
+    /** Runs one expiry sweep now; returns how many tasks it expired. */
+    public int expireNow() throws SQLException {
+        return expirer.sweep();
     }
 
     /** Runs one rescue sweep now; returns how many tasks it rescued. */
@@ -182,6 +194,15 @@ public final class Engine {
         }
         log.info("Errand engine stopped on node {} ({})", settings.nodeId(), stats);
         return finished;
+    }
+
+    private int prunePrematureEvents() throws SQLException {
+        int pruned = storage.transactions().run("prune premature events", c -> storage.events()
+                .deletePrematureOlderThan(c, Micros.of(settings.prematureEventRetention()), storage.offsetMicros()));
+        if (pruned > 0) {
+            log.info("Deleted {} premature events older than {}", pruned, settings.prematureEventRetention());
+        }
+        return pruned;
     }
 
     private int prune() throws SQLException {

@@ -56,6 +56,13 @@ final class FailureLog {
         }
     }
 
+    void expired(ClaimedTask task, FailureCause.Expired cause) {
+        long skipped = budget.take("expired:" + task.kind());
+        if (skipped >= 0 && log.isWarnEnabled()) {
+            log.warn("Task {} ({}) failed: {}{}", task.id(), task.kind(), cause.describe(), suppressed(skipped));
+        }
+    }
+
     void unknownKind(ClaimedTask task, String node, Duration delay) {
         long skipped = budget.take("unknown:" + task.kind());
         if (skipped >= 0 && log.isErrorEnabled()) {

@@ -11,6 +11,7 @@ import dev.errand.task.FailureCallback;
 import dev.errand.task.FailureCause;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Savepoint;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,6 +57,35 @@ final class OutcomeWriter {
         AttemptError error = retry.error() == null ? null : errors.of(task, retry.error());
         boolean written = storage.tasks().retry(connection, task, retry.delay(), error, storage.offsetMicros());
         countRetry(written, task, retry);
+    }
+
+    /**
+     * Fails a task for good on the handler's own connection, so that the attempt's writes commit with the
+     * failure, and runs the failure callback there too. A callback that throws is rolled back alone, to a
+     * savepoint, and its error is added to the task's.
+     */
+    void failInTransaction(Connection connection, ClaimedTask task, RegisteredKind kind, FailureCause cause)
+            throws SQLException {
+        AttemptError error = errors.of(task, cause);
+        FailureCallback<Object> callback = callback(kind);
+        Savepoint beforeFailure = connection.setSavepoint();
+        boolean written = storage.tasks().fail(connection, task, error, storage.offsetMicros());
+        if (written && callback != null) {
+            try {
+                callback.onFailure(failedTask(task, kind, error, cause), connection);
+            } catch (Exception | Error callbackFailed) {
+                log.error(
+                        "Failure callback of task {} ({}) threw; marking the task failed without it",
+                        task.id(),
+                        task.kind(),
+                        callbackFailed);
+                connection.rollback(beforeFailure);
+                AttemptError noted =
+                        errors.withNote(error, "Failure callback failed: " + ErrorMessages.summary(callbackFailed));
+                written = storage.tasks().fail(connection, task, noted, storage.offsetMicros());
+            }
+        }
+        countFailure(written, task, cause);
     }
 
     private void retry(ClaimedTask task, Decision.Retry retry) {
@@ -111,13 +141,28 @@ final class OutcomeWriter {
      * still marked failed, with the callback's error added, in a second transaction.
      */
     void failForGood(ClaimedTask task, RegisteredKind kind, FailureCause cause) {
+        Written written =
+                fail(task, kind, cause, (c, error) -> storage.tasks().fail(c, task, error, storage.offsetMicros()));
+        if (written != Written.UNKNOWN) {
+            countFailure(written == Written.YES, task, cause);
+        }
+    }
+
+    /**
+     * Marks a task failed for good with {@code write}, which must change the row only if it is still the
+     * task's state to fail, and runs its kind's callback in the same transaction; see
+     * {@link #failForGood(ClaimedTask, RegisteredKind, FailureCause)}.
+     *
+     * @return whether the row was written, or {@link Written#UNKNOWN} if the database failed (logged)
+     */
+    Written fail(ClaimedTask task, RegisteredKind kind, FailureCause cause, FailWrite write) {
         AttemptError error = errors.of(task, cause);
         FailureCallback<Object> callback = kind == null ? null : callback(kind);
         boolean[] callbackRan = {false};
         boolean written;
         try {
             written = storage.hostTransactions().inTransaction(storage.dataSource(), c -> {
-                boolean updated = storage.tasks().fail(c, task, error, storage.offsetMicros());
+                boolean updated = write.write(c, error);
                 if (updated && callback != null) {
                     callbackRan[0] = true;
                     callback.onFailure(failedTask(task, kind, error, cause), c);
@@ -127,39 +172,70 @@ final class OutcomeWriter {
         } catch (Throwable callbackOrDatabase) {
             if (!callbackRan[0]) {
                 log.warn(
-                        "Could not mark task {} ({}) failed ({}); its lease will expire and rescue will handle it",
+                        "Could not mark task {} ({}) failed ({}); it stays as it is and is tried again later",
                         task.id(),
                         task.kind(),
                         ErrorMessages.of(callbackOrDatabase));
-                return;
+                return Written.UNKNOWN;
             }
             log.error(
                     "Failure callback of task {} ({}) threw; marking the task failed without it",
                     task.id(),
                     task.kind(),
                     callbackOrDatabase);
-            failWithoutCallback(
+            return failWithoutCallback(
                     task,
                     errors.withNote(error, "Failure callback failed: " + ErrorMessages.summary(callbackOrDatabase)),
-                    cause);
-            return;
+                    write);
         }
-        // Outside the try: the row is marked failed by now, whatever counting and logging do.
-        countFailure(written, task, cause);
+        return written ? Written.YES : Written.NO;
     }
 
-    private void failWithoutCallback(ClaimedTask task, AttemptError error, FailureCause cause) {
+    private Written failWithoutCallback(ClaimedTask task, AttemptError error, FailWrite write) {
         try {
-            boolean written = storage.transactions()
-                    .run("fail", c -> storage.tasks().fail(c, task, error, storage.offsetMicros()));
-            countFailure(written, task, cause);
+            return storage.transactions().run("fail", c -> write.write(c, error)) ? Written.YES : Written.NO;
         } catch (SQLException e) {
             log.warn(
-                    "Could not mark task {} ({}) failed ({}); its lease will expire and rescue will handle it",
+                    "Could not mark task {} ({}) failed ({}); it stays as it is and is tried again later",
                     task.id(),
                     task.kind(),
                     e.getMessage());
+            return Written.UNKNOWN;
         }
+    }
+
+    /**
+     * Fails a task that expired before it ran, and runs its kind's callback with the expiry as its cause.
+     *
+     * @param write the guarded statement that marks it failed
+     * @return whether this node expired it
+     */
+    boolean expire(ClaimedTask task, RegisteredKind kind, FailureCause.Expired cause, FailWrite write) {
+        Written written = fail(task, kind, cause, write);
+        if (written != Written.YES) {
+            return false;
+        }
+        observers.stats().recordFailed();
+        observers.listener().failed(task.kind(), task.queue(), task.attempt());
+        failureLog.expired(task, cause);
+        return true;
+    }
+
+    /** Whether a write of a task's failure changed its row. */
+    enum Written {
+        /** It did. */
+        YES,
+        /** The row was no longer in the state to fail (fenced off, or handled elsewhere). */
+        NO,
+        /** The database failed; the row is as it was. */
+        UNKNOWN
+    }
+
+    /** The statement that marks a task failed, given its error, on the callback's transaction. */
+    @FunctionalInterface
+    interface FailWrite {
+        /** Writes the failure; returns whether the row changed. */
+        boolean write(Connection connection, AttemptError error) throws SQLException;
     }
 
     private FailedTask<Object> failedTask(

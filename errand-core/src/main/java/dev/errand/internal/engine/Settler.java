@@ -74,6 +74,29 @@ final class Settler {
         return true;
     }
 
+    /**
+     * Ends an attempt on the handler's own transaction whatever the decision, so that the attempt's writes
+     * commit with its outcome: a retry, or a final failure with the kind's failure callback. The handler
+     * asked for this ({@code RetryLater.commitWrites()}, or an exception its kind names in
+     * {@code commitWritesOn}).
+     *
+     * @return false if the outcome is neither a retry nor a failure: the caller rolls back and calls
+     *     {@link #settle}
+     */
+    boolean settleKeepingWrites(Connection connection, ClaimedTask task, RegisteredKind kind, Ending ending)
+            throws SQLException {
+        Decision decision = policy.decide(kinds.facts(task, kind), ending);
+        if (decision instanceof Decision.Retry retry) {
+            writer.retryInTransaction(connection, task, retry);
+            return true;
+        }
+        if (decision instanceof Decision.Fail fail) {
+            writer.failInTransaction(connection, task, kind, fail.cause());
+            return true;
+        }
+        return false;
+    }
+
     /** Forgets a task's lock conflicts once an attempt of it committed. */
     void committed(ClaimedTask task) {
         if (!conflictsInARow.isEmpty()) {

@@ -91,13 +91,22 @@ final class TaskRunner {
                     Ending later = new Ending.RetryLaterRequested(request.delay(), request.getMessage());
                     if (guarded.misuse() == null
                             && request.writesCommit()
-                            && settler.settleInTransaction(connection, task, kind, later)) {
+                            && settler.settleKeepingWrites(connection, task, kind, later)) {
                         return true;
                     }
                     throw new RollBack(guarded.misuse() == null ? later : misused(guarded));
                 } catch (Snooze snooze) {
                     throw new RollBack(
                             guarded.misuse() == null ? new Ending.Snoozed(snooze.delay()) : misused(guarded));
+                } catch (Exception failure) {
+                    // The kind named this exception as one that keeps the attempt's writes.
+                    if (guarded.misuse() == null
+                            && kind.definition().commitsWritesOn(failure)
+                            && !storage.transactions().isLockConflict(failure)
+                            && settler.settleKeepingWrites(connection, task, kind, new Ending.Threw(failure))) {
+                        return true;
+                    }
+                    throw failure;
                 }
                 if (guarded.misuse() != null) {
                     throw new RollBack(misused(guarded));

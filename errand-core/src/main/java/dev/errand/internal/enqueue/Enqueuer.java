@@ -3,6 +3,8 @@ package dev.errand.internal.enqueue;
 import dev.errand.config.ErrandSettings;
 import dev.errand.enqueue.Enqueued;
 import dev.errand.enqueue.TaskRequest;
+import dev.errand.internal.event.EventGate;
+import dev.errand.internal.store.Jdbc;
 import dev.errand.internal.store.Micros;
 import dev.errand.internal.store.NewTask;
 import dev.errand.internal.store.Storage;
@@ -31,6 +33,7 @@ public final class Enqueuer {
     private final Requests requests;
     private final WakeUps wakeUps;
     private final TaskListener listener;
+    private final EventGate gate;
 
     /**
      * Creates the enqueuer.
@@ -46,6 +49,7 @@ public final class Enqueuer {
         this.requests = requests;
         this.wakeUps = wakeUps;
         this.listener = listener;
+        this.gate = new EventGate(storage.events());
     }
 
     /** The channel name that PostgreSQL wake-ups use for a node's settings. */
@@ -57,7 +61,10 @@ public final class Enqueuer {
     public Enqueued enqueue(Connection connection, TaskRequest request) throws SQLException {
         requireConnection(connection);
         NewTask task = requests.resolve(request, storage.offsetMicros());
-        Enqueued enqueued = inserter.insert(connection, task, requests.channel());
+        // A task with conditions takes several statements that must commit together, even in auto-commit.
+        Enqueued enqueued = task.gate().conditions().isEmpty()
+                ? inserter.insert(connection, task, requests.channel())
+                : Jdbc.atomically(connection, c -> insertOne(c, task));
         if (connection.getAutoCommit()) {
             wakeUps.wake(task.queue());
         }
@@ -70,9 +77,9 @@ public final class Enqueuer {
         NewTask task = requests.resolve(request, storage.offsetMicros());
         // Without a unique key the insert (and its wake-up) is one statement: run it as its own
         // auto-commit transaction. A unique key may take a look-up and another insert: one transaction.
-        Enqueued enqueued = task.uniqueKey() == null
+        Enqueued enqueued = task.uniqueKey() == null && task.gate().conditions().isEmpty()
                 ? storage.transactions().runStatement("enqueue", c -> inserter.insert(c, task, requests.channel()))
-                : storage.transactions().run("enqueue", c -> inserter.insert(c, task, requests.channel()));
+                : storage.transactions().run("enqueue", c -> insertOne(c, task));
         wakeUps.wake(task.queue());
         reportEnqueued(List.of(task), enqueued.created());
         return enqueued;
@@ -87,7 +94,10 @@ public final class Enqueuer {
     public List<Enqueued> enqueueAll(Connection connection, List<TaskRequest> batch) throws SQLException {
         requireConnection(connection);
         List<NewTask> tasks = resolveAll(batch);
-        List<Enqueued> enqueued = insertAll(connection, tasks);
+        boolean gated =
+                tasks.stream().anyMatch(task -> !task.gate().conditions().isEmpty());
+        List<Enqueued> enqueued =
+                gated ? Jdbc.atomically(connection, c -> insertAll(c, tasks)) : insertAll(connection, tasks);
         if (connection.getAutoCommit()) {
             queuesOf(tasks).forEach(wakeUps::wake);
         }
@@ -100,7 +110,7 @@ public final class Enqueuer {
         List<NewTask> tasks = resolveAll(batch);
         // Tasks without unique keys go in one statement (wake-ups included): run it as its own
         // auto-commit transaction. Unique keys need more statements in one transaction.
-        boolean oneStatement = !tasks.isEmpty() && tasks.stream().allMatch(task -> task.uniqueKey() == null);
+        boolean oneStatement = !tasks.isEmpty() && tasks.stream().allMatch(NewTask::plain);
         List<Enqueued> enqueued = oneStatement
                 ? storage.transactions().runStatement("enqueue", connection -> insertAll(connection, tasks))
                 : storage.transactions().run("enqueue", connection -> insertAll(connection, tasks));
@@ -123,7 +133,7 @@ public final class Enqueuer {
     private List<Enqueued> insertAll(Connection connection, List<NewTask> tasks) throws SQLException {
         List<NewTask> plain = new ArrayList<>(tasks.size());
         for (NewTask task : tasks) {
-            if (task.uniqueKey() == null) {
+            if (task.plain()) {
                 plain.add(task);
             }
         }
@@ -131,10 +141,16 @@ public final class Enqueuer {
         List<Enqueued> enqueued = new ArrayList<>(tasks.size());
         int next = 0;
         for (NewTask task : tasks) {
-            enqueued.add(
-                    task.uniqueKey() == null
-                            ? new Enqueued(plainIds[next++], true)
-                            : inserter.insert(connection, task, requests.channel()));
+            enqueued.add(task.plain() ? new Enqueued(plainIds[next++], true) : insertOne(connection, task));
+        }
+        return enqueued;
+    }
+
+    /** Inserts one task, and stores its conditions if it is new and has any. */
+    private Enqueued insertOne(Connection connection, NewTask task) throws SQLException {
+        Enqueued enqueued = inserter.insert(connection, task, requests.channel());
+        if (enqueued.created() && !task.gate().conditions().isEmpty()) {
+            gate.admit(connection, enqueued.id(), task.gate());
         }
         return enqueued;
     }

@@ -2,9 +2,15 @@ package dev.errand.internal.enqueue;
 
 import dev.errand.config.ErrandSettings;
 import dev.errand.enqueue.TaskRequest;
+import dev.errand.event.Condition;
+import dev.errand.internal.store.Micros;
 import dev.errand.internal.store.NewTask;
+import dev.errand.internal.store.TaskGate;
 import dev.errand.spi.PayloadCodec;
 import dev.errand.task.TaskDefinition;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -61,11 +67,36 @@ public final class Requests {
                 request.kind(),
                 queue,
                 encode(request),
-                request.priority(),
-                request.runAt(),
-                Enqueuer.delayMicros(offsetMicros, request),
-                maxAttempts,
-                request.uniqueKey());
+                new NewTask.Placement(
+                        request.priority(),
+                        request.runAt(),
+                        Enqueuer.delayMicros(offsetMicros, request),
+                        maxAttempts,
+                        request.uniqueKey()),
+                gate(request, offsetMicros));
+    }
+
+    private static TaskGate gate(TaskRequest request, long offsetMicros) {
+        if (request.conditions().isEmpty() && request.expiresAt() == null && request.expiresIn() == null) {
+            return TaskGate.NONE;
+        }
+        List<TaskGate.NewCondition> conditions =
+                new ArrayList<>(request.conditions().size());
+        for (Condition condition : request.conditions()) {
+            conditions.add(new TaskGate.NewCondition(
+                    condition.event(),
+                    condition.deadline().orElse(null),
+                    condition
+                            .timeout()
+                            .map(timeout -> afterNow(offsetMicros, timeout))
+                            .orElse(null)));
+        }
+        Long expiresIn = request.expiresIn() == null ? null : afterNow(offsetMicros, request.expiresIn());
+        return new TaskGate(conditions, request.expiresAt(), expiresIn);
+    }
+
+    private static long afterNow(long offsetMicros, Duration timeout) {
+        return Micros.plus(offsetMicros, Micros.of(timeout));
     }
 
     private static void requirePayloadType(TaskRequest request, TaskDefinition<?> definition) {

@@ -4,6 +4,7 @@ import dev.errand.config.ErrandSettings;
 import dev.errand.internal.store.NewTask;
 import dev.errand.internal.store.ScheduleStore;
 import dev.errand.internal.store.Storage;
+import dev.errand.internal.store.TaskGate;
 import dev.errand.internal.store.TaskInserter;
 import dev.errand.schedule.Schedule;
 import dev.errand.task.TaskDefinition;
@@ -111,7 +112,12 @@ public final class ScheduleFirer {
                 : settings.defaultMaxAttempts();
         // The slot in the key too: a slot's task is written once even if a firing were repeated.
         String uniqueKey = "schedule:" + schedule.name() + "@" + slot.toEpochMilli();
-        return new NewTask(schedule.kind(), schedule.queue(), payloadJson, 5, slot, 0, maxAttempts, uniqueKey);
+        return new NewTask(
+                schedule.kind(),
+                schedule.queue(),
+                payloadJson,
+                new NewTask.Placement(5, slot, 0, maxAttempts, uniqueKey),
+                TaskGate.NONE);
     }
 
     private String channel() {

@@ -1,7 +1,9 @@
 package dev.errand.internal.store;
 
+import dev.errand.task.TaskState;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Types;
 
 /** The one INSERT of a task row and its parameter binding, shared by every inserter. */
 final class InsertStatement {
@@ -13,9 +15,11 @@ final class InsertStatement {
     InsertStatement(Dialect dialect, String table) {
         this.dialect = dialect;
         this.table = table;
-        this.sql = "INSERT INTO " + table + " (kind, queue, payload, priority, run_at, max_attempts, unique_key)"
+        this.sql = "INSERT INTO " + table
+                + " (kind, queue, payload, priority, run_at, max_attempts, unique_key, state, expires_at)"
                 + " VALUES (?, ?, " + dialect.jsonParam() + ", ?, COALESCE(" + dialect.timestampParam() + ", "
-                + dialect.timePlusMicros() + "), ?, ?)";
+                + dialect.timePlusMicros() + "), ?, ?, ?, COALESCE(" + dialect.timestampParam() + ", "
+                + dialect.timePlusMicros() + "))";
     }
 
     /** The table's name. */
@@ -29,7 +33,7 @@ final class InsertStatement {
     }
 
     /** How many parameters {@link #bind} sets. */
-    static final int PARAMETERS = 8;
+    static final int PARAMETERS = 11;
 
     /** Binds a task's values from parameter 1. */
     void bind(PreparedStatement statement, NewTask task) throws SQLException {
@@ -41,5 +45,13 @@ final class InsertStatement {
         statement.setLong(6, task.delayMicros());
         statement.setInt(7, task.maxAttempts());
         statement.setString(8, task.uniqueKey());
+        // A task with conditions starts waiting; the enqueue releases it if premature events fulfil them all.
+        statement.setString(9, (task.gate().conditions().isEmpty() ? TaskState.PENDING : TaskState.WAITING).dbValue());
+        statement.setObject(10, dialect.timestampValue(task.gate().expiresAt()));
+        if (task.gate().expiresInMicros() == null) {
+            statement.setNull(11, Types.BIGINT);
+        } else {
+            statement.setLong(11, task.gate().expiresInMicros());
+        }
     }
 }

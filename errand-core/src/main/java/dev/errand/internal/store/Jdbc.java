@@ -42,6 +42,22 @@ public final class Jdbc {
         }
     }
 
+    /**
+     * Runs {@code work} on a caller's connection as one atomic unit: inside the caller's transaction if one is
+     * open, or in a transaction of its own if the connection is in auto-commit (where each of its statements
+     * would otherwise commit alone, and locks taken by one would be gone before the next).
+     */
+    public static <T> T atomically(Connection connection, ConnectionWork<T> work) throws SQLException {
+        if (connection.getAutoCommit()) {
+            return inTransaction(connection, work);
+        }
+        try {
+            return work.apply(connection);
+        } catch (Exception e) {
+            throw asSqlException(e);
+        }
+    }
+
     /** Rethrows unchecked throwables as they are, and wraps any other non-SQL exception. */
     static SQLException asSqlException(Throwable e) {
         if (e instanceof SQLException sql) {

@@ -8,18 +8,49 @@ import java.time.Instant;
  * @param kind the kind
  * @param queue the queue
  * @param payloadJson the JSON payload, or {@code null}
- * @param priority 1 to 10
- * @param runAt an explicit run time, or {@code null} to run at database time plus {@code delayMicros}
- * @param delayMicros microseconds after the database's current time (includes a test clock's offset)
- * @param maxAttempts the most attempts
- * @param uniqueKey the unique key, or {@code null}
+ * @param placement when and how often it runs, and its unique key
+ * @param gate its conditions and deadline; {@link TaskGate#NONE} for a task that runs when due
  */
-public record NewTask(
-        String kind,
-        String queue,
-        String payloadJson,
-        int priority,
-        Instant runAt,
-        long delayMicros,
-        int maxAttempts,
-        String uniqueKey) {}
+public record NewTask(String kind, String queue, String payloadJson, Placement placement, TaskGate gate) {
+
+    /**
+     * When and how often a new task runs.
+     *
+     * @param priority 1 to 10
+     * @param runAt an explicit run time, or {@code null} to run at database time plus {@code delayMicros}
+     * @param delayMicros microseconds after the database's current time (includes a test clock's offset)
+     * @param maxAttempts the most attempts
+     * @param uniqueKey the unique key, or {@code null}
+     */
+    public record Placement(int priority, Instant runAt, long delayMicros, int maxAttempts, String uniqueKey) {}
+
+    /** 1 to 10. */
+    public int priority() {
+        return placement.priority();
+    }
+
+    /** The explicit run time, or {@code null}. */
+    public Instant runAt() {
+        return placement.runAt();
+    }
+
+    /** Microseconds after the database's current time, when there is no explicit run time. */
+    public long delayMicros() {
+        return placement.delayMicros();
+    }
+
+    /** The most attempts. */
+    public int maxAttempts() {
+        return placement.maxAttempts();
+    }
+
+    /** The unique key, or {@code null}. */
+    public String uniqueKey() {
+        return placement.uniqueKey();
+    }
+
+    /** Whether the row can go in a plain batch insert: no unique key, no conditions, no deadline. */
+    public boolean plain() {
+        return placement.uniqueKey() == null && gate.isNone();
+    }
+}

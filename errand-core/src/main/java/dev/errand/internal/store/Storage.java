@@ -12,15 +12,33 @@ import javax.sql.DataSource;
  * @param transactions Errand's own transactions
  * @param hostTransactions the transactions of transactional handlers and failure callbacks
  * @param tasks the statements on the task table
- * @param cancels the statements of cancellation
+ * @param sideTables the statements on the tables beside it
  * @param clock the clock
  */
 public record Storage(
         Transactions transactions,
         TransactionRunner hostTransactions,
         TaskStore tasks,
-        CancelRequests cancels,
+        SideTables sideTables,
         DatabaseClock clock) {
+
+    /**
+     * The statements on the tables beside the task table.
+     *
+     * @param cancels cancel requests
+     * @param events conditions, premature events and event locks
+     */
+    public record SideTables(CancelRequests cancels, EventStore events) {}
+
+    /** The statements of cancellation. */
+    public CancelRequests cancels() {
+        return sideTables.cancels();
+    }
+
+    /** The statements of events. */
+    public EventStore events() {
+        return sideTables.events();
+    }
 
     /** The clock's offset in microseconds, to bind where SQL means "now". */
     public long offsetMicros() {

@@ -151,7 +151,7 @@ public final class TaskStore {
             int i = 1;
             statement.setLong(i++, Micros.plus(offsetMicros, Micros.of(delay)));
             if (error != null) {
-                i = bindError(statement, i, error, offsetMicros);
+                i = bindError(dialect, statement, i, error, offsetMicros);
             }
             statement.setLong(i++, task.id());
             statement.setLong(i, task.leaseToken());
@@ -165,7 +165,7 @@ public final class TaskStore {
         try (PreparedStatement statement = connection.prepareStatement(failSql)) {
             int i = 1;
             statement.setLong(i++, offsetMicros);
-            i = bindError(statement, i, error, offsetMicros);
+            i = bindError(dialect, statement, i, error, offsetMicros);
             statement.setLong(i++, task.id());
             statement.setLong(i, task.leaseToken());
             return statement.executeUpdate() == 1;
@@ -256,7 +256,8 @@ public final class TaskStore {
         return tokens == null ? expanded : expanded.replace(TOKENS, dialect.idIn("lease_token", tokens.length));
     }
 
-    private int bindError(PreparedStatement statement, int index, AttemptError error, long offsetMicros)
+    /** Binds an attempt's error for {@code last_error = ?, errors = <append>}; returns the next index. */
+    static int bindError(Dialect dialect, PreparedStatement statement, int index, AttemptError error, long offsetMicros)
             throws SQLException {
         int i = index;
         statement.setString(i++, error.lastError());
