@@ -1,6 +1,7 @@
 package dev.errand.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.errand.Errand;
@@ -456,6 +457,20 @@ class EventContractTest extends ErrandTestSupport {
         for (WaitingTask waiting : errand.events().waiting(10_000)) {
             assertThat(waiting.openConditions()).hasSize(1);
         }
+    }
+
+    @Test
+    void theEventApiRefusesBadArgumentsWithWhatToDo() {
+        Errand errand = eventNode();
+        assertThatThrownBy(() -> errand.triggerEvent(null, "e")).hasMessageContaining("connection must not be null");
+        assertThatThrownBy(() -> errand.triggerEvent("")).hasMessageContaining("Event name");
+        assertThatThrownBy(() -> errand.events().waiting(0)).hasMessageContaining("between 1 and 10000");
+        assertThatThrownBy(() -> errand.events().waitingFor("e", 10_001)).hasMessageContaining("between 1 and 10000");
+        assertThatThrownBy(() -> errand.events().premature(-1)).hasMessageContaining("between 1 and 10000");
+        assertThatThrownBy(() -> errand.events().deletePremature("x".repeat(300)))
+                .hasMessageContaining("at most 255");
+        assertThatThrownBy(() -> errand.events().deletePrematureOlderThan(Duration.ofSeconds(-1)))
+                .hasMessageContaining("zero or more");
     }
 
     /** An exception that fails the attempt but keeps its writes. */

@@ -5,6 +5,8 @@ import dev.errand.config.ErrandSettings;
 import dev.errand.enqueue.Enqueued;
 import dev.errand.enqueue.TaskRequest;
 import dev.errand.error.ErrandException;
+import dev.errand.event.Condition;
+import dev.errand.event.Triggered;
 import dev.errand.task.TaskKind;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -12,6 +14,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Function;
 import javax.sql.DataSource;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.UncategorizedSQLException;
@@ -23,7 +26,7 @@ import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
- * Enqueues tasks from Spring code.
+ * Enqueues tasks and triggers events from Spring code.
  *
  * <ul>
  *   <li><b>Inside a Spring-managed transaction</b> ({@code @Transactional}, {@code TransactionTemplate},
@@ -106,10 +109,10 @@ public final class ErrandClient {
     public Enqueued enqueue(TaskRequest request) {
         Objects.requireNonNull(request, "request must not be null");
         return inCallersTransaction(
-                List.of(request),
                 "enqueue",
                 connection -> errand.enqueue(connection, request),
-                () -> errand.enqueue(request));
+                () -> errand.enqueue(request),
+                result -> queuesOf(List.of(request)));
     }
 
     /**
@@ -122,10 +125,31 @@ public final class ErrandClient {
     public List<Enqueued> enqueueAll(List<TaskRequest> requests) {
         Objects.requireNonNull(requests, "requests must not be null");
         return inCallersTransaction(
-                requests,
                 "enqueueAll",
                 connection -> errand.enqueueAll(connection, requests),
-                () -> errand.enqueueAll(requests));
+                () -> errand.enqueueAll(requests),
+                result -> queuesOf(requests));
+    }
+
+    /**
+     * Triggers an event: inside a Spring-managed transaction on its connection, so that the tasks it
+     * releases become pending if and only if the transaction commits (this node's pollers are woken after
+     * the commit); outside one in a transaction of its own. If no task waits for the event it is stored
+     * as premature, for the next task enqueued with it as a condition.
+     *
+     * @return what the trigger did
+     * @throws IllegalArgumentException if the name is not a valid event name
+     * @throws DataAccessException if the database fails
+     */
+    public Triggered triggerEvent(String event) {
+        Condition.requireEvent(event);
+        return inCallersTransaction(
+                "triggerEvent",
+                connection -> errand.triggerEvent(connection, event),
+                () -> errand.triggerEvent(event),
+                triggered -> triggered.releasedTasks() == 0
+                        ? Set.of()
+                        : errand.settings().queues().keySet());
     }
 
     /** The node this client writes through, for its admin API and settings. */
@@ -134,12 +158,12 @@ public final class ErrandClient {
     }
 
     private <T> T inCallersTransaction(
-            List<TaskRequest> requests, String operation, Insert<T> onConnection, OwnTransaction<T> alone) {
+            String operation, Insert<T> onConnection, OwnTransaction<T> alone, Function<T, Set<String>> toWake) {
         try {
             if (!TransactionSynchronizationManager.isActualTransactionActive()) {
                 if (requireTransaction) {
                     throw new IllegalTransactionStateException("Errand " + operation + " outside a transaction:"
-                            + " errand.enqueue.require-transaction is on, so enqueue from a @Transactional method or"
+                            + " errand.enqueue.require-transaction is on, so call it from a @Transactional method or"
                             + " a TransactionTemplate, or turn the property off");
                 }
                 // No transaction to join: Errand opens, commits and closes its own, and wakes the poller.
@@ -149,7 +173,7 @@ public final class ErrandClient {
             Connection connection = DataSourceUtils.getConnection(dataSource);
             try {
                 T result = onConnection.run(connection);
-                wakeAfterCommit(requests);
+                wakeAfterCommit(toWake.apply(result));
                 return result;
             } finally {
                 DataSourceUtils.releaseConnection(connection, dataSource);
@@ -166,13 +190,17 @@ public final class ErrandClient {
         return translated != null ? translated : new UncategorizedSQLException("Errand " + operation, null, e);
     }
 
-    private void wakeAfterCommit(List<TaskRequest> requests) {
-        if (!TransactionSynchronizationManager.isSynchronizationActive()) {
-            return;
-        }
+    private static Set<String> queuesOf(List<TaskRequest> requests) {
         Set<String> queues = new LinkedHashSet<>();
         for (TaskRequest request : requests) {
             queues.add(request.queue() == null ? ErrandSettings.DEFAULT_QUEUE : request.queue());
+        }
+        return queues;
+    }
+
+    private void wakeAfterCommit(Set<String> queues) {
+        if (queues.isEmpty() || !TransactionSynchronizationManager.isSynchronizationActive()) {
+            return;
         }
         // Before the commit the task is invisible to the poller, so waking it earlier would find nothing.
         TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {

@@ -97,6 +97,12 @@ public class ErrandProperties implements Validator {
     /** How often succeeded tasks past their retention are deleted: 1s to 24h. Used only with a retention. */
     private Duration pruneInterval = Settings.PRUNE_INTERVAL.defaultValue();
 
+    /**
+     * How long a premature event (triggered while no task waited for it) is kept after it was last triggered:
+     * 1s to 3650d. Unset (the default): kept until a task consumes it or it is deleted by hand.
+     */
+    private Duration prematureEventRetention;
+
     /** The delay before another attempt of a task whose kind this node does not know: 0 to 24h. */
     private Duration unknownKindRetryDelay = Settings.UNKNOWN_KIND_RETRY_DELAY.defaultValue();
 
@@ -286,6 +292,16 @@ public class ErrandProperties implements Validator {
         this.succeededRetention = succeededRetention;
     }
 
+    /** How long premature events are kept, or {@code null} to keep them until consumed. */
+    public Duration getPrematureEventRetention() {
+        return prematureEventRetention;
+    }
+
+    /** Sets how long premature events are kept; {@code null} keeps them until consumed. */
+    public void setPrematureEventRetention(Duration prematureEventRetention) {
+        this.prematureEventRetention = prematureEventRetention;
+    }
+
     /** How often expired succeeded tasks are pruned. */
     public Duration getPruneInterval() {
         return pruneInterval;
@@ -425,6 +441,7 @@ public class ErrandProperties implements Validator {
                 .shutdownTimeout(shutdownTimeout)
                 .succeededRetention(succeededRetention)
                 .pruneInterval(pruneInterval)
+                .prematureEventRetention(prematureEventRetention)
                 .unknownKindRetryDelay(unknownKindRetryDelay)
                 .defaultMaxAttempts(defaultMaxAttempts)
                 .tablePrefix(tablePrefix)
@@ -510,6 +527,9 @@ public class ErrandProperties implements Validator {
             check(errors, Settings.SUCCEEDED_RETENTION, p.succeededRetention);
         }
         check(errors, Settings.PRUNE_INTERVAL, p.pruneInterval);
+        if (p.prematureEventRetention != null) {
+            check(errors, Settings.PREMATURE_EVENT_RETENTION, p.prematureEventRetention);
+        }
         check(errors, Settings.UNKNOWN_KIND_RETRY_DELAY, p.unknownKindRetryDelay);
         check(errors, Settings.DEFAULT_MAX_ATTEMPTS, p.defaultMaxAttempts);
         if (p.tablePrefix == null || !TABLE_PREFIX.matcher(p.tablePrefix).matches()) {

@@ -258,6 +258,33 @@ class JdbcTransactionsTest {
     }
 
     @Test
+    void aTriggerJoinsTheSpringTransactionAndReleasesTheWaitingTaskOnlyOnCommit() {
+        jdbc.update("INSERT INTO " + orders.table() + " (id, status) VALUES (60, 'placed')");
+        long id = client.enqueue(TaskRequest.builder("record-order", new OrderPlaced(60))
+                        .condition("paid-60")
+                        .build())
+                .id();
+        TransactionTemplate template = new TransactionTemplate(transactionManager);
+        template.executeWithoutResult(status -> {
+            assertThat(client.triggerEvent("paid-60").releasedTasks()).isEqualTo(1);
+            status.setRollbackOnly();
+        });
+        assertThat(errand.admin().find(id).orElseThrow().state()).isEqualTo(TaskState.WAITING);
+        assertThat(errand.events().premature(10)).isEmpty();
+
+        template.executeWithoutResult(status -> client.triggerEvent("paid-60"));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> errand.admin().find(id).isEmpty());
+        assertThat(orders.status(60)).isEqualTo("recorded");
+
+        // Outside a transaction, with nobody waiting: stored as premature for the next task.
+        assertThat(client.triggerEvent("paid-61").storedAsPremature()).isTrue();
+        assertThatThrownBy(() -> client.triggerEvent(" "))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("Event name");
+    }
+
+    @Test
     void theTransactionRunnerRollsBackAndRethrowsTheWorksExceptionUnchanged() {
         IOException checked = new IOException("disk full");
         IllegalStateException unchecked = new IllegalStateException("bad state");
