@@ -8,3 +8,11 @@ CREATE TABLE IF NOT EXISTS sms_message (
     attempts   INTEGER       NOT NULL,
     last_error VARCHAR(2000)
 );
+
+-- Delivery receipts: one row per sent SMS once the gateway reported its delivery (DELIVERED) or the report
+-- did not come in time (UNCONFIRMED).
+CREATE TABLE IF NOT EXISTS sms_receipt (
+    message_id VARCHAR(36)   NOT NULL PRIMARY KEY,
+    outcome    VARCHAR(16)   NOT NULL,
+    detail     VARCHAR(500)
+);

@@ -42,7 +42,7 @@ class EventArgumentTest {
         assertThatThrownBy(() -> request().expiresAt(past)).hasMessageContaining("in the past");
         assertThatThrownBy(() -> request().expiresAt(null)).hasMessageContaining("must not be null");
         assertThatThrownBy(() -> request().expiresIn(Duration.ZERO)).hasMessageContaining("must be positive");
-        assertThatThrownBy(() -> request().expiresIn(Duration.ofSeconds(-1))).hasMessageContaining("negative");
+        assertThatThrownBy(() -> request().expiresIn(Duration.ofSeconds(-1))).hasMessageContaining("zero or more");
         assertThatThrownBy(() -> Condition.on("e").deadline(past)).hasMessageContaining("in the past");
         assertThatThrownBy(() -> Condition.on("e").timeout(Duration.ZERO)).hasMessageContaining("must be positive");
 

@@ -41,7 +41,7 @@ class MariaDbClaimIndexTest {
             s.execute("ANALYZE TABLE " + PREFIX + "task");
             String claim = ClaimSql.dueTasks(new MariaDbDialect(), PREFIX + "task", ClaimSql.COLUMNS, true)
                     .replaceFirst("queue = \\?", "queue = 'default'")
-                    .replaceFirst("MICROSECOND, \\?", "MICROSECOND, 0")
+                    .replaceAll("MICROSECOND, \\?", "MICROSECOND, 0")
                     .replaceFirst("LIMIT \\?", "LIMIT 10");
             try (ResultSet plan = s.executeQuery("EXPLAIN " + claim)) {
                 assertThat(plan.next()).isTrue();

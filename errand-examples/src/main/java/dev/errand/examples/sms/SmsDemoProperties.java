@@ -24,6 +24,9 @@ public class SmsDemoProperties {
     private Duration retryMaxDelay = Duration.ofSeconds(2);
     private Duration timeout = Duration.ofMinutes(2);
     private boolean exitWhenDone = true;
+    private double deliveryReportRate = 0.9;
+    private Duration deliveryReportDelay = Duration.ofMillis(400);
+    private Duration receiptTimeout = Duration.ofSeconds(2);
 
     /** How many messages the run queues. */
     public int getMessages() {
@@ -113,5 +116,35 @@ public class SmsDemoProperties {
     /** Sets whether the application exits after the summary. */
     public void setExitWhenDone(boolean exitWhenDone) {
         this.exitWhenDone = exitWhenDone;
+    }
+
+    /** The share of sent messages whose delivery the gateway reports, 0 to 1; the others' receipts expire. */
+    public double getDeliveryReportRate() {
+        return deliveryReportRate;
+    }
+
+    /** Sets the share of sent messages whose delivery the gateway reports. */
+    public void setDeliveryReportRate(double deliveryReportRate) {
+        this.deliveryReportRate = deliveryReportRate;
+    }
+
+    /** The longest a delivery report takes to arrive after a send (each takes between 0 and this). */
+    public Duration getDeliveryReportDelay() {
+        return deliveryReportDelay;
+    }
+
+    /** Sets the longest a delivery report takes to arrive. */
+    public void setDeliveryReportDelay(Duration deliveryReportDelay) {
+        this.deliveryReportDelay = deliveryReportDelay;
+    }
+
+    /** How long a receipt task waits for its delivery report before it expires. */
+    public Duration getReceiptTimeout() {
+        return receiptTimeout;
+    }
+
+    /** Sets how long a receipt task waits for its delivery report. */
+    public void setReceiptTimeout(Duration receiptTimeout) {
+        this.receiptTimeout = receiptTimeout;
     }
 }

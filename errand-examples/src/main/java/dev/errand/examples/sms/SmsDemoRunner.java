@@ -36,15 +36,17 @@ public class SmsDemoRunner {
     private final SmsOutbox outbox;
     private final SmsDemoProperties properties;
     private final Errand errand;
+    private final DeliveryReports reports;
     private final CompletableFuture<SmsDemoSummary> summary = new CompletableFuture<>();
     private final CountDownLatch closing = new CountDownLatch(1);
     private volatile Thread thread;
 
     /** Creates the runner. */
-    public SmsDemoRunner(SmsOutbox outbox, SmsDemoProperties properties, Errand errand) {
+    public SmsDemoRunner(SmsOutbox outbox, SmsDemoProperties properties, Errand errand, DeliveryReports reports) {
         this.outbox = outbox;
         this.properties = properties;
         this.errand = errand;
+        this.reports = reports;
     }
 
     /** Starts the run on its own thread once the application is ready. */
@@ -115,7 +117,9 @@ public class SmsDemoRunner {
 
         long deadline = begin + properties.getTimeout().toNanos();
         long queued;
-        while ((queued = outbox.queuedInAllBatches()) > 0 && System.nanoTime() < deadline) {
+        // Done when no message is queued and every sent message of this batch has its receipt.
+        while (((queued = outbox.queuedInAllBatches()) > 0 || outbox.awaitingReceipt(batch) > 0)
+                && System.nanoTime() < deadline) {
             if (closing.await(1, TimeUnit.SECONDS)) {
                 log.info(
                         "The application is closing: batch {} ends here; its messages still queued stay queued"
@@ -125,13 +129,15 @@ public class SmsDemoRunner {
             }
             Map<String, Long> counts = outbox.statusCounts(batch);
             log.info(
-                    "Progress of batch {}: {} sent, {} failed, {} still queued",
+                    "Progress of batch {}: {} sent, {} failed, {} still queued; {} waiting for a delivery report",
                     batch,
                     counts.getOrDefault(SmsOutbox.SENT, 0L),
                     counts.getOrDefault(SmsOutbox.FAILED, 0L),
-                    counts.getOrDefault(SmsOutbox.QUEUED, 0L));
+                    counts.getOrDefault(SmsOutbox.QUEUED, 0L),
+                    outbox.awaitingReceipt(batch));
         }
-        SmsDemoSummary result = summarize(batch, Duration.ofNanos(System.nanoTime() - begin), queued == 0);
+        SmsDemoSummary result = summarize(
+                batch, Duration.ofNanos(System.nanoTime() - begin), queued == 0 && outbox.awaitingReceipt(batch) == 0);
         print(result);
         return result;
     }
@@ -157,6 +163,14 @@ public class SmsDemoRunner {
         text.append(String.format(
                 "%d attempts in all (%d retries); retry policy %s, at most %d attempts%n",
                 s.attempts(), s.attempts() - s.messages(), policy(), properties.getMaxAttempts()));
+        Map<String, Long> receipts = outbox.receiptCounts(s.batch());
+        text.append(String.format(
+                "delivery receipts: %d delivered, %d unconfirmed (no report within %s, expired);"
+                        + " %d reports came before their receipt task and waited as premature events%n",
+                receipts.getOrDefault(ReceiptRecorder.DELIVERED, 0L),
+                receipts.getOrDefault(ReceiptRecorder.UNCONFIRMED, 0L),
+                properties.getReceiptTimeout(),
+                reports.premature()));
         for (SmsMessage failed : s.failures()) {
             text.append(String.format(
                     "  failed: %s after %d attempts: %s%n", failed.recipient(), failed.attempts(), failed.lastError()));

@@ -96,6 +96,28 @@ public class SmsOutbox {
                 .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
     }
 
+    /** Sent messages of a batch that have no receipt yet: their delivery report or deadline is still ahead. */
+    public long awaitingReceipt(String batch) {
+        return jdbc.queryForObject(
+                "SELECT COUNT(*) FROM sms_message m WHERE m.batch = ? AND m.status = ? AND NOT EXISTS"
+                        + " (SELECT 1 FROM sms_receipt r WHERE r.message_id = m.id)",
+                Long.class,
+                batch,
+                SENT);
+    }
+
+    /** Receipts of a batch's messages by outcome: DELIVERED or UNCONFIRMED. */
+    public Map<String, Long> receiptCounts(String batch) {
+        return jdbc
+                .query(
+                        "SELECT r.outcome, COUNT(*) FROM sms_receipt r JOIN sms_message m ON m.id = r.message_id"
+                                + " WHERE m.batch = ? GROUP BY r.outcome",
+                        (row, n) -> Map.entry(row.getString(1), row.getLong(2)),
+                        batch)
+                .stream()
+                .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
+    }
+
     /** Messages of every batch that are still queued, for example left by an interrupted earlier run. */
     public long queuedInAllBatches() {
         return jdbc.queryForObject("SELECT COUNT(*) FROM sms_message WHERE status = ?", Long.class, QUEUED);

@@ -1,5 +1,7 @@
 package dev.errand.examples.sms;
 
+import dev.errand.enqueue.TaskRequest;
+import dev.errand.spring.ErrandClient;
 import dev.errand.spring.ErrandTask;
 import dev.errand.task.FailedTask;
 import dev.errand.task.FailureCallback;
@@ -8,6 +10,7 @@ import dev.errand.task.TaskContext;
 import dev.errand.task.TaskHandler;
 import dev.errand.task.TaskKind;
 import java.sql.Connection;
+import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -17,6 +20,9 @@ import org.springframework.stereotype.Component;
  * marking the message sent commits together with the task's completion. When a message's last attempt
  * fails, {@link #onFailure} records the failure on the message, in the transaction that marks the task
  * failed. Attempts and delays come from the {@code smsRetries} customizer in {@link SmsDemoApplication}.
+ *
+ * <p>A sent message gets a receipt task in the same transaction; it waits for the gateway's delivery report
+ * ({@link DeliveryReports}, {@link ReceiptRecorder}).
  *
  * <p>A real gateway call is at-least-once whatever the mode: if the commit after a successful send fails,
  * the message is sent again. That is the usual trade for outside calls.
@@ -35,11 +41,22 @@ public class SmsSender implements TaskHandler<SendSms>, FailureCallback<SendSms>
 
     private final SmsOutbox outbox;
     private final FlakySmsGateway gateway;
+    private final DeliveryReports reports;
+    private final ErrandClient errand;
+    private final Duration receiptTimeout;
 
     /** Creates the sender. */
-    public SmsSender(SmsOutbox outbox, FlakySmsGateway gateway) {
+    public SmsSender(
+            SmsOutbox outbox,
+            FlakySmsGateway gateway,
+            DeliveryReports reports,
+            ErrandClient errand,
+            SmsDemoProperties properties) {
         this.outbox = outbox;
         this.gateway = gateway;
+        this.reports = reports;
+        this.errand = errand;
+        this.receiptTimeout = properties.getReceiptTimeout();
     }
 
     /** Sends the message and marks it sent, or throws so that Errand retries or fails it. */
@@ -58,7 +75,14 @@ public class SmsSender implements TaskHandler<SendSms>, FailureCallback<SendSms>
                     context.isLastAttempt() ? "; giving up" : "; will retry");
             throw e;
         }
+        // The gateway reports the delivery later, maybe even before this transaction commits.
+        reports.accepted(message.id());
         outbox.markSent(message.id(), context.attempt());
+        // In the same transaction: a receipt task that waits for the delivery report, at most receiptTimeout.
+        errand.enqueue(TaskRequest.builder(ReceiptRecorder.KIND, task)
+                .condition(DeliveryReports.deliveredEvent(message.id()))
+                .expiresIn(receiptTimeout)
+                .build());
         log.info("SMS to {} sent on attempt {} of {}", message.recipient(), context.attempt(), context.maxAttempts());
     }
 

@@ -12,6 +12,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -111,8 +112,28 @@ class SmsDemoApplicationTest {
                         .count(TaskQuery.builder().state(TaskState.RUNNING).build()))
                 .isZero();
         assertThat(errand.admin()
-                        .count(TaskQuery.builder().state(TaskState.FAILED).build()))
+                        .count(TaskQuery.builder()
+                                .state(TaskState.FAILED)
+                                .kind(SmsSender.KIND_NAME)
+                                .build()))
                 .isEqualTo(summary.failed());
+
+        // Every sent message has its receipt: delivered when the report came, unconfirmed when its task expired.
+        assertThat(outbox.awaitingReceipt(summary.batch())).isZero();
+        Map<String, Long> receipts = outbox.receiptCounts(summary.batch());
+        long delivered = receipts.getOrDefault(ReceiptRecorder.DELIVERED, 0L);
+        long unconfirmed = receipts.getOrDefault(ReceiptRecorder.UNCONFIRMED, 0L);
+        assertThat(delivered + unconfirmed).isEqualTo(summary.sent());
+        assertThat(delivered).as("most reports arrive").isGreaterThan(0);
+        assertThat(errand.admin()
+                        .count(TaskQuery.builder()
+                                .state(TaskState.FAILED)
+                                .kind(ReceiptRecorder.KIND_NAME)
+                                .build()))
+                .isEqualTo(unconfirmed);
+        assertThat(errand.admin()
+                        .count(TaskQuery.builder().state(TaskState.WAITING).build()))
+                .isZero();
         assertThat(registry.get("errand.tasks.retried")
                         .tags("kind", "send-sms")
                         .counter()
