@@ -169,7 +169,7 @@ public class SmsDemoRunner {
                         + " %d reports came before their receipt task and waited as premature events%n",
                 receipts.getOrDefault(ReceiptRecorder.DELIVERED, 0L),
                 receipts.getOrDefault(ReceiptRecorder.UNCONFIRMED, 0L),
-                properties.getReceiptTimeout(),
+                millis(properties.getReceiptTimeout()),
                 reports.premature()));
         for (SmsMessage failed : s.failures()) {
             text.append(String.format(
