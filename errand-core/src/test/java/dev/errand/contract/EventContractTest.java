@@ -245,6 +245,12 @@ class EventContractTest extends ErrandTestSupport {
         });
         assertThat(scalar("SELECT COUNT(*) FROM " + prefix + "task_condition")).isZero();
         assertThat(errand.triggerEvent("never").storedAsPremature()).isTrue();
+
+        // An operator who runs it again means it to run: the deadline goes, and so do the conditions.
+        assertThat(errand.admin().retryNow(id)).isTrue();
+        errand.start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> taskRows() == 0);
+        assertThat(effectNotes()).containsExactly("ran-1");
     }
 
     @Test

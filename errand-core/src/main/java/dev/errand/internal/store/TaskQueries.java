@@ -85,12 +85,15 @@ public final class TaskQueries {
                 id);
     }
 
-    /** Puts a failed or cancelled task back to pending, now, with a fresh count of attempts. */
+    /**
+     * Puts a failed or cancelled task back to pending, now, with a fresh count of attempts and without its
+     * deadline: an operator who runs an expired task again means it to run.
+     */
     public boolean retryNow(Connection c, long id, long offsetMicros) throws SQLException {
         return update(
                 c,
                 "UPDATE " + table + " SET state = " + States.PENDING + ", attempt = 0, run_at = " + now
-                        + ", finished_at = NULL WHERE id = ? AND state IN "
+                        + ", finished_at = NULL, expires_at = NULL WHERE id = ? AND state IN "
                         + States.in(TaskState.FAILED, TaskState.CANCELLED),
                 offsetMicros,
                 id);
