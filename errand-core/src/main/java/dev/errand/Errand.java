@@ -7,7 +7,9 @@ import dev.errand.enqueue.TaskRequest;
 import dev.errand.error.ErrandException;
 import dev.errand.event.EventAdmin;
 import dev.errand.event.Triggered;
+import dev.errand.history.HistoryAdmin;
 import dev.errand.internal.admin.JdbcEventAdmin;
+import dev.errand.internal.admin.JdbcHistoryAdmin;
 import dev.errand.internal.admin.JdbcScheduleAdmin;
 import dev.errand.internal.admin.JdbcTaskAdmin;
 import dev.errand.internal.engine.Engine;
@@ -78,6 +80,7 @@ public final class Errand implements AutoCloseable {
     private final Engine engine;
     private final WakeUps wakeUps = new WakeUps();
     private final EventAdmin events;
+    private final HistoryAdmin history;
     private PostgresNotificationListener notifications;
     private boolean running;
     private boolean stopped;
@@ -95,6 +98,7 @@ public final class Errand implements AutoCloseable {
                 storage,
                 new ScheduleStore(storage.dialect(), settings.tablePrefix().scheduleTable()),
                 assembly.kinds().codec());
+        this.history = new JdbcHistoryAdmin(storage);
         this.events = new JdbcEventAdmin(storage, Enqueuer.notificationChannel(settings), wakeUps);
         this.engine = new Engine(
                 new Engine.Parts(storage, assembly.kinds(), assembly.claimStrategy(), settings, assembly.listener()));
@@ -263,6 +267,14 @@ public final class Errand implements AutoCloseable {
      */
     public Triggered triggerEvent(String event) {
         return events.trigger(event);
+    }
+
+    /**
+     * The attempt history: every ended attempt of every task, with its node, times, outcome and error, kept
+     * after the task is gone (for {@code historyRetention}, default 7 days). Empty when history is off.
+     */
+    public HistoryAdmin history() {
+        return history;
     }
 
     /** Events: trigger them, list the tasks that wait and the premature events, delete premature events. */

@@ -8,6 +8,7 @@ import dev.errand.internal.claim.DialectClaimEnvironment;
 import dev.errand.internal.engine.Kinds;
 import dev.errand.internal.engine.TaskListeners;
 import dev.errand.internal.schema.SchemaMigrator;
+import dev.errand.internal.store.AttemptHistory;
 import dev.errand.internal.store.CancelRequests;
 import dev.errand.internal.store.Dialect;
 import dev.errand.internal.store.Dialects;
@@ -201,6 +202,27 @@ public final class ErrandBuilder {
         return this;
     }
 
+    /**
+     * Whether every ended attempt is recorded in the attempt history (default true), in the transaction that
+     * records its outcome. See {@link Errand#history()}.
+     */
+    public ErrandBuilder historyEnabled(boolean enabled) {
+        settings.historyEnabled(enabled);
+        return this;
+    }
+
+    /** {@link Settings#HISTORY_RETENTION}: how long attempts are kept (default 7 days). */
+    public ErrandBuilder historyRetention(Duration retention) {
+        settings.historyRetention(retention);
+        return this;
+    }
+
+    /** {@link Settings#HISTORY_STACK_TRACE_LIMIT}: the most characters of a stack trace kept per attempt (default 4,000). */
+    public ErrandBuilder historyStackTraceLimit(int limit) {
+        settings.historyStackTraceLimit(limit);
+        return this;
+    }
+
     /** {@link Settings#PRUNE_INTERVAL}: how often the pruner runs when retention is on (default 5 min). */
     public ErrandBuilder pruneInterval(Duration interval) {
         settings.pruneInterval(interval);
@@ -339,7 +361,8 @@ public final class ErrandBuilder {
                 new TaskStore(database, table, built.succeededRetention() != null),
                 new Storage.SideTables(
                         new CancelRequests(database, table, built.tablePrefix().cancelRequestTable()),
-                        new EventStore(database, built.tablePrefix())),
+                        new EventStore(database, built.tablePrefix()),
+                        new AttemptHistory(database, built.tablePrefix(), built.nodeId(), built.historyEnabled())),
                 built.clock());
         ClaimStrategy claim = claimStrategy.create(new DialectClaimEnvironment(database, table));
         Errand errand =

@@ -34,6 +34,9 @@ public final class ErrandSettings {
     private final Duration succeededRetention;
     private final Duration pruneInterval;
     private final Duration prematureEventRetention;
+    private final boolean historyEnabled;
+    private final Duration historyRetention;
+    private final int historyStackTraceLimit;
     private final Duration unknownKindRetryDelay;
     private final int defaultMaxAttempts;
     private final RetryPolicy defaultRetryPolicy;
@@ -59,6 +62,9 @@ public final class ErrandSettings {
         this.succeededRetention = builder.succeededRetention;
         this.pruneInterval = builder.pruneInterval;
         this.prematureEventRetention = builder.prematureEventRetention;
+        this.historyEnabled = builder.historyEnabled;
+        this.historyRetention = builder.historyRetention;
+        this.historyStackTraceLimit = builder.historyStackTraceLimit;
         this.unknownKindRetryDelay = builder.unknownKindRetryDelay;
         this.defaultMaxAttempts = builder.defaultMaxAttempts;
         this.defaultRetryPolicy = builder.defaultRetryPolicy;
@@ -147,6 +153,21 @@ public final class ErrandSettings {
         return pruneInterval;
     }
 
+    /** Whether every ended attempt is recorded in the attempt history. */
+    public boolean historyEnabled() {
+        return historyEnabled;
+    }
+
+    /** {@link Settings#HISTORY_RETENTION}. */
+    public Duration historyRetention() {
+        return historyRetention;
+    }
+
+    /** {@link Settings#HISTORY_STACK_TRACE_LIMIT}. */
+    public int historyStackTraceLimit() {
+        return historyStackTraceLimit;
+    }
+
     /** {@link Settings#PREMATURE_EVENT_RETENTION}, or {@code null}: premature events are kept. */
     public Duration prematureEventRetention() {
         return prematureEventRetention;
@@ -200,6 +221,9 @@ public final class ErrandSettings {
         private Duration succeededRetention = Settings.SUCCEEDED_RETENTION.defaultValue();
         private Duration pruneInterval = Settings.PRUNE_INTERVAL.defaultValue();
         private Duration prematureEventRetention = Settings.PREMATURE_EVENT_RETENTION.defaultValue();
+        private boolean historyEnabled = true;
+        private Duration historyRetention = Settings.HISTORY_RETENTION.defaultValue();
+        private int historyStackTraceLimit = Settings.HISTORY_STACK_TRACE_LIMIT.defaultValue();
         private Duration unknownKindRetryDelay = Settings.UNKNOWN_KIND_RETRY_DELAY.defaultValue();
         private int defaultMaxAttempts = Settings.DEFAULT_MAX_ATTEMPTS.defaultValue();
         private RetryPolicy defaultRetryPolicy = RetryPolicy.exponential(Duration.ofSeconds(1), Duration.ofHours(1));
@@ -298,6 +322,24 @@ public final class ErrandSettings {
         /** {@link Settings#SUCCEEDED_RETENTION}; {@code null} turns retention off. */
         public Builder succeededRetention(Duration retention) {
             this.succeededRetention = retention == null ? null : Settings.SUCCEEDED_RETENTION.require(retention);
+            return this;
+        }
+
+        /** Whether every ended attempt is recorded in the attempt history (default true). */
+        public Builder historyEnabled(boolean enabled) {
+            this.historyEnabled = enabled;
+            return this;
+        }
+
+        /** {@link Settings#HISTORY_RETENTION}. */
+        public Builder historyRetention(Duration retention) {
+            this.historyRetention = Settings.HISTORY_RETENTION.require(retention);
+            return this;
+        }
+
+        /** {@link Settings#HISTORY_STACK_TRACE_LIMIT}. */
+        public Builder historyStackTraceLimit(int limit) {
+            this.historyStackTraceLimit = Settings.HISTORY_STACK_TRACE_LIMIT.require(limit);
             return this;
         }
 

@@ -105,6 +105,23 @@ public final class Settings {
             "How long a premature event (triggered while no task waited for it) is kept after it was last"
                     + " triggered. Unset: kept until a task consumes it or it is deleted by hand.");
 
+    /** How long the attempt history keeps an attempt after it finished. */
+    public static final Setting<Duration> HISTORY_RETENTION = Setting.ofDuration(
+            "historyRetention",
+            Duration.ofDays(7),
+            Duration.ofSeconds(1),
+            Duration.ofDays(3650),
+            "How long the attempt history keeps an attempt after it finished; older ones are pruned in batches"
+                    + " every prune interval.");
+
+    /** The longest stack trace the attempt history keeps per attempt. */
+    public static final Setting<Integer> HISTORY_STACK_TRACE_LIMIT = Setting.ofInt(
+            "historyStackTraceLimit",
+            4_000,
+            0,
+            100_000,
+            "The most characters of a failed attempt's stack trace that the attempt history keeps; 0 keeps none.");
+
     /** The delay before another attempt of a task whose kind this node does not know. */
     public static final Setting<Duration> UNKNOWN_KIND_RETRY_DELAY = Setting.ofDuration(
             "unknownKindRetryDelay",
@@ -134,6 +151,8 @@ public final class Settings {
             SUCCEEDED_RETENTION,
             PRUNE_INTERVAL,
             PREMATURE_EVENT_RETENTION,
+            HISTORY_RETENTION,
+            HISTORY_STACK_TRACE_LIMIT,
             UNKNOWN_KIND_RETRY_DELAY,
             DEFAULT_MAX_ATTEMPTS);
 

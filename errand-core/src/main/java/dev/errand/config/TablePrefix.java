@@ -60,6 +60,11 @@ public record TablePrefix(String value) {
         return value + "event_lock";
     }
 
+    /** The table of the attempt history. */
+    public String attemptTable() {
+        return value + "task_attempt";
+    }
+
     /** The name of Errand's own Flyway history table. */
     public String historyTable() {
         return value + "schema_history";

@@ -1,6 +1,8 @@
 package dev.errand.internal.engine;
 
+import dev.errand.history.AttemptOutcome;
 import dev.errand.internal.outcome.ErrorMessages;
+import dev.errand.internal.store.AttemptRow;
 import dev.errand.internal.store.Storage;
 import dev.errand.spi.ClaimedTask;
 import java.time.Duration;
@@ -32,8 +34,8 @@ final class Completer {
      */
     record Batching(Duration flushInterval, int batchSize) {}
 
-    /** A success waiting for its batch, and what to call once the batch commits. */
-    private record Done(ClaimedTask task, Runnable whenCompleted) {}
+    /** A success waiting for its batch, how long its handler ran, and what to call once the batch commits. */
+    private record Done(ClaimedTask task, long durationMicros, Runnable whenCompleted) {}
 
     private final Storage storage;
     private final Batching batching;
@@ -62,8 +64,8 @@ final class Completer {
     }
 
     /** Buffers a success; {@code whenCompleted} runs once its batch is in the database (or at stop). */
-    void complete(ClaimedTask task, Runnable whenCompleted) {
-        buffer.add(new Done(task, whenCompleted));
+    void complete(ClaimedTask task, long durationMicros, Runnable whenCompleted) {
+        buffer.add(new Done(task, durationMicros, whenCompleted));
     }
 
     private void loop() {
@@ -114,8 +116,14 @@ final class Completer {
             tokens[i] = batch.get(i).task().leaseToken();
         }
         try {
-            int completed = storage.transactions()
-                    .runStatement("complete", c -> storage.tasks().succeedAll(c, ids, tokens, storage.offsetMicros()));
+            // With history on, its rows go in the same transaction: no commit of their own.
+            int completed = storage.attempts().enabled()
+                    ? storage.transactions().run("complete", c -> {
+                        storage.attempts().recordAll(c, successes(batch), storage.offsetMicros());
+                        return storage.tasks().succeedAll(c, ids, tokens, storage.offsetMicros());
+                    })
+                    : storage.transactions().runStatement("complete", c -> storage.tasks()
+                            .succeedAll(c, ids, tokens, storage.offsetMicros()));
             recovered();
             observers.stats().recordSucceeded(completed);
             if (completed < ids.length) {
@@ -155,6 +163,14 @@ final class Completer {
                     tasks,
                     ErrorMessages.of(e));
         }
+    }
+
+    private static List<AttemptRow> successes(List<Done> batch) {
+        List<AttemptRow> rows = new ArrayList<>(batch.size());
+        for (Done done : batch) {
+            rows.add(new AttemptRow(done.task(), AttemptOutcome.SUCCEEDED, done.durationMicros(), null));
+        }
+        return rows;
     }
 
     private void recovered() {

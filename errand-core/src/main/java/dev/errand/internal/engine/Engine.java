@@ -84,7 +84,8 @@ public final class Engine {
                 storage,
                 new ErrorTexts(parts.kinds().codec(), settings.nodeId()),
                 observers,
-                parts.kinds().codec());
+                parts.kinds().codec(),
+                new AttemptRecorder(storage, settings.historyStackTraceLimit()));
         Settler settler = new Settler(
                 new OutcomePolicy(() -> ThreadLocalRandom.current().nextDouble()),
                 writer,
@@ -142,6 +143,9 @@ public final class Engine {
         if (settings.succeededRetention() != null) {
             every(maintenance, "pruner", settings.pruneInterval(), this::prune);
         }
+        if (settings.historyEnabled()) {
+            every(maintenance, "history pruner", settings.pruneInterval(), this::pruneHistory);
+        }
         if (settings.prematureEventRetention() != null) {
             every(maintenance, "premature event pruner", settings.pruneInterval(), this::prunePrematureEvents);
         }
@@ -194,6 +198,19 @@ public final class Engine {
         }
         log.info("Errand engine stopped on node {} ({})", settings.nodeId(), stats);
         return finished;
+    }
+
+    /** Deletes attempts past the history's retention, a batch per transaction, so no statement runs long. */
+    private int pruneHistory() throws SQLException {
+        return pruneHistory(settings.historyRetention());
+    }
+
+    private int pruneHistory(Duration age) throws SQLException {
+        int pruned = storage.attempts().pruneOlderThan(storage.transactions(), Micros.of(age), storage.offsetMicros());
+        if (pruned > 0) {
+            log.debug("Pruned {} attempts from the history", pruned);
+        }
+        return pruned;
     }
 
     private int prunePrematureEvents() throws SQLException {

@@ -48,7 +48,7 @@ final class ErrorTexts {
         return new AttemptError(truncate(safe(detail), MAX_LAST_ERROR), entry);
     }
 
-    private static String stackTrace(Throwable error) {
+    static String stackTrace(Throwable error) {
         try {
             StringWriter trace = new StringWriter();
             error.printStackTrace(new PrintWriter(trace));

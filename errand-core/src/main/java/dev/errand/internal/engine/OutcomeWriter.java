@@ -1,6 +1,8 @@
 package dev.errand.internal.engine;
 
+import dev.errand.history.AttemptOutcome;
 import dev.errand.internal.outcome.Decision;
+import dev.errand.internal.outcome.Ending;
 import dev.errand.internal.outcome.ErrorMessages;
 import dev.errand.internal.store.AttemptError;
 import dev.errand.internal.store.Storage;
@@ -29,34 +31,55 @@ final class OutcomeWriter {
     private final Observers observers;
     private final PayloadCodec codec;
     private final FailureLog failureLog = new FailureLog();
+    private final AttemptRecorder history;
 
-    OutcomeWriter(Storage storage, ErrorTexts errors, Observers observers, PayloadCodec codec) {
+    OutcomeWriter(
+            Storage storage, ErrorTexts errors, Observers observers, PayloadCodec codec, AttemptRecorder history) {
         this.storage = storage;
         this.errors = errors;
         this.observers = observers;
         this.codec = codec;
+        this.history = history;
     }
 
-    /** Writes a retry, requeue or failure in a transaction of its own. */
-    void write(ClaimedTask task, RegisteredKind kind, Decision decision) {
+    /** Writes a retry, requeue or failure in a transaction of its own, with the attempt's history row. */
+    void write(ClaimedTask task, RegisteredKind kind, Decision decision, Ended ended) {
         if (decision instanceof Decision.Retry retry) {
-            retry(task, retry);
+            retry(task, retry, ended);
         } else if (decision instanceof Decision.Requeue requeue) {
-            requeue(task, requeue);
+            requeue(task, requeue, ended);
         } else if (decision instanceof Decision.Cancel) {
-            cancel(task);
+            cancel(task, ended);
         } else if (decision instanceof Decision.Fail fail) {
-            failForGood(task, kind, fail.cause());
+            failForGood(task, kind, fail.cause(), ended.durationMicros());
         } else {
             throw new IllegalArgumentException("Not an outcome to write here: " + decision);
         }
     }
 
     /** Writes a retry on the handler's own connection, so that its writes commit with it. */
-    void retryInTransaction(Connection connection, ClaimedTask task, Decision.Retry retry) throws SQLException {
+    void retryInTransaction(Connection connection, ClaimedTask task, Decision.Retry retry, Ended ended)
+            throws SQLException {
         AttemptError error = retry.error() == null ? null : errors.of(task, retry.error());
         boolean written = storage.tasks().retry(connection, task, retry.delay(), error, storage.offsetMicros());
+        if (written) {
+            recordRetry(connection, task, retry, ended);
+        }
         countRetry(written, task, retry);
+    }
+
+    /** Records the success of a transactional attempt on its own connection, before it commits. */
+    void recordSuccess(Connection connection, ClaimedTask task, long durationMicros) throws SQLException {
+        history.record(connection, task, AttemptOutcome.SUCCEEDED, durationMicros, null);
+    }
+
+    private void recordRetry(Connection c, ClaimedTask task, Decision.Retry retry, Ended ended) throws SQLException {
+        history.record(
+                c,
+                task,
+                AttemptOutcome.RETRIED,
+                ended.durationMicros(),
+                AttemptRecorder.retriedCause(ended.ending(), retry.error()));
     }
 
     /**
@@ -64,7 +87,8 @@ final class OutcomeWriter {
      * failure, and runs the failure callback there too. A callback that throws is rolled back alone, to a
      * savepoint, and its error is added to the task's.
      */
-    void failInTransaction(Connection connection, ClaimedTask task, RegisteredKind kind, FailureCause cause)
+    void failInTransaction(
+            Connection connection, ClaimedTask task, RegisteredKind kind, FailureCause cause, Long durationMicros)
             throws SQLException {
         AttemptError error = errors.of(task, cause);
         FailureCallback<Object> callback = callback(kind);
@@ -85,14 +109,22 @@ final class OutcomeWriter {
                 written = storage.tasks().fail(connection, task, noted, storage.offsetMicros());
             }
         }
+        if (written) {
+            history.record(connection, task, AttemptOutcome.FAILED, durationMicros, cause);
+        }
         countFailure(written, task, cause);
     }
 
-    private void retry(ClaimedTask task, Decision.Retry retry) {
+    private void retry(ClaimedTask task, Decision.Retry retry, Ended ended) {
         AttemptError error = retry.error() == null ? null : errors.of(task, retry.error());
         try {
-            boolean written = storage.transactions().runStatement("retry", c -> storage.tasks()
-                    .retry(c, task, retry.delay(), error, storage.offsetMicros()));
+            boolean written = storage.transactions().run("retry", c -> {
+                boolean updated = storage.tasks().retry(c, task, retry.delay(), error, storage.offsetMicros());
+                if (updated) {
+                    recordRetry(c, task, retry, ended);
+                }
+                return updated;
+            });
             countRetry(written, task, retry);
         } catch (SQLException e) {
             log.warn(
@@ -103,11 +135,15 @@ final class OutcomeWriter {
         }
     }
 
-    private void cancel(ClaimedTask task) {
+    private void cancel(ClaimedTask task, Ended ended) {
         try {
             boolean written = storage.transactions().run("cancel", c -> {
                 storage.cancels().forget(c, task.id());
-                return storage.tasks().cancel(c, task, storage.offsetMicros());
+                boolean updated = storage.tasks().cancel(c, task, storage.offsetMicros());
+                if (updated) {
+                    history.record(c, task, AttemptOutcome.CANCELLED, ended.durationMicros(), null);
+                }
+                return updated;
             });
             if (written) {
                 log.info("Task {} ({}) was cancelled while it ran, as an operator asked", task.id(), task.kind());
@@ -122,8 +158,20 @@ final class OutcomeWriter {
         }
     }
 
-    private void requeue(ClaimedTask task, Decision.Requeue requeue) {
+    private void requeue(ClaimedTask task, Decision.Requeue requeue, Ended ended) {
         try {
+            if (ended.ending() instanceof Ending.Snoozed) {
+                // The handler ran and snoozed: the attempt is given back, but the history shows it.
+                storage.transactions().run("requeue", c -> {
+                    boolean updated =
+                            storage.tasks().requeueUncounted(c, task, requeue.delay(), storage.offsetMicros());
+                    if (updated) {
+                        history.record(c, task, AttemptOutcome.SNOOZED, ended.durationMicros(), null);
+                    }
+                    return updated;
+                });
+                return;
+            }
             storage.transactions().runStatement("requeue", c -> storage.tasks()
                     .requeueUncounted(c, task, requeue.delay(), storage.offsetMicros()));
         } catch (SQLException e) {
@@ -140,9 +188,14 @@ final class OutcomeWriter {
      * effect commits exactly once. If the callback throws anything, even an {@link Error}, the task is
      * still marked failed, with the callback's error added, in a second transaction.
      */
-    void failForGood(ClaimedTask task, RegisteredKind kind, FailureCause cause) {
-        Written written =
-                fail(task, kind, cause, (c, error) -> storage.tasks().fail(c, task, error, storage.offsetMicros()));
+    void failForGood(ClaimedTask task, RegisteredKind kind, FailureCause cause, Long durationMicros) {
+        Written written = fail(task, kind, cause, (c, error) -> {
+            boolean updated = storage.tasks().fail(c, task, error, storage.offsetMicros());
+            if (updated) {
+                history.record(c, task, AttemptOutcome.FAILED, durationMicros, cause);
+            }
+            return updated;
+        });
         if (written != Written.UNKNOWN) {
             countFailure(written == Written.YES, task, cause);
         }
@@ -211,7 +264,13 @@ final class OutcomeWriter {
      * @return whether this node expired it
      */
     boolean expire(ClaimedTask task, RegisteredKind kind, FailureCause.Expired cause, FailWrite write) {
-        Written written = fail(task, kind, cause, write);
+        Written written = fail(task, kind, cause, (c, error) -> {
+            if (!write.write(c, error)) {
+                return false;
+            }
+            history.record(c, task, AttemptOutcome.EXPIRED, null, cause);
+            return true;
+        });
         if (written != Written.YES) {
             return false;
         }

@@ -44,18 +44,28 @@ final class Settler {
     }
 
     /** Hands a non-transactional success to the completer; {@code whenCompleted} runs after its batch. */
-    void completeLater(ClaimedTask task, Runnable whenCompleted) {
-        completer.complete(task, whenCompleted);
+    void completeLater(ClaimedTask task, long durationMicros, Runnable whenCompleted) {
+        completer.complete(task, durationMicros, whenCompleted);
+    }
+
+    /** Records the success of a transactional attempt on its connection, before it commits. */
+    void recordSuccess(Connection connection, ClaimedTask task, long durationMicros) throws SQLException {
+        writer.recordSuccess(connection, task, durationMicros);
+    }
+
+    /** Ends an attempt in which no handler ran on this node, in a transaction of its own. */
+    void settle(ClaimedTask task, RegisteredKind kind, Ending ending) {
+        settle(task, kind, Ended.withoutRun(ending));
     }
 
     /** Ends an attempt that did not succeed, in a transaction of its own. */
-    void settle(ClaimedTask task, RegisteredKind kind, Ending ending) {
+    void settle(ClaimedTask task, RegisteredKind kind, Ended ended) {
         leases.forget(task.id());
-        Decision decision = policy.decide(kinds.facts(task, kind), counted(task, ending));
+        Decision decision = policy.decide(kinds.facts(task, kind), counted(task, ended.ending()));
         if (!(decision instanceof Decision.Requeue)) {
             conflictsInARow.remove(task.id());
         }
-        writer.write(task, kind, decision);
+        writer.write(task, kind, decision, ended);
     }
 
     /**
@@ -70,7 +80,7 @@ final class Settler {
         if (!(decision instanceof Decision.Retry retry)) {
             return false;
         }
-        writer.retryInTransaction(connection, task, retry);
+        writer.retryInTransaction(connection, task, retry, Ended.withoutRun(ending));
         return true;
     }
 
@@ -83,15 +93,15 @@ final class Settler {
      * @return false if the outcome is neither a retry nor a failure: the caller rolls back and calls
      *     {@link #settle}
      */
-    boolean settleKeepingWrites(Connection connection, ClaimedTask task, RegisteredKind kind, Ending ending)
+    boolean settleKeepingWrites(Connection connection, ClaimedTask task, RegisteredKind kind, Ended ended)
             throws SQLException {
-        Decision decision = policy.decide(kinds.facts(task, kind), ending);
+        Decision decision = policy.decide(kinds.facts(task, kind), ended.ending());
         if (decision instanceof Decision.Retry retry) {
-            writer.retryInTransaction(connection, task, retry);
+            writer.retryInTransaction(connection, task, retry, ended);
             return true;
         }
         if (decision instanceof Decision.Fail fail) {
-            writer.failInTransaction(connection, task, kind, fail.cause());
+            writer.failInTransaction(connection, task, kind, fail.cause(), ended.durationMicros());
             return true;
         }
         return false;

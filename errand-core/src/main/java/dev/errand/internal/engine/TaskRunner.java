@@ -91,7 +91,7 @@ final class TaskRunner {
                     Ending later = new Ending.RetryLaterRequested(request.delay(), request.getMessage());
                     if (guarded.misuse() == null
                             && request.writesCommit()
-                            && settler.settleKeepingWrites(connection, task, kind, later)) {
+                            && settler.settleKeepingWrites(connection, task, kind, new Ended(later, micros(begin)))) {
                         return true;
                     }
                     throw new RollBack(guarded.misuse() == null ? later : misused(guarded));
@@ -103,7 +103,8 @@ final class TaskRunner {
                     if (guarded.misuse() == null
                             && kind.definition().commitsWritesOn(failure)
                             && !storage.transactions().isLockConflict(failure)
-                            && settler.settleKeepingWrites(connection, task, kind, new Ending.Threw(failure))) {
+                            && settler.settleKeepingWrites(
+                                    connection, task, kind, new Ended(new Ending.Threw(failure), micros(begin)))) {
                         return true;
                     }
                     throw failure;
@@ -111,7 +112,9 @@ final class TaskRunner {
                 if (guarded.misuse() != null) {
                     throw new RollBack(misused(guarded));
                 }
-                storage.tasks().succeed(connection, task, storage.offsetMicros());
+                if (storage.tasks().succeed(connection, task, storage.offsetMicros())) {
+                    settler.recordSuccess(connection, task, micros(begin));
+                }
                 return false;
             });
             settler.committed(task);
@@ -123,11 +126,15 @@ final class TaskRunner {
             observers.stats().recordFencedOff(1);
             log.warn("Task {} ({}) lost its lease before it started; another node has it", task.id(), task.kind());
         } catch (RollBack rolledBack) {
-            settler.settle(task, kind, rolledBack.ending);
+            settler.settle(task, kind, new Ended(rolledBack.ending, micros(begin)));
         } catch (Throwable failure) {
             // The transaction rolled back, so the handler's writes are gone; record the attempt.
-            settler.settle(task, kind, endingOf(failure, began[0]));
+            settler.settle(task, kind, new Ended(endingOf(failure, began[0]), micros(begin)));
         }
+    }
+
+    private static long micros(long beginNanos) {
+        return (System.nanoTime() - beginNanos) / 1_000;
     }
 
     private Ending endingOf(Throwable failure, boolean began) {
@@ -152,20 +159,23 @@ final class TaskRunner {
         try {
             handle(kind, payload, new AttemptContext(task, null));
         } catch (CancelledBy cancelled) {
-            settler.settle(task, kind, new Ending.Cancelled(cancelled.getCause()));
+            settler.settle(task, kind, new Ended(new Ending.Cancelled(cancelled.getCause()), micros(begin)));
             return false;
         } catch (RetryLater request) {
-            settler.settle(task, kind, new Ending.RetryLaterRequested(request.delay(), request.getMessage()));
+            settler.settle(
+                    task,
+                    kind,
+                    new Ended(new Ending.RetryLaterRequested(request.delay(), request.getMessage()), micros(begin)));
             return false;
         } catch (Snooze snooze) {
-            settler.settle(task, kind, new Ending.Snoozed(snooze.delay()));
+            settler.settle(task, kind, new Ended(new Ending.Snoozed(snooze.delay()), micros(begin)));
             return false;
         } catch (Throwable failure) {
-            settler.settle(task, kind, new Ending.Threw(failure));
+            settler.settle(task, kind, new Ended(new Ending.Threw(failure), micros(begin)));
             return false;
         }
         observers.listener().succeeded(task.kind(), task.queue(), Duration.ofNanos(System.nanoTime() - begin));
-        settler.completeLater(task, whenCompleted);
+        settler.completeLater(task, micros(begin), whenCompleted);
         return true;
     }
 

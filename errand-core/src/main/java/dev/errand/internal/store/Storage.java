@@ -27,12 +27,18 @@ public record Storage(
      *
      * @param cancels cancel requests
      * @param events conditions, premature events and event locks
+     * @param attempts the attempt history
      */
-    public record SideTables(CancelRequests cancels, EventStore events) {}
+    public record SideTables(CancelRequests cancels, EventStore events, AttemptHistory attempts) {}
 
     /** The statements of cancellation. */
     public CancelRequests cancels() {
         return sideTables.cancels();
+    }
+
+    /** The statements of the attempt history. */
+    public AttemptHistory attempts() {
+        return sideTables.attempts();
     }
 
     /** The statements of events. */

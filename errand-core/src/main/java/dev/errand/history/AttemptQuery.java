@@ -1,0 +1,168 @@
+package dev.errand.history;
+
+import dev.errand.config.Names;
+import java.time.Instant;
+
+/**
+ * A search of the attempt history: every filter is optional, attempts are listed newest first. Build one with
+ * {@link #builder()}.
+ */
+public final class AttemptQuery {
+
+    /** The largest page size. */
+    public static final int MAX_LIMIT = 1_000;
+
+    private final String kind;
+    private final AttemptOutcome outcome;
+    private final Instant finishedFrom;
+    private final Instant finishedBefore;
+    private final String errorContains;
+    private final int offset;
+    private final int limit;
+
+    private AttemptQuery(Builder builder) {
+        this.kind = builder.kind;
+        this.outcome = builder.outcome;
+        this.finishedFrom = builder.finishedFrom;
+        this.finishedBefore = builder.finishedBefore;
+        this.errorContains = builder.errorContains;
+        this.offset = builder.offset;
+        this.limit = builder.limit;
+    }
+
+    /** Starts a query: no filter, first page of 50. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The kind filter, or {@code null}. */
+    public String kind() {
+        return kind;
+    }
+
+    /** The outcome filter, or {@code null}. */
+    public AttemptOutcome outcome() {
+        return outcome;
+    }
+
+    /** The earliest finish time (inclusive), or {@code null}. */
+    public Instant finishedFrom() {
+        return finishedFrom;
+    }
+
+    /** The finish time before which attempts match (exclusive), or {@code null}. */
+    public Instant finishedBefore() {
+        return finishedBefore;
+    }
+
+    /** Text that the error type or message must contain (case-sensitive), or {@code null}. */
+    public String errorContains() {
+        return errorContains;
+    }
+
+    /** How many matches to skip. */
+    public int offset() {
+        return offset;
+    }
+
+    /** The page size. */
+    public int limit() {
+        return limit;
+    }
+
+    /** Builds an {@link AttemptQuery}. */
+    public static final class Builder {
+        private String kind;
+        private AttemptOutcome outcome;
+        private Instant finishedFrom;
+        private Instant finishedBefore;
+        private String errorContains;
+        private int offset;
+        private int limit = 50;
+
+        private Builder() {}
+
+        /**
+         * Only attempts of this kind.
+         *
+         * @throws IllegalArgumentException if it is not a valid kind name
+         */
+        public Builder kind(String kind) {
+            this.kind = Names.require("kind", kind, 200);
+            return this;
+        }
+
+        /**
+         * Only attempts that ended so.
+         *
+         * @throws IllegalArgumentException if null
+         */
+        public Builder outcome(AttemptOutcome outcome) {
+            if (outcome == null) {
+                throw new IllegalArgumentException("outcome must not be null; leave it unset to match every outcome");
+            }
+            this.outcome = outcome;
+            return this;
+        }
+
+        /**
+         * Only attempts that finished in {@code [from, before)}; either end may be {@code null} for none.
+         *
+         * @throws IllegalArgumentException if both are set and {@code before} is not after {@code from}
+         */
+        public Builder finishedBetween(Instant from, Instant before) {
+            if (from != null && before != null && !before.isAfter(from)) {
+                throw new IllegalArgumentException(
+                        "The end of the time range (" + before + ") must be after its start (" + from + ")");
+            }
+            this.finishedFrom = from;
+            this.finishedBefore = before;
+            return this;
+        }
+
+        /**
+         * Only failed attempts whose error type or message contains {@code text}.
+         *
+         * @throws IllegalArgumentException if it is blank or longer than 200 characters
+         */
+        public Builder errorContains(String text) {
+            if (text == null || text.isBlank() || text.length() > 200) {
+                throw new IllegalArgumentException("errorContains must be 1 to 200 non-blank characters, got "
+                        + (text == null ? "null" : text.length() + " characters"));
+            }
+            this.errorContains = text;
+            return this;
+        }
+
+        /**
+         * Skips the first {@code offset} matches.
+         *
+         * @throws IllegalArgumentException if negative
+         */
+        public Builder offset(int offset) {
+            if (offset < 0) {
+                throw new IllegalArgumentException("offset must be zero or more, got " + offset);
+            }
+            this.offset = offset;
+            return this;
+        }
+
+        /**
+         * Sets the page size.
+         *
+         * @throws IllegalArgumentException if outside 1..1000
+         */
+        public Builder limit(int limit) {
+            if (limit < 1 || limit > MAX_LIMIT) {
+                throw new IllegalArgumentException("limit must be between 1 and " + MAX_LIMIT + ", got " + limit);
+            }
+            this.limit = limit;
+            return this;
+        }
+
+        /** Builds the query. */
+        public AttemptQuery build() {
+            return new AttemptQuery(this);
+        }
+    }
+}

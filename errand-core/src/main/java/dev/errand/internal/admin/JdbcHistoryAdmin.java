@@ -1,0 +1,67 @@
+package dev.errand.internal.admin;
+
+import dev.errand.admin.Page;
+import dev.errand.error.ErrandException;
+import dev.errand.history.Attempt;
+import dev.errand.history.AttemptQuery;
+import dev.errand.history.HistoryAdmin;
+import dev.errand.internal.store.Jdbc;
+import dev.errand.internal.store.Micros;
+import dev.errand.internal.store.Storage;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+
+/** The history API on the attempt table: checks the arguments, then reads or prunes. */
+public final class JdbcHistoryAdmin implements HistoryAdmin {
+
+    private final Storage storage;
+
+    /** Creates the API on a node's storage. */
+    public JdbcHistoryAdmin(Storage storage) {
+        this.storage = storage;
+    }
+
+    @Override
+    public List<Attempt> attempts(long taskId) {
+        if (taskId < 1) {
+            throw new IllegalArgumentException("Task ids are positive numbers, got " + taskId);
+        }
+        return run("attempts", c -> storage.attempts().attempts(c, taskId));
+    }
+
+    @Override
+    public Page<Attempt> search(AttemptQuery query) {
+        if (query == null) {
+            throw new IllegalArgumentException(
+                    "query must not be null; use AttemptQuery.builder().build() to match every attempt");
+        }
+        return run(
+                "search",
+                c -> new Page<>(
+                        storage.attempts().search(c, query),
+                        storage.attempts().count(c, query),
+                        query.offset(),
+                        query.limit()));
+    }
+
+    @Override
+    public int prune(Duration age) {
+        if (age == null || age.isNegative()) {
+            throw new IllegalArgumentException("age must be zero or more, got " + age);
+        }
+        try {
+            return storage.attempts().pruneOlderThan(storage.transactions(), Micros.of(age), storage.offsetMicros());
+        } catch (SQLException e) {
+            throw new ErrandException("history prune", e);
+        }
+    }
+
+    private <T> T run(String operation, Jdbc.ConnectionWork<T> work) {
+        try {
+            return storage.transactions().run("history " + operation, work);
+        } catch (SQLException e) {
+            throw new ErrandException("history " + operation, e);
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package dev.errand.internal.engine;
+
+import dev.errand.history.Attempt;
+import dev.errand.history.AttemptOutcome;
+import dev.errand.internal.outcome.Ending;
+import dev.errand.internal.store.AttemptRow;
+import dev.errand.internal.store.Storage;
+import dev.errand.spi.ClaimedTask;
+import dev.errand.task.FailureCause;
+import java.sql.Connection;
+import java.sql.SQLException;
+
+/**
+ * Writes ended attempts to the attempt history, on the connection of the transaction that records each
+ * attempt's outcome, so that the history row commits if and only if the outcome does. It turns a failure
+ * cause into the row's error: the exception's type, message and stack trace (cut to the configured length),
+ * or the kind of failure Errand saw.
+ */
+final class AttemptRecorder {
+
+    private static final int MAX_MESSAGE = 4_000;
+
+    private final Storage storage;
+    private final int stackTraceLimit;
+
+    AttemptRecorder(Storage storage, int stackTraceLimit) {
+        this.storage = storage;
+        this.stackTraceLimit = stackTraceLimit;
+    }
+
+    /** Records an attempt's end on {@code c}; {@code cause} is null for a success or a snooze. */
+    void record(Connection c, ClaimedTask task, AttemptOutcome outcome, Long durationMicros, FailureCause cause)
+            throws SQLException {
+        if (storage.attempts().enabled()) {
+            storage.attempts()
+                    .record(c, new AttemptRow(task, outcome, durationMicros, error(cause)), storage.offsetMicros());
+        }
+    }
+
+    /** The cause of an attempt that ended with {@code ending} and was retried, for the history only. */
+    static FailureCause retriedCause(Ending ending, FailureCause recorded) {
+        if (recorded != null) {
+            return recorded;
+        }
+        // A retry the handler asked for records no error on the task, but the history says why.
+        return ending instanceof Ending.RetryLaterRequested later
+                ? new FailureCause.RetriesExhausted(later.reason())
+                : null;
+    }
+
+    private Attempt.AttemptError error(FailureCause cause) {
+        if (cause == null) {
+            return null;
+        }
+        if (cause instanceof FailureCause.HandlerFailed failed) {
+            return new Attempt.AttemptError(
+                    ErrorTexts.safe(failed.exceptionType()),
+                    cut(failed.message(), MAX_MESSAGE),
+                    failed.exception() == null || stackTraceLimit == 0
+                            ? null
+                            : cut(ErrorTexts.stackTrace(failed.exception()), stackTraceLimit));
+        }
+        return new Attempt.AttemptError(cause.getClass().getSimpleName(), cut(cause.describe(), MAX_MESSAGE), null);
+    }
+
+    private static String cut(String text, int max) {
+        if (text == null) {
+            return null;
+        }
+        String safe = ErrorTexts.safe(text);
+        return safe.length() <= max ? safe : safe.substring(0, max);
+    }
+}

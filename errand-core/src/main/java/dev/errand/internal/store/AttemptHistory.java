@@ -1,0 +1,264 @@
+package dev.errand.internal.store;
+
+import dev.errand.config.TablePrefix;
+import dev.errand.history.Attempt;
+import dev.errand.history.AttemptOutcome;
+import dev.errand.history.AttemptQuery;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The SQL of the attempt history: rows written on the connection of the transaction that records the
+ * attempt's outcome, reads for the admin API, and pruning in batches. When history is off, writes do
+ * nothing.
+ */
+public final class AttemptHistory {
+
+    /** The most rows one prune statement deletes, so that no statement holds many locks for long. */
+    public static final int PRUNE_BATCH = 1_000;
+
+    private static final String COLUMNS = "id, task_id, kind, queue, attempt, node, started_at, finished_at,"
+            + " duration_ms, outcome, error_type, error_message, stack_trace";
+
+    private final Dialect dialect;
+    private final String table;
+    private final String node;
+    private final boolean enabled;
+    private final String insertSql;
+
+    /**
+     * Creates the statements.
+     *
+     * @param dialect the database's dialect
+     * @param tables the table prefix
+     * @param node this node's id, recorded on each row it writes
+     * @param enabled whether attempts are recorded
+     */
+    public AttemptHistory(Dialect dialect, TablePrefix tables, String node, boolean enabled) {
+        this.dialect = dialect;
+        this.table = tables.attemptTable();
+        this.node = node;
+        this.enabled = enabled;
+        String now = dialect.timePlusMicros();
+        this.insertSql = "INSERT INTO " + table + " (task_id, kind, queue, attempt, node, started_at, finished_at,"
+                + " duration_ms, outcome, error_type, error_message, stack_trace) VALUES (?, ?, ?, ?, ?, " + now
+                + ", " + now + ", ?, ?, ?, ?, ?)";
+    }
+
+    /** Whether attempts are recorded. */
+    public boolean enabled() {
+        return enabled;
+    }
+
+    /** Records one attempt on {@code c}, in its transaction. */
+    public void record(Connection c, AttemptRow row, long offsetMicros) throws SQLException {
+        if (!enabled) {
+            return;
+        }
+        try (PreparedStatement insert = c.prepareStatement(insertSql)) {
+            bind(insert, row, offsetMicros);
+            insert.executeUpdate();
+        }
+    }
+
+    /** Records many attempts on {@code c} in one batch, in its transaction. */
+    public void recordAll(Connection c, List<AttemptRow> rows, long offsetMicros) throws SQLException {
+        if (!enabled || rows.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement insert = c.prepareStatement(insertSql)) {
+            for (AttemptRow row : rows) {
+                bind(insert, row, offsetMicros);
+                insert.addBatch();
+            }
+            insert.executeBatch();
+        }
+    }
+
+    private void bind(PreparedStatement insert, AttemptRow row, long offsetMicros) throws SQLException {
+        int i = 1;
+        insert.setLong(i++, row.task().id());
+        insert.setString(i++, row.task().kind());
+        insert.setString(i++, row.task().queue());
+        insert.setInt(i++, row.task().attempt());
+        insert.setString(i++, node);
+        if (row.durationMicros() == null) {
+            insert.setNull(i++, Types.BIGINT);
+        } else {
+            insert.setLong(i++, Micros.plus(offsetMicros, -row.durationMicros()));
+        }
+        insert.setLong(i++, offsetMicros);
+        if (row.durationMicros() == null) {
+            insert.setNull(i++, Types.BIGINT);
+        } else {
+            insert.setLong(i++, row.durationMicros() / 1_000);
+        }
+        insert.setString(i++, row.outcome().dbValue());
+        Attempt.AttemptError error = row.error();
+        insert.setString(i++, error == null ? null : error.type());
+        insert.setString(i++, error == null ? null : error.message());
+        insert.setString(i, error == null ? null : error.stackTrace());
+    }
+
+    /** The attempts of one task, first to last. */
+    public List<Attempt> attempts(Connection c, long taskId) throws SQLException {
+        try (PreparedStatement select = c.prepareStatement(
+                "SELECT " + COLUMNS + " FROM " + table + " WHERE task_id = ? ORDER BY attempt, id")) {
+            select.setLong(1, taskId);
+            return read(select);
+        }
+    }
+
+    /** One page of the attempts that match {@code query}, newest first. */
+    public List<Attempt> search(Connection c, AttemptQuery query) throws SQLException {
+        Filter filter = new Filter(query);
+        try (PreparedStatement select = c.prepareStatement("SELECT " + COLUMNS + " FROM " + table + filter.where
+                + " ORDER BY finished_at DESC, id DESC LIMIT ? OFFSET ?")) {
+            int i = filter.bind(select);
+            select.setInt(i++, query.limit());
+            select.setInt(i, query.offset());
+            return read(select);
+        }
+    }
+
+    /** How many attempts match {@code query}. */
+    public long count(Connection c, AttemptQuery query) throws SQLException {
+        Filter filter = new Filter(query);
+        try (PreparedStatement select = c.prepareStatement("SELECT COUNT(*) FROM " + table + filter.where)) {
+            filter.bind(select);
+            try (ResultSet row = select.executeQuery()) {
+                row.next();
+                return row.getLong(1);
+            }
+        }
+    }
+
+    /**
+     * Deletes every attempt that finished more than {@code ageMicros} ago, one batch of {@link #PRUNE_BATCH}
+     * per transaction of its own, so that no statement holds many row locks for long.
+     *
+     * @return how many it deleted
+     */
+    public int pruneOlderThan(Transactions transactions, long ageMicros, long offsetMicros) throws SQLException {
+        int pruned = 0;
+        int batch;
+        do {
+            batch = transactions.run("prune history", c -> pruneBatch(c, ageMicros, offsetMicros));
+            pruned += batch;
+        } while (batch == PRUNE_BATCH);
+        return pruned;
+    }
+
+    /**
+     * Deletes up to {@link #PRUNE_BATCH} attempts that finished more than {@code ageMicros} ago, oldest first.
+     *
+     * @return how many it deleted; fewer than the batch means none is left
+     */
+    public int pruneBatch(Connection c, long ageMicros, long offsetMicros) throws SQLException {
+        // The ids first: MariaDB and MySQL cannot LIMIT a subquery of the table being deleted from.
+        List<Long> ids = new ArrayList<>();
+        try (PreparedStatement select = c.prepareStatement("SELECT id FROM " + table + " WHERE finished_at < "
+                + dialect.timePlusMicros() + " ORDER BY finished_at LIMIT " + PRUNE_BATCH)) {
+            select.setLong(1, Micros.plus(offsetMicros, -ageMicros));
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    ids.add(rows.getLong(1));
+                }
+            }
+        }
+        if (ids.isEmpty()) {
+            return 0;
+        }
+        long[] idArray = ids.stream().mapToLong(Long::longValue).toArray();
+        try (PreparedStatement delete =
+                c.prepareStatement("DELETE FROM " + table + " WHERE " + dialect.idIn("id", idArray.length))) {
+            dialect.bindIds(delete, 1, idArray);
+            return delete.executeUpdate();
+        }
+    }
+
+    private List<Attempt> read(PreparedStatement select) throws SQLException {
+        List<Attempt> attempts = new ArrayList<>();
+        try (ResultSet rows = select.executeQuery()) {
+            while (rows.next()) {
+                long durationMs = rows.getLong("duration_ms");
+                Duration duration = rows.wasNull() ? null : Duration.ofMillis(durationMs);
+                String type = rows.getString("error_type");
+                String message = rows.getString("error_message");
+                String trace = rows.getString("stack_trace");
+                attempts.add(new Attempt(
+                        rows.getLong("id"),
+                        rows.getLong("task_id"),
+                        rows.getString("kind"),
+                        rows.getString("queue"),
+                        rows.getInt("attempt"),
+                        rows.getString("node"),
+                        dialect.readInstant(rows, "started_at"),
+                        dialect.readInstant(rows, "finished_at"),
+                        duration,
+                        AttemptOutcome.fromDbValue(rows.getString("outcome")),
+                        type == null && message == null ? null : new Attempt.AttemptError(type, message, trace)));
+            }
+        }
+        return attempts;
+    }
+
+    /** The WHERE clause of a query and its parameters. */
+    private final class Filter {
+        private final AttemptQuery query;
+        private final String where;
+
+        Filter(AttemptQuery query) {
+            this.query = query;
+            List<String> conditions = new ArrayList<>();
+            if (query.kind() != null) {
+                conditions.add("kind = ?");
+            }
+            if (query.outcome() != null) {
+                conditions.add("outcome = ?");
+            }
+            if (query.finishedFrom() != null) {
+                conditions.add("finished_at >= " + dialect.timestampParam());
+            }
+            if (query.finishedBefore() != null) {
+                conditions.add("finished_at < " + dialect.timestampParam());
+            }
+            if (query.errorContains() != null) {
+                conditions.add("(error_type LIKE ? ESCAPE '!' OR error_message LIKE ? ESCAPE '!')");
+            }
+            this.where = conditions.isEmpty() ? "" : " WHERE " + String.join(" AND ", conditions);
+        }
+
+        int bind(PreparedStatement statement) throws SQLException {
+            int i = 1;
+            if (query.kind() != null) {
+                statement.setString(i++, query.kind());
+            }
+            if (query.outcome() != null) {
+                statement.setString(i++, query.outcome().dbValue());
+            }
+            if (query.finishedFrom() != null) {
+                statement.setObject(i++, dialect.timestampValue(query.finishedFrom()));
+            }
+            if (query.finishedBefore() != null) {
+                statement.setObject(i++, dialect.timestampValue(query.finishedBefore()));
+            }
+            if (query.errorContains() != null) {
+                String pattern = "%"
+                        + query.errorContains()
+                                .replace("!", "!!")
+                                .replace("%", "!%")
+                                .replace("_", "!_") + "%";
+                statement.setString(i++, pattern);
+                statement.setString(i++, pattern);
+            }
+            return i;
+        }
+    }
+}
