@@ -158,6 +158,21 @@ class SmsDemoApplicationTest {
         assertThat(endpoint.statusCode()).isEqualTo(200);
         assertThat(endpoint.body())
                 .contains("\"send-sms\"", "\"" + errand.settings().nodeId() + "\"");
+
+        // One failed message's task and its four attempts, as JSON.
+        long failedTask = errand.admin()
+                .list(TaskQuery.builder()
+                        .state(TaskState.FAILED)
+                        .kind(SmsSender.KIND_NAME)
+                        .limit(1)
+                        .build())
+                .items()
+                .get(0)
+                .id();
+        HttpResponse<String> attempts = get(http, "/actuator/errand/" + failedTask);
+        assertThat(attempts.statusCode()).isEqualTo(200);
+        assertThat(attempts.body())
+                .contains("\"attempts\"", "\"outcome\":\"RETRIED\"", "\"outcome\":\"FAILED\"", "GatewayException");
     }
 
     private HttpResponse<String> get(HttpClient http, String path) throws Exception {

@@ -2,10 +2,12 @@ package dev.errand.spring.actuate;
 
 import dev.errand.Errand;
 import dev.errand.admin.TaskCounts;
+import dev.errand.history.Attempt;
 import dev.errand.node.QueueActivity;
 import dev.errand.schedule.ScheduleInfo;
 import dev.errand.spring.ErrandTasks;
 import dev.errand.spring.TaskStatistics;
+import dev.errand.task.Task;
 import dev.errand.task.TaskDefinition;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,6 +16,7 @@ import java.util.Objects;
 import java.util.TreeMap;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
 
 /**
  * The {@code errand} actuator endpoint ({@code /actuator/errand} once exposed): this node, its queues, task
@@ -33,6 +36,26 @@ public class ErrandEndpoint {
         this.tasks = Objects.requireNonNull(tasks, "tasks must not be null");
         this.statistics = Objects.requireNonNull(statistics, "statistics must not be null");
     }
+
+    /**
+     * One task and its attempt history: {@code GET /actuator/errand/{id}}. The task is {@code null} when its
+     * row is gone (a succeeded task is deleted unless retention is on); its attempts stay for the history's
+     * retention.
+     */
+    @ReadOperation
+    public TaskHistory task(@Selector long id) {
+        return new TaskHistory(
+                id, errand.admin().find(id).orElse(null), errand.history().attempts(id));
+    }
+
+    /**
+     * A task and its attempts.
+     *
+     * @param id the task's id
+     * @param task the task's row, or {@code null} when it is gone
+     * @param attempts its ended attempts, first to last
+     */
+    public record TaskHistory(long id, Task task, List<Attempt> attempts) {}
 
     /** Describes this node and the task table. */
     @ReadOperation

@@ -103,6 +103,15 @@ public class ErrandProperties implements Validator {
      */
     private Duration prematureEventRetention;
 
+    /** Whether every ended attempt is recorded in the attempt history (errand_task_attempt). */
+    private boolean historyEnabled = true;
+
+    /** How long the attempt history keeps an attempt after it finished: 1s to 3650d. */
+    private Duration historyRetention = Settings.HISTORY_RETENTION.defaultValue();
+
+    /** The most characters of a failed attempt's stack trace the attempt history keeps: 0 to 100000. */
+    private int historyStackTraceLimit = Settings.HISTORY_STACK_TRACE_LIMIT.defaultValue();
+
     /** The delay before another attempt of a task whose kind this node does not know: 0 to 24h. */
     private Duration unknownKindRetryDelay = Settings.UNKNOWN_KIND_RETRY_DELAY.defaultValue();
 
@@ -292,6 +301,36 @@ public class ErrandProperties implements Validator {
         this.succeededRetention = succeededRetention;
     }
 
+    /** Whether the attempt history is recorded. */
+    public boolean isHistoryEnabled() {
+        return historyEnabled;
+    }
+
+    /** Sets whether the attempt history is recorded. */
+    public void setHistoryEnabled(boolean historyEnabled) {
+        this.historyEnabled = historyEnabled;
+    }
+
+    /** How long the attempt history keeps an attempt. */
+    public Duration getHistoryRetention() {
+        return historyRetention;
+    }
+
+    /** Sets how long the attempt history keeps an attempt. */
+    public void setHistoryRetention(Duration historyRetention) {
+        this.historyRetention = historyRetention;
+    }
+
+    /** The most characters of a stack trace kept per attempt. */
+    public int getHistoryStackTraceLimit() {
+        return historyStackTraceLimit;
+    }
+
+    /** Sets the most characters of a stack trace kept per attempt. */
+    public void setHistoryStackTraceLimit(int historyStackTraceLimit) {
+        this.historyStackTraceLimit = historyStackTraceLimit;
+    }
+
     /** How long premature events are kept, or {@code null} to keep them until consumed. */
     public Duration getPrematureEventRetention() {
         return prematureEventRetention;
@@ -442,6 +481,9 @@ public class ErrandProperties implements Validator {
                 .succeededRetention(succeededRetention)
                 .pruneInterval(pruneInterval)
                 .prematureEventRetention(prematureEventRetention)
+                .historyEnabled(historyEnabled)
+                .historyRetention(historyRetention)
+                .historyStackTraceLimit(historyStackTraceLimit)
                 .unknownKindRetryDelay(unknownKindRetryDelay)
                 .defaultMaxAttempts(defaultMaxAttempts)
                 .tablePrefix(tablePrefix)
@@ -530,6 +572,8 @@ public class ErrandProperties implements Validator {
         if (p.prematureEventRetention != null) {
             check(errors, Settings.PREMATURE_EVENT_RETENTION, p.prematureEventRetention);
         }
+        check(errors, Settings.HISTORY_RETENTION, p.historyRetention);
+        check(errors, Settings.HISTORY_STACK_TRACE_LIMIT, p.historyStackTraceLimit);
         check(errors, Settings.UNKNOWN_KIND_RETRY_DELAY, p.unknownKindRetryDelay);
         check(errors, Settings.DEFAULT_MAX_ATTEMPTS, p.defaultMaxAttempts);
         if (p.tablePrefix == null || !TABLE_PREFIX.matcher(p.tablePrefix).matches()) {

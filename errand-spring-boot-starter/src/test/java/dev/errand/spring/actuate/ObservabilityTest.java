@@ -191,6 +191,13 @@ class ObservabilityTest {
                                 .orElse(false));
         assertThat(gauge("errand.queue.lag")).isZero();
         assertThat((Long) health.health().getDetails().get("failedTasks")).isEqualTo(failedBefore + 1);
+
+        ErrandEndpoint.TaskHistory history = endpoint.task(failing);
+        assertThat(history.task().state().dbValue()).isEqualTo("failed");
+        assertThat(history.attempts())
+                .extracting(attempt -> attempt.outcome().dbValue())
+                .containsExactly("retried", "failed");
+        assertThat(history.attempts().get(1).error().message()).isEqualTo("always fails");
     }
 
     @Test
