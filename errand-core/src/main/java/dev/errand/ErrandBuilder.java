@@ -211,6 +211,16 @@ public final class ErrandBuilder {
         return this;
     }
 
+    /**
+     * Whether each attempt keeps its processing log in the attempt history (default true): the lines its
+     * handler writes with {@code TaskContext.log}, and the log events of its thread where a logging
+     * integration captures them (the Spring Boot starter does, for Logback).
+     */
+    public ErrandBuilder processingLogsEnabled(boolean enabled) {
+        settings.processingLogsEnabled(enabled);
+        return this;
+    }
+
     /** {@link Settings#HISTORY_RETENTION}: how long attempts are kept (default 7 days). */
     public ErrandBuilder historyRetention(Duration retention) {
         settings.historyRetention(retention);
@@ -362,7 +372,12 @@ public final class ErrandBuilder {
                 new Storage.SideTables(
                         new CancelRequests(database, table, built.tablePrefix().cancelRequestTable()),
                         new EventStore(database, built.tablePrefix()),
-                        new AttemptHistory(database, built.tablePrefix(), built.nodeId(), built.historyEnabled())),
+                        new AttemptHistory(
+                                database,
+                                built.tablePrefix(),
+                                built.nodeId(),
+                                built.historyEnabled(),
+                                built.processingLogsEnabled())),
                 built.clock());
         ClaimStrategy claim = claimStrategy.create(new DialectClaimEnvironment(database, table));
         Errand errand =

@@ -35,6 +35,7 @@ public final class ErrandSettings {
     private final Duration pruneInterval;
     private final Duration prematureEventRetention;
     private final boolean historyEnabled;
+    private final boolean processingLogsEnabled;
     private final Duration historyRetention;
     private final int historyStackTraceLimit;
     private final Duration unknownKindRetryDelay;
@@ -63,6 +64,7 @@ public final class ErrandSettings {
         this.pruneInterval = builder.pruneInterval;
         this.prematureEventRetention = builder.prematureEventRetention;
         this.historyEnabled = builder.historyEnabled;
+        this.processingLogsEnabled = builder.processingLogsEnabled;
         this.historyRetention = builder.historyRetention;
         this.historyStackTraceLimit = builder.historyStackTraceLimit;
         this.unknownKindRetryDelay = builder.unknownKindRetryDelay;
@@ -158,6 +160,11 @@ public final class ErrandSettings {
         return historyEnabled;
     }
 
+    /** Whether attempts keep their processing logs in the attempt history. */
+    public boolean processingLogsEnabled() {
+        return processingLogsEnabled;
+    }
+
     /** {@link Settings#HISTORY_RETENTION}. */
     public Duration historyRetention() {
         return historyRetention;
@@ -222,6 +229,7 @@ public final class ErrandSettings {
         private Duration pruneInterval = Settings.PRUNE_INTERVAL.defaultValue();
         private Duration prematureEventRetention = Settings.PREMATURE_EVENT_RETENTION.defaultValue();
         private boolean historyEnabled = true;
+        private boolean processingLogsEnabled = true;
         private Duration historyRetention = Settings.HISTORY_RETENTION.defaultValue();
         private int historyStackTraceLimit = Settings.HISTORY_STACK_TRACE_LIMIT.defaultValue();
         private Duration unknownKindRetryDelay = Settings.UNKNOWN_KIND_RETRY_DELAY.defaultValue();
@@ -328,6 +336,12 @@ public final class ErrandSettings {
         /** Whether every ended attempt is recorded in the attempt history (default true). */
         public Builder historyEnabled(boolean enabled) {
             this.historyEnabled = enabled;
+            return this;
+        }
+
+        /** Whether attempts keep their processing logs (default true). */
+        public Builder processingLogsEnabled(boolean enabled) {
+            this.processingLogsEnabled = enabled;
             return this;
         }
 

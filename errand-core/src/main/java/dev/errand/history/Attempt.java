@@ -17,6 +17,8 @@ import java.time.Instant;
  * @param duration how long the handler ran, or {@code null}
  * @param outcome how it ended
  * @param error what went wrong, or {@code null} for a success or a snooze
+ * @param logs the attempt's processing log: the lines its handler wrote, and the log events of its thread
+ *     where a logging integration captures them; {@code null} when there were none
  */
 public record Attempt(
         long id,
@@ -29,7 +31,8 @@ public record Attempt(
         Instant finishedAt,
         Duration duration,
         AttemptOutcome outcome,
-        AttemptError error) {
+        AttemptError error,
+        String logs) {
 
     /**
      * The error of a failed attempt.

@@ -43,4 +43,12 @@ public interface TaskContext {
     default boolean isCancelled() {
         return false;
     }
+
+    /**
+     * Writes a line to this attempt's processing log, which the attempt history keeps with the attempt
+     * ({@link ProcessingLog}). Does nothing when processing logs are off.
+     */
+    default void log(String line) {
+        // A context without a processing log keeps nothing.
+    }
 }

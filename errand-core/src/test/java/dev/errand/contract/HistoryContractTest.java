@@ -225,6 +225,42 @@ class HistoryContractTest extends ErrandTestSupport {
     }
 
     @Test
+    void eachAttemptKeepsTheLinesItsHandlerWroteAndConcurrentHandlersNeverMix() throws Exception {
+        java.util.concurrent.CountDownLatch together = new java.util.concurrent.CountDownLatch(4);
+        Errand errand = node(builder()
+                .queue("default", 4)
+                .register(TaskDefinition.builder("chatty", Integer.class, (n, ctx) -> {
+                            together.countDown();
+                            together.await(5, java.util.concurrent.TimeUnit.SECONDS);
+                            for (int line = 0; line < 50; line++) {
+                                ctx.log("task " + n + " line " + line);
+                            }
+                            if (ctx.attempt() == 1) {
+                                throw new IllegalStateException("first attempt of " + n + " fails");
+                            }
+                        })
+                        .mode(ExecutionMode.NON_TRANSACTIONAL)
+                        .retryPolicy(RetryPolicy.fixed(Duration.ZERO))
+                        .build()));
+        List<Long> ids = new ArrayList<>();
+        for (int n = 0; n < 4; n++) {
+            ids.add(errand.enqueue(TaskRequest.of("chatty", n)).id());
+        }
+        errand.start();
+        await().atMost(Duration.ofSeconds(15)).until(() -> taskRows() == 0);
+        for (int n = 0; n < 4; n++) {
+            List<Attempt> attempts = errand.history().attempts(ids.get(n));
+            assertThat(attempts).hasSize(2);
+            for (Attempt attempt : attempts) {
+                String[] lines = attempt.logs().split("\n");
+                assertThat(lines).hasSize(50);
+                String own = "task " + n + " ";
+                assertThat(lines).allSatisfy(line -> assertThat(line).startsWith(own));
+            }
+        }
+    }
+
+    @Test
     void historyCanBeTurnedOff() throws Exception {
         Errand errand = node(builder()
                 .historyEnabled(false)

@@ -1,6 +1,7 @@
 package dev.errand.internal.engine;
 
 import dev.errand.spi.ClaimedTask;
+import dev.errand.task.ProcessingLog;
 import dev.errand.task.TaskContext;
 import java.sql.Connection;
 
@@ -9,11 +10,25 @@ final class AttemptContext implements TaskContext {
 
     private final ClaimedTask task;
     private final Connection connection;
+    private final ProcessingLog log;
     private volatile boolean cancelled;
 
-    AttemptContext(ClaimedTask task, Connection connection) {
+    AttemptContext(ClaimedTask task, Connection connection, ProcessingLog log) {
         this.task = task;
         this.connection = connection;
+        this.log = log;
+    }
+
+    /** This attempt's processing log, or {@code null} when processing logs are off. */
+    ProcessingLog processingLog() {
+        return log;
+    }
+
+    @Override
+    public void log(String line) {
+        if (log != null) {
+            log.append(line);
+        }
     }
 
     @Override

@@ -29,11 +29,14 @@ final class AttemptRecorder {
     }
 
     /** Records an attempt's end on {@code c}; {@code cause} is null for a success or a snooze. */
-    void record(Connection c, ClaimedTask task, AttemptOutcome outcome, Long durationMicros, FailureCause cause)
+    void record(Connection c, ClaimedTask task, AttemptOutcome outcome, Ended ended, FailureCause cause)
             throws SQLException {
         if (storage.attempts().enabled()) {
             storage.attempts()
-                    .record(c, new AttemptRow(task, outcome, durationMicros, error(cause)), storage.offsetMicros());
+                    .record(
+                            c,
+                            new AttemptRow(task, outcome, ended.durationMicros(), error(cause), ended.logs()),
+                            storage.offsetMicros());
         }
     }
 

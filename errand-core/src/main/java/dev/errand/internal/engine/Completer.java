@@ -35,7 +35,7 @@ final class Completer {
     record Batching(Duration flushInterval, int batchSize) {}
 
     /** A success waiting for its batch, how long its handler ran, and what to call once the batch commits. */
-    private record Done(ClaimedTask task, long durationMicros, Runnable whenCompleted) {}
+    private record Done(ClaimedTask task, Ended ended, Runnable whenCompleted) {}
 
     private final Storage storage;
     private final Batching batching;
@@ -64,8 +64,8 @@ final class Completer {
     }
 
     /** Buffers a success; {@code whenCompleted} runs once its batch is in the database (or at stop). */
-    void complete(ClaimedTask task, long durationMicros, Runnable whenCompleted) {
-        buffer.add(new Done(task, durationMicros, whenCompleted));
+    void complete(ClaimedTask task, Ended ended, Runnable whenCompleted) {
+        buffer.add(new Done(task, ended, whenCompleted));
     }
 
     private void loop() {
@@ -168,7 +168,12 @@ final class Completer {
     private static List<AttemptRow> successes(List<Done> batch) {
         List<AttemptRow> rows = new ArrayList<>(batch.size());
         for (Done done : batch) {
-            rows.add(new AttemptRow(done.task(), AttemptOutcome.SUCCEEDED, done.durationMicros(), null));
+            rows.add(new AttemptRow(
+                    done.task(),
+                    AttemptOutcome.SUCCEEDED,
+                    done.ended().durationMicros(),
+                    null,
+                    done.ended().logs()));
         }
         return rows;
     }

@@ -33,6 +33,9 @@ final class OutcomeWriter {
     private final FailureLog failureLog = new FailureLog();
     private final AttemptRecorder history;
 
+    /** The end of an expiry: no handler ran. */
+    private static final Ended NO_RUN = new Ended(null, null, null);
+
     OutcomeWriter(
             Storage storage, ErrorTexts errors, Observers observers, PayloadCodec codec, AttemptRecorder history) {
         this.storage = storage;
@@ -51,7 +54,7 @@ final class OutcomeWriter {
         } else if (decision instanceof Decision.Cancel) {
             cancel(task, ended);
         } else if (decision instanceof Decision.Fail fail) {
-            failForGood(task, kind, fail.cause(), ended.durationMicros());
+            failForGood(task, kind, fail.cause(), ended);
         } else {
             throw new IllegalArgumentException("Not an outcome to write here: " + decision);
         }
@@ -69,17 +72,13 @@ final class OutcomeWriter {
     }
 
     /** Records the success of a transactional attempt on its own connection, before it commits. */
-    void recordSuccess(Connection connection, ClaimedTask task, long durationMicros) throws SQLException {
-        history.record(connection, task, AttemptOutcome.SUCCEEDED, durationMicros, null);
+    void recordSuccess(Connection connection, ClaimedTask task, Ended ended) throws SQLException {
+        history.record(connection, task, AttemptOutcome.SUCCEEDED, ended, null);
     }
 
     private void recordRetry(Connection c, ClaimedTask task, Decision.Retry retry, Ended ended) throws SQLException {
         history.record(
-                c,
-                task,
-                AttemptOutcome.RETRIED,
-                ended.durationMicros(),
-                AttemptRecorder.retriedCause(ended.ending(), retry.error()));
+                c, task, AttemptOutcome.RETRIED, ended, AttemptRecorder.retriedCause(ended.ending(), retry.error()));
     }
 
     /**
@@ -88,7 +87,7 @@ final class OutcomeWriter {
      * savepoint, and its error is added to the task's.
      */
     void failInTransaction(
-            Connection connection, ClaimedTask task, RegisteredKind kind, FailureCause cause, Long durationMicros)
+            Connection connection, ClaimedTask task, RegisteredKind kind, FailureCause cause, Ended ended)
             throws SQLException {
         AttemptError error = errors.of(task, cause);
         FailureCallback<Object> callback = callback(kind);
@@ -110,7 +109,7 @@ final class OutcomeWriter {
             }
         }
         if (written) {
-            history.record(connection, task, AttemptOutcome.FAILED, durationMicros, cause);
+            history.record(connection, task, AttemptOutcome.FAILED, ended, cause);
         }
         countFailure(written, task, cause);
     }
@@ -141,7 +140,7 @@ final class OutcomeWriter {
                 storage.cancels().forget(c, task.id());
                 boolean updated = storage.tasks().cancel(c, task, storage.offsetMicros());
                 if (updated) {
-                    history.record(c, task, AttemptOutcome.CANCELLED, ended.durationMicros(), null);
+                    history.record(c, task, AttemptOutcome.CANCELLED, ended, null);
                 }
                 return updated;
             });
@@ -166,7 +165,7 @@ final class OutcomeWriter {
                     boolean updated =
                             storage.tasks().requeueUncounted(c, task, requeue.delay(), storage.offsetMicros());
                     if (updated) {
-                        history.record(c, task, AttemptOutcome.SNOOZED, ended.durationMicros(), null);
+                        history.record(c, task, AttemptOutcome.SNOOZED, ended, null);
                     }
                     return updated;
                 });
@@ -188,11 +187,11 @@ final class OutcomeWriter {
      * effect commits exactly once. If the callback throws anything, even an {@link Error}, the task is
      * still marked failed, with the callback's error added, in a second transaction.
      */
-    void failForGood(ClaimedTask task, RegisteredKind kind, FailureCause cause, Long durationMicros) {
+    void failForGood(ClaimedTask task, RegisteredKind kind, FailureCause cause, Ended ended) {
         Written written = fail(task, kind, cause, (c, error) -> {
             boolean updated = storage.tasks().fail(c, task, error, storage.offsetMicros());
             if (updated) {
-                history.record(c, task, AttemptOutcome.FAILED, durationMicros, cause);
+                history.record(c, task, AttemptOutcome.FAILED, ended, cause);
             }
             return updated;
         });
@@ -268,7 +267,7 @@ final class OutcomeWriter {
             if (!write.write(c, error)) {
                 return false;
             }
-            history.record(c, task, AttemptOutcome.EXPIRED, null, cause);
+            history.record(c, task, AttemptOutcome.EXPIRED, NO_RUN, cause);
             return true;
         });
         if (written != Written.YES) {

@@ -44,13 +44,13 @@ final class Settler {
     }
 
     /** Hands a non-transactional success to the completer; {@code whenCompleted} runs after its batch. */
-    void completeLater(ClaimedTask task, long durationMicros, Runnable whenCompleted) {
-        completer.complete(task, durationMicros, whenCompleted);
+    void completeLater(ClaimedTask task, Ended ended, Runnable whenCompleted) {
+        completer.complete(task, ended, whenCompleted);
     }
 
     /** Records the success of a transactional attempt on its connection, before it commits. */
-    void recordSuccess(Connection connection, ClaimedTask task, long durationMicros) throws SQLException {
-        writer.recordSuccess(connection, task, durationMicros);
+    void recordSuccess(Connection connection, ClaimedTask task, Ended ended) throws SQLException {
+        writer.recordSuccess(connection, task, ended);
     }
 
     /** Ends an attempt in which no handler ran on this node, in a transaction of its own. */
@@ -101,7 +101,7 @@ final class Settler {
             return true;
         }
         if (decision instanceof Decision.Fail fail) {
-            writer.failInTransaction(connection, task, kind, fail.cause(), ended.durationMicros());
+            writer.failInTransaction(connection, task, kind, fail.cause(), ended);
             return true;
         }
         return false;

@@ -5,6 +5,7 @@ import dev.errand.internal.store.Storage;
 import dev.errand.spi.ClaimedTask;
 import dev.errand.spi.PayloadDecodingException;
 import dev.errand.task.ExecutionMode;
+import dev.errand.task.ProcessingLog;
 import dev.errand.task.RetryLater;
 import dev.errand.task.Snooze;
 import dev.errand.task.TaskHandler;
@@ -74,6 +75,7 @@ final class TaskRunner {
 
     private void runInTransaction(ClaimedTask task, RegisteredKind kind, Object payload) {
         long begin = System.nanoTime();
+        ProcessingLog lines = newLog();
         boolean[] began = {false};
         try {
             boolean committedRetry = storage.hostTransactions().inTransaction(storage.dataSource(), connection -> {
@@ -84,14 +86,15 @@ final class TaskRunner {
                 observers.listener().started(task.kind(), task.queue(), task.attempt());
                 GuardedConnection guarded = GuardedConnection.around(connection);
                 try {
-                    handle(kind, payload, new AttemptContext(task, guarded.connection()));
+                    handle(kind, payload, new AttemptContext(task, guarded.connection(), lines));
                 } catch (CancelledBy cancelled) {
                     throw new RollBack(new Ending.Cancelled(cancelled.getCause()));
                 } catch (RetryLater request) {
                     Ending later = new Ending.RetryLaterRequested(request.delay(), request.getMessage());
                     if (guarded.misuse() == null
                             && request.writesCommit()
-                            && settler.settleKeepingWrites(connection, task, kind, new Ended(later, micros(begin)))) {
+                            && settler.settleKeepingWrites(
+                                    connection, task, kind, new Ended(later, micros(begin), text(lines)))) {
                         return true;
                     }
                     throw new RollBack(guarded.misuse() == null ? later : misused(guarded));
@@ -104,7 +107,10 @@ final class TaskRunner {
                             && kind.definition().commitsWritesOn(failure)
                             && !storage.transactions().isLockConflict(failure)
                             && settler.settleKeepingWrites(
-                                    connection, task, kind, new Ended(new Ending.Threw(failure), micros(begin)))) {
+                                    connection,
+                                    task,
+                                    kind,
+                                    new Ended(new Ending.Threw(failure), micros(begin), text(lines)))) {
                         return true;
                     }
                     throw failure;
@@ -113,7 +119,8 @@ final class TaskRunner {
                     throw new RollBack(misused(guarded));
                 }
                 if (storage.tasks().succeed(connection, task, storage.offsetMicros())) {
-                    settler.recordSuccess(connection, task, micros(begin));
+                    settler.recordSuccess(
+                            connection, task, new Ended(new Ending.Succeeded(), micros(begin), text(lines)));
                 }
                 return false;
             });
@@ -126,11 +133,20 @@ final class TaskRunner {
             observers.stats().recordFencedOff(1);
             log.warn("Task {} ({}) lost its lease before it started; another node has it", task.id(), task.kind());
         } catch (RollBack rolledBack) {
-            settler.settle(task, kind, new Ended(rolledBack.ending, micros(begin)));
+            settler.settle(task, kind, new Ended(rolledBack.ending, micros(begin), text(lines)));
         } catch (Throwable failure) {
             // The transaction rolled back, so the handler's writes are gone; record the attempt.
-            settler.settle(task, kind, new Ended(endingOf(failure, began[0]), micros(begin)));
+            settler.settle(task, kind, new Ended(endingOf(failure, began[0]), micros(begin), text(lines)));
         }
+    }
+
+    /** A processing log for an attempt, or {@code null} when processing logs are off. */
+    private ProcessingLog newLog() {
+        return storage.attempts().capturesLogs() ? new ProcessingLog() : null;
+    }
+
+    private static String text(ProcessingLog lines) {
+        return lines == null ? null : lines.text();
     }
 
     private static long micros(long beginNanos) {
@@ -154,34 +170,43 @@ final class TaskRunner {
 
     private boolean runOutsideTransaction(
             ClaimedTask task, RegisteredKind kind, Object payload, Runnable whenCompleted) {
+        ProcessingLog lines = newLog();
         observers.listener().started(task.kind(), task.queue(), task.attempt());
         long begin = System.nanoTime();
         try {
-            handle(kind, payload, new AttemptContext(task, null));
+            handle(kind, payload, new AttemptContext(task, null, lines));
         } catch (CancelledBy cancelled) {
-            settler.settle(task, kind, new Ended(new Ending.Cancelled(cancelled.getCause()), micros(begin)));
+            settler.settle(
+                    task, kind, new Ended(new Ending.Cancelled(cancelled.getCause()), micros(begin), text(lines)));
             return false;
         } catch (RetryLater request) {
             settler.settle(
                     task,
                     kind,
-                    new Ended(new Ending.RetryLaterRequested(request.delay(), request.getMessage()), micros(begin)));
+                    new Ended(
+                            new Ending.RetryLaterRequested(request.delay(), request.getMessage()),
+                            micros(begin),
+                            text(lines)));
             return false;
         } catch (Snooze snooze) {
-            settler.settle(task, kind, new Ended(new Ending.Snoozed(snooze.delay()), micros(begin)));
+            settler.settle(task, kind, new Ended(new Ending.Snoozed(snooze.delay()), micros(begin), text(lines)));
             return false;
         } catch (Throwable failure) {
-            settler.settle(task, kind, new Ended(new Ending.Threw(failure), micros(begin)));
+            settler.settle(task, kind, new Ended(new Ending.Threw(failure), micros(begin), text(lines)));
             return false;
         }
         observers.listener().succeeded(task.kind(), task.queue(), Duration.ofNanos(System.nanoTime() - begin));
-        settler.completeLater(task, micros(begin), whenCompleted);
+        settler.completeLater(task, new Ended(new Ending.Succeeded(), micros(begin), text(lines)), whenCompleted);
         return true;
     }
 
     @SuppressWarnings("unchecked")
     private void handle(RegisteredKind kind, Object payload, AttemptContext context) throws Exception {
         running.began(context.taskId(), context);
+        ProcessingLog lines = context.processingLog();
+        if (lines != null) {
+            lines.bind();
+        }
         try {
             ((TaskHandler<Object>) kind.definition().handler()).handle(payload, context);
         } catch (Exception | Error stopped) {
@@ -191,6 +216,9 @@ final class TaskRunner {
             }
             throw stopped;
         } finally {
+            if (lines != null) {
+                lines.unbind();
+            }
             running.ended(context.taskId());
         }
     }

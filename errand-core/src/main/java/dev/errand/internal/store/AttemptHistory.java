@@ -24,12 +24,13 @@ public final class AttemptHistory {
     public static final int PRUNE_BATCH = 1_000;
 
     private static final String COLUMNS = "id, task_id, kind, queue, attempt, node, started_at, finished_at,"
-            + " duration_ms, outcome, error_type, error_message, stack_trace";
+            + " duration_ms, outcome, error_type, error_message, stack_trace, logs";
 
     private final Dialect dialect;
     private final String table;
     private final String node;
     private final boolean enabled;
+    private final boolean capturesLogs;
     private final String insertSql;
 
     /**
@@ -39,21 +40,28 @@ public final class AttemptHistory {
      * @param tables the table prefix
      * @param node this node's id, recorded on each row it writes
      * @param enabled whether attempts are recorded
+     * @param capturesLogs whether attempts keep their processing logs (only when they are recorded)
      */
-    public AttemptHistory(Dialect dialect, TablePrefix tables, String node, boolean enabled) {
+    public AttemptHistory(Dialect dialect, TablePrefix tables, String node, boolean enabled, boolean capturesLogs) {
         this.dialect = dialect;
         this.table = tables.attemptTable();
         this.node = node;
         this.enabled = enabled;
+        this.capturesLogs = enabled && capturesLogs;
         String now = dialect.timePlusMicros();
         this.insertSql = "INSERT INTO " + table + " (task_id, kind, queue, attempt, node, started_at, finished_at,"
-                + " duration_ms, outcome, error_type, error_message, stack_trace) VALUES (?, ?, ?, ?, ?, " + now
-                + ", " + now + ", ?, ?, ?, ?, ?)";
+                + " duration_ms, outcome, error_type, error_message, stack_trace, logs) VALUES (?, ?, ?, ?, ?, " + now
+                + ", " + now + ", ?, ?, ?, ?, ?, ?)";
     }
 
     /** Whether attempts are recorded. */
     public boolean enabled() {
         return enabled;
+    }
+
+    /** Whether attempts keep their processing logs. */
+    public boolean capturesLogs() {
+        return capturesLogs;
     }
 
     /** Records one attempt on {@code c}, in its transaction. */
@@ -103,7 +111,8 @@ public final class AttemptHistory {
         Attempt.AttemptError error = row.error();
         insert.setString(i++, error == null ? null : error.type());
         insert.setString(i++, error == null ? null : error.message());
-        insert.setString(i, error == null ? null : error.stackTrace());
+        insert.setString(i++, error == null ? null : error.stackTrace());
+        insert.setString(i, row.logs());
     }
 
     /** The attempts of one task, first to last. */
@@ -203,7 +212,8 @@ public final class AttemptHistory {
                         dialect.readInstant(rows, "finished_at"),
                         duration,
                         AttemptOutcome.fromDbValue(rows.getString("outcome")),
-                        type == null && message == null ? null : new Attempt.AttemptError(type, message, trace)));
+                        type == null && message == null ? null : new Attempt.AttemptError(type, message, trace),
+                        rows.getString("logs")));
             }
         }
         return attempts;

@@ -11,5 +11,7 @@ import dev.errand.spi.ClaimedTask;
  * @param outcome how the attempt ended
  * @param durationMicros how long the handler ran, or {@code null} when no handler ran on this node
  * @param error what went wrong, or {@code null}
+ * @param logs the attempt's processing log, or {@code null}
  */
-public record AttemptRow(ClaimedTask task, AttemptOutcome outcome, Long durationMicros, Attempt.AttemptError error) {}
+public record AttemptRow(
+        ClaimedTask task, AttemptOutcome outcome, Long durationMicros, Attempt.AttemptError error, String logs) {}

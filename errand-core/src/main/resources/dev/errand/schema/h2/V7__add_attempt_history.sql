@@ -14,7 +14,8 @@ CREATE TABLE ${prefix}task_attempt (
     outcome        VARCHAR(16)                  NOT NULL,
     error_type     VARCHAR(500),
     error_message  CLOB,
-    stack_trace    CLOB
+    stack_trace    CLOB,
+    logs           CLOB
 );
 
 CREATE INDEX ${prefix}task_attempt_task_idx ON ${prefix}task_attempt (task_id, attempt);

@@ -14,7 +14,8 @@ CREATE TABLE ${prefix}task_attempt (
     outcome        VARCHAR(16)   NOT NULL,
     error_type     VARCHAR(500),
     error_message  LONGTEXT,
-    stack_trace    LONGTEXT
+    stack_trace    LONGTEXT,
+    logs           LONGTEXT
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
 
 CREATE INDEX ${prefix}task_attempt_task_idx ON ${prefix}task_attempt (task_id, attempt);

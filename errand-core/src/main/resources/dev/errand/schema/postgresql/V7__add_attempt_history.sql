@@ -14,7 +14,8 @@ CREATE TABLE ${prefix}task_attempt (
     outcome        VARCHAR(16)   NOT NULL,
     error_type     VARCHAR(500),
     error_message  TEXT,
-    stack_trace    TEXT
+    stack_trace    TEXT,
+    logs           TEXT
 );
 
 CREATE INDEX ${prefix}task_attempt_task_idx ON ${prefix}task_attempt (task_id, attempt);

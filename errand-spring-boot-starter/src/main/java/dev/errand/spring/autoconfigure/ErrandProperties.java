@@ -145,6 +145,8 @@ public class ErrandProperties implements Validator {
 
     private final Enqueue enqueue = new Enqueue();
 
+    private final ProcessingLogs processingLogs = new ProcessingLogs();
+
     /**
      * Recurring schedules by name: each enqueues one task of its kind per slot of a cron expression or an
      * interval, once across the cluster. Schedule beans are declared too.
@@ -429,6 +431,11 @@ public class ErrandProperties implements Validator {
         return taskExecutor;
     }
 
+    /** Settings of processing logs. */
+    public ProcessingLogs getProcessingLogs() {
+        return processingLogs;
+    }
+
     /** The settings of enqueueing through {@code ErrandClient}. */
     public Enqueue getEnqueue() {
         return enqueue;
@@ -482,6 +489,7 @@ public class ErrandProperties implements Validator {
                 .pruneInterval(pruneInterval)
                 .prematureEventRetention(prematureEventRetention)
                 .historyEnabled(historyEnabled)
+                .processingLogsEnabled(processingLogs.isEnabled())
                 .historyRetention(historyRetention)
                 .historyStackTraceLimit(historyStackTraceLimit)
                 .unknownKindRetryDelay(unknownKindRetryDelay)
@@ -718,6 +726,26 @@ public class ErrandProperties implements Validator {
         /** Sets the queue for persisted runnables. */
         public void setQueue(String queue) {
             this.queue = queue;
+        }
+    }
+
+    /** Settings of the processing logs that the attempt history keeps with each attempt. */
+    public static class ProcessingLogs {
+
+        /**
+         * Whether each attempt keeps its processing log: the lines its handler writes with TaskContext.log, and
+         * the log events of its thread (captured through Logback).
+         */
+        private boolean enabled = true;
+
+        /** Whether processing logs are kept. */
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        /** Sets whether processing logs are kept. */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
         }
     }
 
