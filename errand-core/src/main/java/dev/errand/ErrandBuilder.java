@@ -233,7 +233,26 @@ public final class ErrandBuilder {
         return this;
     }
 
-    /** {@link Settings#PRUNE_INTERVAL}: how often the pruner runs when retention is on (default 5 min). */
+    /**
+     * {@link Settings#FAILED_RETENTION}: deletes failed tasks this long after they failed, every prune interval.
+     * {@code null} keeps them until an operator deletes them (the default). A kind may set its own
+     * ({@code TaskDefinition.Builder.retention}).
+     */
+    public ErrandBuilder failedRetention(Duration retention) {
+        settings.failedRetention(retention);
+        return this;
+    }
+
+    /**
+     * {@link Settings#CANCELLED_RETENTION}: deletes cancelled tasks this long after they were cancelled.
+     * {@code null} keeps them (the default).
+     */
+    public ErrandBuilder cancelledRetention(Duration retention) {
+        settings.cancelledRetention(retention);
+        return this;
+    }
+
+    /** {@link Settings#PRUNE_INTERVAL}: how often the pruners run (default 5 min). */
     public ErrandBuilder pruneInterval(Duration interval) {
         settings.pruneInterval(interval);
         return this;

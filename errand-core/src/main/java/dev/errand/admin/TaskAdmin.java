@@ -1,6 +1,7 @@
 package dev.errand.admin;
 
 import dev.errand.task.Task;
+import dev.errand.task.TaskState;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -52,6 +53,16 @@ public interface TaskAdmin {
 
     /** Deletes succeeded tasks that finished more than {@code olderThan} ago; returns how many. */
     int pruneSucceeded(Duration olderThan);
+
+    /**
+     * Deletes the tasks in a final state that finished more than {@code olderThan} ago, in batches of 1,000,
+     * each in a transaction of its own.
+     *
+     * @param state {@link TaskState#SUCCEEDED}, {@link TaskState#FAILED} or {@link TaskState#CANCELLED}
+     * @return how many were deleted
+     * @throws IllegalArgumentException if the state is not a final one, or the age is null or negative
+     */
+    int pruneFinished(TaskState state, Duration olderThan);
 
     /**
      * Every task counted by state, kind and queue, with the due and overdue pending tasks, in one scan

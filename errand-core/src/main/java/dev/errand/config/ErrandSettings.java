@@ -33,6 +33,8 @@ public final class ErrandSettings {
     private final Duration shutdownTimeout;
     private final Duration succeededRetention;
     private final Duration pruneInterval;
+    private final Duration failedRetention;
+    private final Duration cancelledRetention;
     private final Duration prematureEventRetention;
     private final boolean historyEnabled;
     private final boolean processingLogsEnabled;
@@ -62,6 +64,8 @@ public final class ErrandSettings {
         this.shutdownTimeout = builder.shutdownTimeout;
         this.succeededRetention = builder.succeededRetention;
         this.pruneInterval = builder.pruneInterval;
+        this.failedRetention = builder.failedRetention;
+        this.cancelledRetention = builder.cancelledRetention;
         this.prematureEventRetention = builder.prematureEventRetention;
         this.historyEnabled = builder.historyEnabled;
         this.processingLogsEnabled = builder.processingLogsEnabled;
@@ -155,6 +159,16 @@ public final class ErrandSettings {
         return pruneInterval;
     }
 
+    /** {@link Settings#FAILED_RETENTION}, or {@code null}: failed tasks are kept. */
+    public Duration failedRetention() {
+        return failedRetention;
+    }
+
+    /** {@link Settings#CANCELLED_RETENTION}, or {@code null}: cancelled tasks are kept. */
+    public Duration cancelledRetention() {
+        return cancelledRetention;
+    }
+
     /** Whether every ended attempt is recorded in the attempt history. */
     public boolean historyEnabled() {
         return historyEnabled;
@@ -227,6 +241,8 @@ public final class ErrandSettings {
         private Duration shutdownTimeout = Settings.SHUTDOWN_TIMEOUT.defaultValue();
         private Duration succeededRetention = Settings.SUCCEEDED_RETENTION.defaultValue();
         private Duration pruneInterval = Settings.PRUNE_INTERVAL.defaultValue();
+        private Duration failedRetention = Settings.FAILED_RETENTION.defaultValue();
+        private Duration cancelledRetention = Settings.CANCELLED_RETENTION.defaultValue();
         private Duration prematureEventRetention = Settings.PREMATURE_EVENT_RETENTION.defaultValue();
         private boolean historyEnabled = true;
         private boolean processingLogsEnabled = true;
@@ -361,6 +377,18 @@ public final class ErrandSettings {
         public Builder prematureEventRetention(Duration retention) {
             this.prematureEventRetention =
                     retention == null ? null : Settings.PREMATURE_EVENT_RETENTION.require(retention);
+            return this;
+        }
+
+        /** {@link Settings#FAILED_RETENTION}; {@code null} keeps failed tasks. */
+        public Builder failedRetention(Duration retention) {
+            this.failedRetention = retention == null ? null : Settings.FAILED_RETENTION.require(retention);
+            return this;
+        }
+
+        /** {@link Settings#CANCELLED_RETENTION}; {@code null} keeps cancelled tasks. */
+        public Builder cancelledRetention(Duration retention) {
+            this.cancelledRetention = retention == null ? null : Settings.CANCELLED_RETENTION.require(retention);
             return this;
         }
 

@@ -88,6 +88,23 @@ public final class Settings {
             "How long succeeded tasks are kept before they are pruned. Unset: a succeeded task is deleted when it"
                     + " completes.");
 
+    /** How long failed tasks are kept; unset keeps them until an operator deletes them. */
+    public static final Setting<Duration> FAILED_RETENTION = Setting.ofDuration(
+            "failedRetention",
+            null,
+            Duration.ofSeconds(1),
+            Duration.ofDays(3650),
+            "How long failed tasks are kept after they failed before they are pruned. Unset: kept until deleted.");
+
+    /** How long cancelled tasks are kept; unset keeps them until an operator deletes them. */
+    public static final Setting<Duration> CANCELLED_RETENTION = Setting.ofDuration(
+            "cancelledRetention",
+            null,
+            Duration.ofSeconds(1),
+            Duration.ofDays(3650),
+            "How long cancelled tasks are kept after they were cancelled before they are pruned. Unset: kept until"
+                    + " deleted.");
+
     /** How often succeeded tasks past their retention are pruned. */
     public static final Setting<Duration> PRUNE_INTERVAL = Setting.ofDuration(
             "pruneInterval",
@@ -149,6 +166,8 @@ public final class Settings {
             RESCUE_INTERVAL,
             SHUTDOWN_TIMEOUT,
             SUCCEEDED_RETENTION,
+            FAILED_RETENTION,
+            CANCELLED_RETENTION,
             PRUNE_INTERVAL,
             PREMATURE_EVENT_RETENTION,
             HISTORY_RETENTION,

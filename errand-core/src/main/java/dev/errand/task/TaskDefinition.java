@@ -5,7 +5,9 @@ import dev.errand.retry.DelayList;
 import dev.errand.retry.RetryPolicy;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A registered task kind: its handler and its options. Build one with
@@ -24,6 +26,7 @@ public final class TaskDefinition<P> {
     private final LeaseExpiryAction leaseExpiryAction;
     private final FailureCallback<? super P> failureCallback;
     private final List<Class<? extends Exception>> writesCommitOn;
+    private final Map<TaskState, Duration> retentions;
 
     private TaskDefinition(Builder<P> builder) {
         this.taskKind = builder.kind;
@@ -37,6 +40,7 @@ public final class TaskDefinition<P> {
         this.leaseExpiryAction = builder.leaseExpiryAction;
         this.failureCallback = builder.failureCallback;
         this.writesCommitOn = List.copyOf(builder.writesCommitOn);
+        this.retentions = Map.copyOf(builder.retentions);
     }
 
     /**
@@ -114,6 +118,14 @@ public final class TaskDefinition<P> {
         return failureCallback;
     }
 
+    /**
+     * How long finished tasks of this kind are kept, per final state, where the kind sets its own retention
+     * instead of the node's; empty by default.
+     */
+    public Map<TaskState, Duration> retentions() {
+        return retentions;
+    }
+
     /** The exception types after which a transactional attempt still commits its writes; empty by default. */
     public List<Class<? extends Exception>> writesCommitOn() {
         return writesCommitOn;
@@ -147,6 +159,7 @@ public final class TaskDefinition<P> {
         private LeaseExpiryAction leaseExpiryAction = LeaseExpiryAction.RETRY;
         private FailureCallback<? super P> failureCallback;
         private final List<Class<? extends Exception>> writesCommitOn = new ArrayList<>();
+        private final Map<TaskState, Duration> retentions = new EnumMap<>(TaskState.class);
 
         private Builder(TaskKind<P> kind, TaskHandler<P> handler) {
             this.kind = requireArgument(kind, "kind", "declare one with TaskKind.of(name, PayloadType.class)");
@@ -220,6 +233,23 @@ public final class TaskDefinition<P> {
             for (Class<? extends Exception> type : types) {
                 writesCommitOn.add(requireArgument(type, "exception type", "pass an exception class"));
             }
+            return this;
+        }
+
+        /**
+         * Keeps this kind's tasks in a final state for {@code keep} after they finished, instead of the node's
+         * retention for that state; the pruner then deletes them. A succeeded task is kept at all only while
+         * the node's {@code succeededRetention} is on (otherwise its row is deleted when it completes).
+         *
+         * @throws IllegalArgumentException if the state is not SUCCEEDED, FAILED or CANCELLED, or the duration
+         *     is outside 1 s to 3650 days
+         */
+        public Builder<P> retention(TaskState state, Duration keep) {
+            if (state != TaskState.SUCCEEDED && state != TaskState.FAILED && state != TaskState.CANCELLED) {
+                throw new IllegalArgumentException(
+                        "retention applies to finished tasks: give SUCCEEDED, FAILED or" + " CANCELLED, got " + state);
+            }
+            retentions.put(state, Settings.FAILED_RETENTION.require("retention of " + state, keep));
             return this;
         }
 

@@ -8,14 +8,18 @@ import dev.errand.admin.TaskCounts;
 import dev.errand.admin.TaskQuery;
 import dev.errand.enqueue.TaskRequest;
 import dev.errand.error.ErrandException;
+import dev.errand.internal.store.FinishedTasks;
 import dev.errand.internal.store.Jdbc;
+import dev.errand.internal.store.Micros;
 import dev.errand.internal.store.Storage;
 import dev.errand.internal.store.TaskQueries;
 import dev.errand.task.Task;
+import dev.errand.task.TaskState;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.Set;
 
 /** The admin API on the task table: checks the arguments, then runs each action in its own transaction. */
 public final class JdbcTaskAdmin implements TaskAdmin {
@@ -101,7 +105,27 @@ public final class JdbcTaskAdmin implements TaskAdmin {
         if (olderThan == null || olderThan.isNegative()) {
             throw new IllegalArgumentException("olderThan must be zero or more, got " + olderThan);
         }
-        return run("pruneSucceeded", c -> storage.tasks().pruneSucceeded(c, olderThan, storage.offsetMicros()));
+        return pruneFinished(TaskState.SUCCEEDED, olderThan);
+    }
+
+    @Override
+    public int pruneFinished(TaskState state, Duration olderThan) {
+        if (state != TaskState.SUCCEEDED && state != TaskState.FAILED && state != TaskState.CANCELLED) {
+            throw new IllegalArgumentException(
+                    "Only finished tasks are pruned: give SUCCEEDED, FAILED or CANCELLED, got " + state);
+        }
+        if (olderThan == null || olderThan.isNegative()) {
+            throw new IllegalArgumentException("olderThan must be zero or more, got " + olderThan);
+        }
+        try {
+            return new FinishedTasks(storage.dialect(), storage.tasks().table())
+                    .prune(
+                            storage.transactions(),
+                            new FinishedTasks.Selection(state, Micros.of(olderThan), null, Set.of()),
+                            storage.offsetMicros());
+        } catch (SQLException e) {
+            throw new ErrandException("admin pruneFinished", e);
+        }
     }
 
     @Override

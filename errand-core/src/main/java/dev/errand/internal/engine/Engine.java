@@ -60,6 +60,7 @@ public final class Engine {
     private final TaskRunner runner;
     private final Rescuer rescuer;
     private final Expirer expirer;
+    private final Pruner pruner;
     private final CancelWatcher cancels;
     private final ScheduleFirer schedules;
     private final List<QueueWorker> workers = new ArrayList<>();
@@ -103,6 +104,7 @@ public final class Engine {
                 settings);
         this.rescuer = new Rescuer(storage, parts.kinds(), settler, observers);
         this.expirer = new Expirer(storage, settings.tablePrefix(), parts.kinds(), writer);
+        this.pruner = new Pruner(storage, settings, parts.kinds().definitions());
     }
 
     /** What this engine has done so far. */
@@ -140,8 +142,8 @@ public final class Engine {
         every(maintenance, "rescue", settings.rescueInterval(), rescuer::sweep);
         every(maintenance, "cancel settling", settings.rescueInterval(), cancels::settle);
         every(maintenance, "expiry", settings.rescueInterval(), expirer::sweep);
-        if (settings.succeededRetention() != null) {
-            every(maintenance, "pruner", settings.pruneInterval(), this::prune);
+        if (pruner.hasWork()) {
+            every(maintenance, "pruner", settings.pruneInterval(), pruner::prune);
         }
         if (settings.historyEnabled()) {
             every(maintenance, "history pruner", settings.pruneInterval(), this::pruneHistory);
@@ -218,15 +220,6 @@ public final class Engine {
                 .deletePrematureOlderThan(c, Micros.of(settings.prematureEventRetention()), storage.offsetMicros()));
         if (pruned > 0) {
             log.info("Deleted {} premature events older than {}", pruned, settings.prematureEventRetention());
-        }
-        return pruned;
-    }
-
-    private int prune() throws SQLException {
-        int pruned = storage.transactions().run("prune", c -> storage.tasks()
-                .pruneSucceeded(c, settings.succeededRetention(), storage.offsetMicros()));
-        if (pruned > 0) {
-            log.debug("Pruned {} succeeded tasks", pruned);
         }
         return pruned;
     }

@@ -46,7 +46,6 @@ public final class TaskStore {
     private final String releaseSql;
     private final String requeueSql;
     private final String expiredSql;
-    private final String pruneSql;
 
     /**
      * Creates the store.
@@ -83,7 +82,6 @@ public final class TaskStore {
         this.expiredSql = "SELECT " + TaskRows.CLAIMED_COLUMNS + ", lease_token, lease_owner FROM " + table
                 + " WHERE state = " + States.RUNNING + " AND lease_expires_at < " + now
                 + " ORDER BY lease_expires_at LIMIT 1 FOR UPDATE SKIP LOCKED";
-        this.pruneSql = "DELETE FROM " + table + " WHERE state = " + States.SUCCEEDED + " AND finished_at < " + now;
     }
 
     /** The task table's name. */
@@ -240,14 +238,6 @@ public final class TaskStore {
                 ClaimedTask task = TaskRows.claimed(row, row.getLong("lease_token"), 0);
                 return Optional.of(new ExpiredLease(task, row.getString("lease_owner")));
             }
-        }
-    }
-
-    /** Deletes succeeded tasks that finished more than {@code retention} ago. */
-    public int pruneSucceeded(Connection connection, Duration retention, long offsetMicros) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(pruneSql)) {
-            statement.setLong(1, Micros.plus(offsetMicros, -Micros.of(retention)));
-            return statement.executeUpdate();
         }
     }
 

@@ -97,6 +97,12 @@ public class ErrandProperties implements Validator {
     /** How often succeeded tasks past their retention are deleted: 1s to 24h. Used only with a retention. */
     private Duration pruneInterval = Settings.PRUNE_INTERVAL.defaultValue();
 
+    /** How long failed tasks are kept after they failed: 1s to 3650d. Unset (the default): kept until deleted. */
+    private Duration failedRetention;
+
+    /** How long cancelled tasks are kept: 1s to 3650d. Unset (the default): kept until deleted. */
+    private Duration cancelledRetention;
+
     /**
      * How long a premature event (triggered while no task waited for it) is kept after it was last triggered:
      * 1s to 3650d. Unset (the default): kept until a task consumes it or it is deleted by hand.
@@ -333,6 +339,26 @@ public class ErrandProperties implements Validator {
         this.historyStackTraceLimit = historyStackTraceLimit;
     }
 
+    /** How long failed tasks are kept, or {@code null} to keep them. */
+    public Duration getFailedRetention() {
+        return failedRetention;
+    }
+
+    /** Sets how long failed tasks are kept; {@code null} keeps them. */
+    public void setFailedRetention(Duration failedRetention) {
+        this.failedRetention = failedRetention;
+    }
+
+    /** How long cancelled tasks are kept, or {@code null} to keep them. */
+    public Duration getCancelledRetention() {
+        return cancelledRetention;
+    }
+
+    /** Sets how long cancelled tasks are kept; {@code null} keeps them. */
+    public void setCancelledRetention(Duration cancelledRetention) {
+        this.cancelledRetention = cancelledRetention;
+    }
+
     /** How long premature events are kept, or {@code null} to keep them until consumed. */
     public Duration getPrematureEventRetention() {
         return prematureEventRetention;
@@ -487,6 +513,8 @@ public class ErrandProperties implements Validator {
                 .shutdownTimeout(shutdownTimeout)
                 .succeededRetention(succeededRetention)
                 .pruneInterval(pruneInterval)
+                .failedRetention(failedRetention)
+                .cancelledRetention(cancelledRetention)
                 .prematureEventRetention(prematureEventRetention)
                 .historyEnabled(historyEnabled)
                 .processingLogsEnabled(processingLogs.isEnabled())
@@ -577,6 +605,12 @@ public class ErrandProperties implements Validator {
             check(errors, Settings.SUCCEEDED_RETENTION, p.succeededRetention);
         }
         check(errors, Settings.PRUNE_INTERVAL, p.pruneInterval);
+        if (p.failedRetention != null) {
+            check(errors, Settings.FAILED_RETENTION, p.failedRetention);
+        }
+        if (p.cancelledRetention != null) {
+            check(errors, Settings.CANCELLED_RETENTION, p.cancelledRetention);
+        }
         if (p.prematureEventRetention != null) {
             check(errors, Settings.PREMATURE_EVENT_RETENTION, p.prematureEventRetention);
         }
