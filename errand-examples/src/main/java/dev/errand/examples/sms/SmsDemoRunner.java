@@ -1,6 +1,8 @@
 package dev.errand.examples.sms;
 
 import dev.errand.Errand;
+import dev.errand.admin.TaskQuery;
+import dev.errand.task.TaskState;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -117,9 +119,8 @@ public class SmsDemoRunner {
 
         long deadline = begin + properties.getTimeout().toNanos();
         long queued;
-        // Done when no message is queued and every sent message of this batch has its receipt.
-        while (((queued = outbox.queuedInAllBatches()) > 0 || outbox.awaitingReceipt(batch) > 0)
-                && System.nanoTime() < deadline) {
+        // Done when no message is queued and no receipt task of any run waits for its delivery report.
+        while (((queued = outbox.queuedInAllBatches()) > 0 || activeReceipts() > 0) && System.nanoTime() < deadline) {
             if (closing.await(1, TimeUnit.SECONDS)) {
                 log.info(
                         "The application is closing: batch {} ends here; its messages still queued stay queued"
@@ -136,10 +137,23 @@ public class SmsDemoRunner {
                     counts.getOrDefault(SmsOutbox.QUEUED, 0L),
                     outbox.awaitingReceipt(batch));
         }
-        SmsDemoSummary result = summarize(
-                batch, Duration.ofNanos(System.nanoTime() - begin), queued == 0 && outbox.awaitingReceipt(batch) == 0);
+        SmsDemoSummary result =
+                summarize(batch, Duration.ofNanos(System.nanoTime() - begin), queued == 0 && activeReceipts() == 0);
         print(result);
         return result;
+    }
+
+    /** Receipt tasks still waiting for a report, or about to record one. */
+    private long activeReceipts() {
+        long active = 0;
+        for (TaskState state : List.of(TaskState.WAITING, TaskState.PENDING, TaskState.RUNNING)) {
+            active += errand.admin()
+                    .count(TaskQuery.builder()
+                            .kind(ReceiptRecorder.KIND_NAME)
+                            .state(state)
+                            .build());
+        }
+        return active;
     }
 
     private SmsDemoSummary summarize(String batch, Duration elapsed, boolean complete) {
@@ -165,7 +179,7 @@ public class SmsDemoRunner {
                 s.attempts(), s.attempts() - s.messages(), policy(), properties.getMaxAttempts()));
         Map<String, Long> receipts = outbox.receiptCounts(s.batch());
         text.append(String.format(
-                "delivery receipts: %d delivered, %d unconfirmed (no report within %s, expired);"
+                "delivery receipts: %d delivered, %d unconfirmed (no report within %s: the condition expired);"
                         + " %d reports came before their receipt task and waited as premature events%n",
                 receipts.getOrDefault(ReceiptRecorder.DELIVERED, 0L),
                 receipts.getOrDefault(ReceiptRecorder.UNCONFIRMED, 0L),

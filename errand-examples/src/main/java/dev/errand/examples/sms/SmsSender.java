@@ -1,6 +1,7 @@
 package dev.errand.examples.sms;
 
 import dev.errand.enqueue.TaskRequest;
+import dev.errand.event.Condition;
 import dev.errand.spring.ErrandClient;
 import dev.errand.spring.ErrandTask;
 import dev.errand.task.FailedTask;
@@ -79,9 +80,11 @@ public class SmsSender implements TaskHandler<SendSms>, FailureCallback<SendSms>
         reports.accepted(message.id());
         outbox.markSent(message.id(), context.attempt());
         // In the same transaction: a receipt task that waits for the delivery report, at most receiptTimeout.
+        // The deadline is the condition's: once the report is in, the receipt runs however busy the queue is.
         errand.enqueue(TaskRequest.builder(ReceiptRecorder.KIND, task)
-                .condition(DeliveryReports.deliveredEvent(message.id()))
-                .expiresIn(receiptTimeout)
+                .condition(Condition.on(DeliveryReports.deliveredEvent(message.id()))
+                        .timeout(receiptTimeout))
+                .priority(1)
                 .build());
         log.info("SMS to {} sent on attempt {} of {}", message.recipient(), context.attempt(), context.maxAttempts());
     }

@@ -71,7 +71,9 @@ class SmsDemoShutdownTest {
                     .isZero();
             leftOver = count(connection, "SELECT COUNT(*) FROM sms_message WHERE status = 'QUEUED'");
             assertThat(leftOver).as("messages left queued by the stopped run").isBetween(1L, 399L);
-            assertThat(count(connection, "SELECT COUNT(*) FROM errand_task WHERE state = 'pending'"))
+            assertThat(count(
+                            connection,
+                            "SELECT COUNT(*) FROM errand_task WHERE state = 'pending' AND kind = 'send-sms'"))
                     .isEqualTo(leftOver);
         }
 
