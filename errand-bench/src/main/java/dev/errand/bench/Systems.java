@@ -11,8 +11,15 @@ import java.util.List;
 public final class Systems {
 
     /** Every system id, Errand's first. */
-    public static final List<String> ALL =
-            List.of("errand", "errand-tx", "raw-sql", "raw-sql-tx", "db-scheduler", "jobrunr");
+    public static final List<String> ALL = List.of(
+            "errand",
+            "errand-tx",
+            "errand-nohistory",
+            "errand-tx-nohistory",
+            "raw-sql",
+            "raw-sql-tx",
+            "db-scheduler",
+            "jobrunr");
 
     private Systems() {}
 
@@ -29,6 +36,9 @@ public final class Systems {
         return switch (id) {
             case "errand" -> new ErrandSystem(db, false, "bench_errand_", poll);
             case "errand-tx" -> new ErrandSystem(db, true, "bench_errandtx_", poll);
+            // The same, without the attempt history: the pairing with these measures what history costs.
+            case "errand-nohistory" -> new ErrandSystem(db, false, "bench_errandnh_", poll).withoutHistory();
+            case "errand-tx-nohistory" -> new ErrandSystem(db, true, "bench_errandtxnh_", poll).withoutHistory();
             case "raw-sql" -> new RawSqlSystem(db, false, "bench_raw_", p.integer("raw-loops", 2));
             case "raw-sql-tx" -> new RawSqlSystem(db, true, "bench_rawtx_", p.integer("raw-loops", 2));
             case "db-scheduler" ->

@@ -30,6 +30,7 @@ public final class ErrandSystem implements BenchSystem {
     private final boolean transactional;
     private final String prefix;
     private final Duration pollInterval;
+    private boolean history = true;
     private HikariDataSource clientPool;
     private Errand client;
     private HikariDataSource workerPool;
@@ -48,9 +49,16 @@ public final class ErrandSystem implements BenchSystem {
         this.pollInterval = pollInterval;
     }
 
+    /** The same system with the attempt history off, to measure what history costs. */
+    public ErrandSystem withoutHistory() {
+        ErrandSystem without = new ErrandSystem(db, transactional, prefix, pollInterval);
+        without.history = false;
+        return without;
+    }
+
     @Override
     public String id() {
-        return transactional ? "errand-tx" : "errand";
+        return (transactional ? "errand-tx" : "errand") + (history ? "" : "-nohistory");
     }
 
     @Override
@@ -129,6 +137,7 @@ public final class ErrandSystem implements BenchSystem {
             builder.prefetch(prefetch);
         }
         worker = builder.tablePrefix(prefix)
+                .historyEnabled(history)
                 .migrationsEnabled(false)
                 .queue(ErrandSettings.DEFAULT_QUEUE, concurrency)
                 .pollInterval(pollInterval)
