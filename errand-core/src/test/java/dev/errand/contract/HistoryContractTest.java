@@ -41,6 +41,7 @@ class HistoryContractTest extends ErrandTestSupport {
 
     private Errand historyNode() {
         return node(builder()
+                .historyEnabled(true)
                 .register(TaskDefinition.builder("tx-ok", Integer.class, (n, ctx) -> Thread.sleep(20))
                         .build())
                 .register(TaskDefinition.builder("plain-ok", Integer.class, (n, ctx) -> {})
@@ -121,6 +122,7 @@ class HistoryContractTest extends ErrandTestSupport {
     @Test
     void aRescuedAndAnExpiredTaskLeaveTheirMarks() throws Exception {
         Errand errand = node(builder()
+                .historyEnabled(true)
                 .register(TaskDefinition.builder("orphan", Integer.class, (n, ctx) -> {})
                         .build())
                 .register(TaskDefinition.builder("late", Integer.class, (n, ctx) -> {})
@@ -204,6 +206,7 @@ class HistoryContractTest extends ErrandTestSupport {
     @Test
     void oldAttemptsArePrunedByHandAndByTheNodeAfterTheRetention() throws Exception {
         Errand errand = node(builder()
+                .historyEnabled(true)
                 .historyRetention(Duration.ofHours(1))
                 .pruneInterval(Duration.ofSeconds(1))
                 .register(TaskDefinition.builder("plain-ok", Integer.class, (n, ctx) -> {})
@@ -228,6 +231,7 @@ class HistoryContractTest extends ErrandTestSupport {
     void eachAttemptKeepsTheLinesItsHandlerWroteAndConcurrentHandlersNeverMix() throws Exception {
         java.util.concurrent.CountDownLatch together = new java.util.concurrent.CountDownLatch(4);
         Errand errand = node(builder()
+                .historyEnabled(true)
                 .queue("default", 4)
                 .register(TaskDefinition.builder("chatty", Integer.class, (n, ctx) -> {
                             together.countDown();
@@ -261,9 +265,9 @@ class HistoryContractTest extends ErrandTestSupport {
     }
 
     @Test
-    void historyCanBeTurnedOff() throws Exception {
+    void historyIsOffByDefault() throws Exception {
+        // It costs about a quarter to a third of burn-down throughput (docs/BENCHMARKS.md): opt in.
         Errand errand = node(builder()
-                .historyEnabled(false)
                 .register(TaskDefinition.builder("doomed", Integer.class, (n, ctx) -> {
                             throw new IllegalStateException("no");
                         })

@@ -35,6 +35,7 @@ class RetentionContractTest extends ErrandTestSupport {
     @Test
     void eachFinalStateAndEachKindIsKeptForItsOwnRetention() throws Exception {
         Errand errand = node(builder()
+                .historyEnabled(true)
                 .succeededRetention(Duration.ofMinutes(30))
                 .failedRetention(Duration.ofHours(1))
                 .cancelledRetention(Duration.ofHours(2))

@@ -44,7 +44,7 @@ import org.springframework.test.context.ContextConfiguration;
         properties = {
             "errand.poll-interval=100ms", "errand.queues.default.concurrency=1", "errand.shutdown-timeout=2s",
             "errand.stats.cache-duration=0s", "errand.stats.overdue-after=1s", "errand.node-id=observed-node",
-            "management.endpoints.web.exposure.include=health,errand"
+            "management.endpoints.web.exposure.include=health,errand", "errand.history-enabled=true"
         })
 @ContextConfiguration(initializers = PostgresTables.class)
 @DirtiesContext

@@ -33,7 +33,11 @@ import org.springframework.test.context.ContextConfiguration;
  */
 @SpringBootTest(
         classes = ProcessingLogCaptureTest.App.class,
-        properties = {"errand.poll-interval=100ms", "errand.queues.default.concurrency=4", "errand.shutdown-timeout=5s"
+        properties = {
+            "errand.poll-interval=100ms",
+            "errand.queues.default.concurrency=4",
+            "errand.shutdown-timeout=5s",
+            "errand.history-enabled=true"
         })
 @ContextConfiguration(initializers = PostgresTables.class)
 @DirtiesContext
