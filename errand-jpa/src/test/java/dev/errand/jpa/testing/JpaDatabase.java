@@ -17,12 +17,21 @@ public final class JpaDatabase {
 
     private JpaDatabase() {}
 
-    /** An entity manager factory on {@code dataSource} whose tables start with {@code prefix}. */
+    /** An entity manager factory on {@code dataSource} that creates its tables, which start with {@code prefix}. */
     public static EntityManagerFactory create(DataSource dataSource, String prefix, List<Class<?>> entities) {
+        return create(dataSource, prefix, entities, "create");
+    }
+
+    /**
+     * An entity manager factory on {@code dataSource} whose tables start with {@code prefix}, with Hibernate's
+     * schema action {@code ddl} ({@code create}, or {@code none} for tables another process made).
+     */
+    public static EntityManagerFactory create(
+            DataSource dataSource, String prefix, List<Class<?>> entities, String ddl) {
         return new HibernatePersistenceConfiguration("errand-jpa-test")
                 .managedClasses(entities)
                 .property("hibernate.connection.datasource", dataSource)
-                .property("hibernate.hbm2ddl.auto", "create")
+                .property("hibernate.hbm2ddl.auto", ddl)
                 .property("hibernate.physical_naming_strategy", new Prefixed(prefix))
                 .createEntityManagerFactory();
     }
