@@ -1,6 +1,7 @@
 package dev.errand.jpa.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.errand.jpa.EntityQueue;
@@ -11,6 +12,7 @@ import dev.errand.jpa.testing.QueueTestSupport;
 import dev.errand.retry.RetryPolicy;
 import dev.errand.task.FailureCause;
 import dev.errand.testkit.TestDatabase;
+import jakarta.persistence.OptimisticLockException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -286,6 +288,21 @@ class ProcessingContractTest extends QueueTestSupport {
             assertThat(message.note()).isEqualTo("crm notified");
             assertThat(message.crmState().attempts()).isEqualTo(1);
         }
+    }
+
+    @Test
+    void aStaleCopyOfAnEntityCannotWriteAnOldStateBackOverTheQueuesWork() {
+        long id = save(1).get(0);
+        Message stale = load(id);
+        started(node().register(sending((message, context) -> message.sent()).build()));
+        await().atMost(WAIT).until(() -> load(id).sendState().status() == QueueStatus.DONE);
+
+        stale.note("edited from an old copy");
+        assertThatThrownBy(() -> emf.runInTransaction(em -> em.merge(stale)))
+                .isInstanceOf(OptimisticLockException.class);
+        Message done = load(id);
+        assertThat(done.sendState().status()).isEqualTo(QueueStatus.DONE);
+        assertThat(done.note()).isNull();
     }
 
     @Test
