@@ -1,6 +1,7 @@
 package dev.errand.bench;
 
 import dev.errand.bench.systems.DbSchedulerSystem;
+import dev.errand.bench.systems.EntityQueueSystem;
 import dev.errand.bench.systems.ErrandSystem;
 import dev.errand.bench.systems.JobRunrSystem;
 import dev.errand.bench.systems.RawSqlSystem;
@@ -12,7 +13,7 @@ public final class Systems {
 
     /** Every system id, Errand's first. */
     public static final List<String> ALL =
-            List.of("errand", "errand-tx", "raw-sql", "raw-sql-tx", "db-scheduler", "jobrunr");
+            List.of("errand", "errand-tx", "raw-sql", "raw-sql-tx", "db-scheduler", "jobrunr", "errand-jpa");
 
     private Systems() {}
 
@@ -40,6 +41,7 @@ public final class Systems {
                         "bench_jr_",
                         Duration.ofMillis(p.integer("jobrunr-poll-ms", 5000)),
                         p.integer("jobrunr-workers", 20));
+            case "errand-jpa" -> new EntityQueueSystem(db, poll);
             default -> throw new IllegalArgumentException("Unknown system '" + id + "'; known: " + ALL);
         };
     }

@@ -129,7 +129,8 @@ public final class EntityQueues implements AutoCloseable {
     }
 
     /**
-     * Stops claiming and waits up to {@code timeout} for the items being processed. Items still running then
+     * Stops claiming, hands the items claimed but not started back (pending, their claim's attempt
+     * uncounted), and waits up to {@code timeout} for the items being processed. Items still running then
      * are interrupted; their transactions roll back and their leases expire into a rescue. A stopped node
      * cannot start again.
      *

@@ -89,8 +89,9 @@ public final class EntityQueuesBuilder {
 
     /**
      * How long a claimed item belongs to this node before another node may rescue it (1 s to 24 h, default
-     * 60 s). An item being processed holds its row lock, which rescue respects, so the lease only has to
-     * outlast a node's death, not the processing.
+     * 60 s). An item being processed holds its row lock, which rescue respects; the lease has to outlast a
+     * node's death and the time a claimed item waits for a worker (about {@code batchSize / concurrency}
+     * processing times), not the processing itself.
      *
      * @throws IllegalArgumentException if null or out of range
      */
@@ -110,7 +111,8 @@ public final class EntityQueuesBuilder {
     }
 
     /**
-     * How long {@link EntityQueues#close()} waits for the items being processed (0 to 1 h, default 30 s).
+     * How long {@link EntityQueues#close()} waits for the items being processed (0 to 1 h, default 30 s);
+     * claimed items that have not started are handed back at once.
      *
      * @throws IllegalArgumentException if null or out of range
      */

@@ -6,6 +6,8 @@ import dev.errand.jpa.spi.EntityTransactions;
 import dev.errand.jpa.state.QueueStatus;
 import dev.errand.task.FailureCause;
 import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
@@ -163,6 +165,25 @@ public final class QueueEngine<E> {
                 found[0].attempt(),
                 outcome == Settler.Outcome.RETRIED ? "retried" : "failed for good");
         return true;
+    }
+
+    /**
+     * Hands claimed items that never started back, in one transaction.
+     *
+     * @return how many it handed back
+     */
+    int release(List<ClaimedItem> items) throws Exception {
+        Map<Long, List<Object>> byToken = new LinkedHashMap<>();
+        for (ClaimedItem item : items) {
+            byToken.computeIfAbsent(item.token(), token -> new ArrayList<>()).add(item.id());
+        }
+        return transactions.inTransaction(em -> {
+            int released = 0;
+            for (Map.Entry<Long, List<Object>> claim : byToken.entrySet()) {
+                released += store.release(em, claim.getKey(), claim.getValue());
+            }
+            return released;
+        });
     }
 
     /** Puts every failed item back to pending, due now; returns how many. */

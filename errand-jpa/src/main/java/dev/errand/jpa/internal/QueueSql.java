@@ -30,6 +30,7 @@ final class QueueSql {
     final String retry;
     final String fail;
     final String lockExpired;
+    final String release;
     final String resetFailed;
     final String countByStatus;
 
@@ -76,6 +77,9 @@ final class QueueSql {
                 + c.leaseOwner() + " AS " + OWNER + ", " + c.leaseToken() + " AS " + TOKEN + " FROM " + t + " WHERE "
                 + inProgress + " AND " + c.leaseExpiresAt() + " < " + now + " ORDER BY " + c.leaseExpiresAt()
                 + " LIMIT 1 FOR UPDATE SKIP LOCKED";
+        this.release = "UPDATE " + t + " SET " + c.status() + " = '" + QueueStatus.PENDING + "', " + c.attempts()
+                + " = " + c.attempts() + " - 1, " + dropLease + bump + " WHERE " + c.leaseToken() + " = :token AND "
+                + inProgress + " AND " + id + " IN (:ids)";
         this.resetFailed = "UPDATE " + t + " SET " + c.status() + " = '" + QueueStatus.PENDING + "', "
                 + c.nextAttemptAt() + " = " + now + ", " + c.attempts() + " = 0, " + dropLease + bump + " WHERE "
                 + c.status() + " = '" + QueueStatus.FAILED + "'";

@@ -180,6 +180,19 @@ public final class QueueStore {
         return Optional.of(new ClaimedItem(values[0], (Integer) values[1], (Long) values[3], (String) values[2]));
     }
 
+    /**
+     * Hands items claimed under {@code token} back, pending and due as before, with their claim's attempt
+     * uncounted; items another node has taken since are left alone.
+     *
+     * @return how many it handed back
+     */
+    public int release(EntityManager em, long token, List<Object> ids) {
+        return query(em, sql.release)
+                .setParameter("token", token)
+                .setParameterList("ids", ids)
+                .executeUpdate();
+    }
+
     /** Puts every failed item back to pending, due now, with no attempts counted; returns how many. */
     public int resetFailed(EntityManager em, long offsetMicros) {
         return query(em, sql.resetFailed).setParameter("offset", offsetMicros).executeUpdate();

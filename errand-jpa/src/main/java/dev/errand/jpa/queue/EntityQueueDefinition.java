@@ -172,8 +172,9 @@ public final class EntityQueueDefinition<E> {
         }
 
         /**
-         * The most items one claim takes (1 to 10,000, default 100). A claim never takes more than the free
-         * workers, so claimed items start at once.
+         * The most items one claim takes, and the most claimed items a node keeps waiting for its workers
+         * (1 to 10,000, default 100). Keep the lease above the time a batch waits: about
+         * {@code batchSize / concurrency} processing times.
          *
          * @throws IllegalArgumentException if out of range
          */

@@ -291,6 +291,55 @@ class ProcessingContractTest extends QueueTestSupport {
     }
 
     @Test
+    void stoppingWaitsForTheRunningItemAndHandsBackThoseClaimedButNotStarted() throws Exception {
+        List<Long> ids = save(5);
+        CountDownLatch inProcessor = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        List<Long> processed = new CopyOnWriteArrayList<>();
+        EntityQueues node = started(node().register(sending((message, context) -> {
+                    inProcessor.countDown();
+                    assertThat(release.await(20, TimeUnit.SECONDS)).isTrue();
+                    processed.add(message.id());
+                    message.sent();
+                })
+                .concurrency(1)
+                .batchSize(10)
+                .build()));
+        assertThat(inProcessor.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(node.queue("send", Message.class).countByStatus().get(QueueStatus.IN_PROGRESS))
+                .as("one batch claimed ahead of the single worker")
+                .isEqualTo(5);
+
+        Thread releaser = new Thread(() -> {
+            try {
+                Thread.sleep(300);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            release.countDown();
+        });
+        releaser.start();
+        assertThat(node.stop(Duration.ofSeconds(10)))
+                .as("the running item finished")
+                .isTrue();
+        releaser.join();
+
+        assertThat(processed).hasSize(1);
+        for (long id : ids) {
+            Message message = load(id);
+            if (processed.contains(id)) {
+                assertThat(message.sendState().status()).isEqualTo(QueueStatus.DONE);
+            } else {
+                assertThat(message.sendState().status()).isEqualTo(QueueStatus.PENDING);
+                assertThat(message.sendState().attempts())
+                        .as("the claim's attempt uncounted")
+                        .isZero();
+                assertThat(message.sendState().leaseOwner()).isNull();
+            }
+        }
+    }
+
+    @Test
     void aStaleCopyOfAnEntityCannotWriteAnOldStateBackOverTheQueuesWork() {
         long id = save(1).get(0);
         Message stale = load(id);
