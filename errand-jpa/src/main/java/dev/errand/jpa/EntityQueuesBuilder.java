@@ -11,6 +11,7 @@ import dev.errand.jpa.internal.WakeUpListener;
 import dev.errand.jpa.queue.EntityQueueDefinition;
 import dev.errand.jpa.queue.EntityQueueSettings;
 import dev.errand.jpa.spi.EntityTransactions;
+import dev.errand.jpa.state.QueueState;
 import dev.errand.spi.DatabaseClock;
 import jakarta.persistence.EntityManagerFactory;
 import java.io.IOException;
@@ -20,6 +21,8 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
+import org.hibernate.metamodel.mapping.AttributeMapping;
+import org.hibernate.persister.entity.EntityPersister;
 
 /**
  * Configures the entity queues of one node. Every setter checks its argument at once and throws
@@ -166,23 +169,16 @@ public final class EntityQueuesBuilder {
         WakeUpListener wakeUps = WakeUpListener.on(MappingReader.unwrap(factory));
         Map<String, QueueEngine<?>> engines = new LinkedHashMap<>();
         for (EntityQueueDefinition<?> definition : definitions.values()) {
-            QueueEngine<?> engine = engine(definition, reader, dialect, runner, node);
-            var persister = reader.persister(definition.entityType());
-            wakeUps.watch(persister, reader.stateAttribute(persister, definition.stateAttribute()), engine);
+            EntityPersister persister = reader.persister(definition.entityType());
+            AttributeMapping state = reader.stateAttribute(persister, definition.stateAttribute());
+            QueueTable table = reader.read(definition.entityType(), definition.stateAttribute());
+            QueueStore store = new QueueStore(
+                    table, dialect, definition.entityType(), entity -> (QueueState) state.getValue(entity));
+            QueueEngine<?> engine = new QueueEngine<>(definition, store, runner, node);
+            wakeUps.watch(persister, state, engine);
             engines.put(definition.name(), engine);
         }
         return new EntityQueues(new EntityQueues.Assembly(engines, runner, node, processing, indexCheck), wakeUps);
-    }
-
-    private static <E> QueueEngine<E> engine(
-            EntityQueueDefinition<E> definition,
-            MappingReader reader,
-            SqlDialect dialect,
-            EntityTransactions transactions,
-            NodeConfig node) {
-        QueueTable table = reader.read(definition.entityType(), definition.stateAttribute());
-        QueueStore store = new QueueStore(table, dialect, definition.entityType());
-        return new QueueEngine<>(definition, store, transactions, node);
     }
 
     private static String defaultNodeId() {

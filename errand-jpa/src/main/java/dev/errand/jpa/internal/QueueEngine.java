@@ -23,9 +23,6 @@ import org.slf4j.LoggerFactory;
 public final class QueueEngine<E> {
 
     private static final Logger log = LoggerFactory.getLogger(QueueEngine.class);
-    /** The most items one claim stamps with the database's time; a longer backlog takes several claims. */
-    static final int STAMP_LIMIT = 1_000;
-
     private static final SecureRandom TOKENS = new SecureRandom();
 
     private final EntityQueueDefinition<E> definition;
@@ -62,30 +59,30 @@ public final class QueueEngine<E> {
     /** The claim of one poll: what it took, and whether more may be due at once. */
     record Claim(List<ClaimedItem> items, boolean more) {}
 
-    /** Stamps items enqueued "as soon as possible", then claims up to {@code limit} due items, in one transaction. */
+    /** Claims up to {@code limit} due items in one transaction. */
     Claim claim(int limit) throws Exception {
         long token = TOKENS.nextLong();
         return transactions.inTransaction(em -> {
-            long offset = node.offsetMicros();
-            int stamped = store.stamp(em, STAMP_LIMIT, offset);
-            List<ClaimedItem> items = store.claim(em, limit, node.nodeId(), token, offset, node.leaseMicros());
-            return new Claim(items, items.size() == limit || stamped == STAMP_LIMIT);
+            List<ClaimedItem> items =
+                    store.claim(em, limit, node.nodeId(), token, node.offsetMicros(), node.leaseMicros());
+            return new Claim(items, items.size() == limit);
         });
     }
 
     /**
-     * Processes one claimed item in its own transaction: locks it (if the attempt still holds it), loads the
-     * entity, runs the processor, marks it done. A failure is recorded afterwards in a new transaction.
+     * Processes one claimed item in its own transaction: locks and loads its entity (if the attempt still
+     * holds it), runs the processor, marks it done. A failure is recorded afterwards in a new transaction.
      */
     void process(ClaimedItem item) {
         Throwable failure;
         try {
             transactions.inTransaction(em -> {
-                if (store.lock(em, item.id(), item.token()).isEmpty()) {
+                var locked = store.lockAndLoad(em, definition.entityType(), item.id(), item.token());
+                if (locked.isEmpty()) {
                     log.debug("Item {} of queue {} was taken from this attempt; skipped", item.id(), name());
                     return null;
                 }
-                E entity = em.find(definition.entityType(), item.id(), Settler.bypassCache());
+                E entity = locked.get();
                 definition
                         .processor()
                         .process(entity, new Attempt(name(), item.id(), item.attempt(), definition.maxAttempts(), em));

@@ -19,12 +19,11 @@ final class QueueSql {
     static final String STATUS = "errand_status";
     static final String COUNT = "errand_count";
 
-    final String stampLocked;
-    final String stampIds;
-    final String stampReturning;
-    final String claimLocked;
+    final String claimDueLocked;
+    final String claimUnscheduledLocked;
     final String claimIds;
-    final String claimReturning;
+    final String claimDueReturning;
+    final String claimUnscheduledReturning;
     final String lockForProcessing;
     final String complete;
     final String retry;
@@ -45,25 +44,22 @@ final class QueueSql {
         String dropLease = c.leaseOwner() + " = NULL, " + c.leaseToken() + " = NULL, " + c.leaseExpiresAt() + " = NULL";
         String fenced = " WHERE " + id + " = :id AND " + c.leaseToken() + " = :token";
 
-        // Items enqueued "as soon as possible" get the database's time here, before they can be claimed.
-        String unstamped = "SELECT " + id + " AS " + ID + " FROM " + t + " WHERE " + pending + " AND "
-                + c.nextAttemptAt() + " IS NULL";
-        String stampSet = "UPDATE " + t + " SET " + c.nextAttemptAt() + " = " + now;
-        this.stampLocked = unstamped + " LIMIT :limit FOR UPDATE SKIP LOCKED";
-        this.stampIds = stampSet + " WHERE " + id + " IN (:ids)";
-        this.stampReturning = stampSet + " WHERE " + id + " IN (SELECT " + id + " FROM " + t + " WHERE " + pending
-                + " AND " + c.nextAttemptAt() + " IS NULL LIMIT :limit FOR UPDATE SKIP LOCKED)";
-
-        String due = " FROM " + t + " WHERE " + pending + " AND " + c.nextAttemptAt() + " <= " + now + " ORDER BY "
-                + c.nextAttemptAt() + " LIMIT :limit FOR UPDATE SKIP LOCKED";
         String take = "UPDATE " + t + " SET " + c.status() + " = '" + QueueStatus.IN_PROGRESS + "', " + c.attempts()
                 + " = " + c.attempts() + " + 1, " + c.lastAttemptAt() + " = " + now + ", " + c.leaseOwner()
                 + " = :owner, " + c.leaseToken() + " = :token, " + c.leaseExpiresAt() + " = "
                 + dialect.nowPlus("lease") + bump;
-        this.claimLocked = "SELECT " + id + " AS " + ID + ", " + c.attempts() + " AS " + ATTEMPTS + due;
+        // Items due by their time, oldest first; then items enqueued "as soon as possible" (NULL), in index order.
+        String due = " FROM " + t + " WHERE " + pending + " AND " + c.nextAttemptAt() + " <= " + now + " ORDER BY "
+                + c.nextAttemptAt() + " LIMIT :limit FOR UPDATE SKIP LOCKED";
+        String unscheduled = " FROM " + t + " WHERE " + pending + " AND " + c.nextAttemptAt()
+                + " IS NULL LIMIT :limit FOR UPDATE SKIP LOCKED";
+        String returning = " RETURNING " + id + " AS " + ID + ", " + c.attempts() + " AS " + ATTEMPTS;
+        String selected = "SELECT " + id + " AS " + ID + ", " + c.attempts() + " AS " + ATTEMPTS;
+        this.claimDueLocked = selected + due;
+        this.claimUnscheduledLocked = selected + unscheduled;
         this.claimIds = take + " WHERE " + id + " IN (:ids)";
-        this.claimReturning = take + " WHERE " + id + " IN (SELECT " + id + due + ") RETURNING " + id + " AS " + ID
-                + ", " + c.attempts() + " AS " + ATTEMPTS;
+        this.claimDueReturning = take + " WHERE " + id + " IN (SELECT " + id + due + ")" + returning;
+        this.claimUnscheduledReturning = take + " WHERE " + id + " IN (SELECT " + id + unscheduled + ")" + returning;
 
         this.lockForProcessing = "SELECT " + c.attempts() + " AS " + ATTEMPTS + " FROM " + t + fenced + " AND "
                 + inProgress + " FOR UPDATE";

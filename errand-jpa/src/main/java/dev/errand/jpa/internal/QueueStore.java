@@ -1,14 +1,17 @@
 package dev.errand.jpa.internal;
 
+import dev.errand.jpa.state.QueueState;
 import dev.errand.jpa.state.QueueStatus;
 import dev.errand.retry.Delays;
 import jakarta.persistence.EntityManager;
+import jakarta.persistence.LockModeType;
 import jakarta.persistence.Query;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import org.hibernate.query.NativeQuery;
 
 /**
@@ -23,13 +26,19 @@ public final class QueueStore {
     private final SqlDialect dialect;
     private final QueueSql sql;
     private final Class<?> entityType;
+    private final Function<Object, QueueState> stateOf;
 
-    /** Creates the store of one queue. */
-    public QueueStore(QueueTable table, SqlDialect dialect, Class<?> entityType) {
+    /**
+     * Creates the store of one queue.
+     *
+     * @param stateOf reads the queue's state from a loaded entity
+     */
+    public QueueStore(QueueTable table, SqlDialect dialect, Class<?> entityType, Function<Object, QueueState> stateOf) {
         this.table = table;
         this.dialect = dialect;
         this.sql = new QueueSql(table, dialect);
         this.entityType = entityType;
+        this.stateOf = stateOf;
     }
 
     /** The table and columns. */
@@ -43,71 +52,60 @@ public final class QueueStore {
     }
 
     /**
-     * Gives pending items enqueued "as soon as possible" the database's time as their next attempt.
-     *
-     * @return how many it stamped (at most {@code limit})
-     */
-    public int stamp(EntityManager em, int limit, long offsetMicros) {
-        if (dialect.updateReturning()) {
-            return query(em, sql.stampReturning)
-                    .setParameter("offset", offsetMicros)
-                    .setParameter("limit", limit)
-                    .executeUpdate();
-        }
-        List<?> ids = query(em, sql.stampLocked)
-                .addScalar(QueueSql.ID, table.idType())
-                .setParameter("limit", limit)
-                .getResultList();
-        if (ids.isEmpty()) {
-            return 0;
-        }
-        return query(em, sql.stampIds)
-                .setParameter("offset", offsetMicros)
-                .setParameterList("ids", ids)
-                .executeUpdate();
-    }
-
-    /**
-     * Claims up to {@code limit} due items for {@code owner}: in progress, the attempt counted, under a new
+     * Claims up to {@code limit} pending items for {@code owner}: first those due by their time, oldest first,
+     * then those enqueued "as soon as possible". They become in progress, their attempt counted, under a new
      * lease with {@code token}.
      */
     public List<ClaimedItem> claim(
             EntityManager em, int limit, String owner, long token, long offsetMicros, long leaseMicros) {
+        Claim claim = new Claim(owner, token, offsetMicros, plus(offsetMicros, leaseMicros));
+        List<ClaimedItem> claimed = claim(em, claim, limit, true);
+        if (claimed.size() < limit) {
+            claimed.addAll(claim(em, claim, limit - claimed.size(), false));
+        }
+        return claimed;
+    }
+
+    private record Claim(String owner, long token, long offsetMicros, long leaseEndMicros) {}
+
+    private List<ClaimedItem> claim(EntityManager em, Claim claim, int limit, boolean due) {
         List<ClaimedItem> claimed = new ArrayList<>(limit);
         if (dialect.updateReturning()) {
-            for (Object row : query(em, sql.claimReturning)
+            for (Object row : query(em, due ? sql.claimDueReturning : sql.claimUnscheduledReturning)
                     .addScalar(QueueSql.ID, table.idType())
                     .addScalar(QueueSql.ATTEMPTS, Integer.class)
-                    .setParameter("offset", offsetMicros)
-                    .setParameter("lease", plus(offsetMicros, leaseMicros))
-                    .setParameter("owner", owner)
-                    .setParameter("token", token)
+                    .setParameter("offset", claim.offsetMicros())
+                    .setParameter("lease", claim.leaseEndMicros())
+                    .setParameter("owner", claim.owner())
+                    .setParameter("token", claim.token())
                     .setParameter("limit", limit)
                     .getResultList()) {
                 Object[] values = (Object[]) row;
-                claimed.add(new ClaimedItem(values[0], (Integer) values[1], token, owner));
+                claimed.add(new ClaimedItem(values[0], (Integer) values[1], claim.token(), claim.owner()));
             }
             return claimed;
         }
-        List<Object> ids = new ArrayList<>(limit);
-        for (Object row : query(em, sql.claimLocked)
+        NativeQuery<?> select = query(em, due ? sql.claimDueLocked : sql.claimUnscheduledLocked)
                 .addScalar(QueueSql.ID, table.idType())
                 .addScalar(QueueSql.ATTEMPTS, Integer.class)
-                .setParameter("offset", offsetMicros)
-                .setParameter("limit", limit)
-                .getResultList()) {
+                .setParameter("limit", limit);
+        if (due) {
+            select.setParameter("offset", claim.offsetMicros());
+        }
+        List<Object> ids = new ArrayList<>(limit);
+        for (Object row : select.getResultList()) {
             Object[] values = (Object[]) row;
             ids.add(values[0]);
-            claimed.add(new ClaimedItem(values[0], (Integer) values[1] + 1, token, owner));
+            claimed.add(new ClaimedItem(values[0], (Integer) values[1] + 1, claim.token(), claim.owner()));
         }
         if (ids.isEmpty()) {
             return claimed;
         }
         int updated = query(em, sql.claimIds)
-                .setParameter("offset", offsetMicros)
-                .setParameter("lease", plus(offsetMicros, leaseMicros))
-                .setParameter("owner", owner)
-                .setParameter("token", token)
+                .setParameter("offset", claim.offsetMicros())
+                .setParameter("lease", claim.leaseEndMicros())
+                .setParameter("owner", claim.owner())
+                .setParameter("token", claim.token())
                 .setParameterList("ids", ids)
                 .executeUpdate();
         if (updated != ids.size()) {
@@ -115,6 +113,24 @@ public final class QueueStore {
                     "Locked " + ids.size() + " due items of " + table.table() + " but the claim updated " + updated);
         }
         return claimed;
+    }
+
+    /**
+     * Locks and loads the entity of a claimed item for its attempt, if the attempt still holds it: one
+     * {@code SELECT … FOR UPDATE} that reads the entity fresh from the database.
+     *
+     * @return the entity, or empty if it is gone or another node has taken the item
+     */
+    public <E> Optional<E> lockAndLoad(EntityManager em, Class<E> type, Object id, long token) {
+        E entity = em.find(type, id, LockModeType.PESSIMISTIC_WRITE);
+        if (entity == null) {
+            return Optional.empty();
+        }
+        QueueState state = stateOf.apply(entity);
+        boolean held = state != null
+                && state.status() == QueueStatus.IN_PROGRESS
+                && Long.valueOf(token).equals(state.leaseToken());
+        return held ? Optional.of(entity) : Optional.empty();
     }
 
     /**

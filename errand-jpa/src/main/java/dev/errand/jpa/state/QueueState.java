@@ -83,9 +83,9 @@ public class QueueState {
     }
 
     /**
-     * Puts the item (back) in its queue, due as soon as possible: pending, with no attempts counted. The
-     * node stamps {@code next_attempt_at} with the database's time when it next polls. Save the entity
-     * in a transaction to enqueue it.
+     * Puts the item (back) in its queue, due as soon as possible: pending, with no attempts counted and no
+     * {@code next_attempt_at}; claims take such items after those already due by their time. Save the
+     * entity in a transaction to enqueue it.
      *
      * @throws IllegalStateException if the item is being processed now
      */

@@ -227,6 +227,23 @@ class ProcessingContractTest extends QueueTestSupport {
     }
 
     @Test
+    void itemsDueByTheirTimeComeBeforeItemsEnqueuedAsSoonAsPossible() throws Exception {
+        Instant past = databaseNow().minus(Duration.ofMinutes(1));
+        long asap = save(1).get(0);
+        long older = save(1, message -> message.sendState().enqueueAt(past.minusSeconds(5)))
+                .get(0);
+        long due = save(1, message -> message.sendState().enqueueAt(past)).get(0);
+        List<Long> order = new CopyOnWriteArrayList<>();
+        started(node().register(sending((message, context) -> order.add(message.id()))
+                .concurrency(1)
+                .batchSize(1)
+                .build()));
+
+        await().atMost(WAIT).until(() -> order.size() == 3);
+        assertThat(order).containsExactly(older, due, asap);
+    }
+
+    @Test
     void anItemDueLaterWaitsForItsTimeOnTheDatabaseClock() throws Exception {
         Instant inOneHour = databaseNow().plus(Duration.ofHours(1));
         long id = save(1, message -> message.sendState().enqueueAt(inOneHour)).get(0);
