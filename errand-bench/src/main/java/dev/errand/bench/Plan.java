@@ -66,9 +66,12 @@ public record Plan(String name, int rounds, List<Pairing> pairings) {
         list.add(new Pairing("burn-down", burnDown, "errand-tx", "raw-sql-tx"));
         list.add(new Pairing("burn-down", burnDown, "errand", "db-scheduler"));
         list.add(new Pairing("burn-down", burnDown, "errand", "jobrunr"));
-        // What the attempt history costs: Errand with it (the default) against Errand without it.
+        // What the attempt history costs: Errand with it (off by default) against Errand without it.
         list.add(new Pairing("history", burnDown, "errand", "errand-nohistory"));
         list.add(new Pairing("history", burnDown, "errand-tx", "errand-tx-nohistory"));
+        // Entity queues (errand-jpa) against Errand's own tasks, on the same burn-down.
+        list.add(new Pairing("jpa-burn-down", burnDown, "errand", "errand-jpa"));
+        list.add(new Pairing("jpa-burn-down", burnDown, "errand-tx", "errand-jpa"));
         Params steady = new Params()
                 .with("scenario", "steady")
                 .with("warm-ms", Math.min(3_000, measureMs / 3))

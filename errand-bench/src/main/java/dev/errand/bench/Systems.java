@@ -1,6 +1,7 @@
 package dev.errand.bench;
 
 import dev.errand.bench.systems.DbSchedulerSystem;
+import dev.errand.bench.systems.EntityQueueSystem;
 import dev.errand.bench.systems.ErrandSystem;
 import dev.errand.bench.systems.JobRunrSystem;
 import dev.errand.bench.systems.RawSqlSystem;
@@ -19,7 +20,8 @@ public final class Systems {
             "raw-sql",
             "raw-sql-tx",
             "db-scheduler",
-            "jobrunr");
+            "jobrunr",
+            "errand-jpa");
 
     private Systems() {}
 
@@ -50,6 +52,7 @@ public final class Systems {
                         "bench_jr_",
                         Duration.ofMillis(p.integer("jobrunr-poll-ms", 5000)),
                         p.integer("jobrunr-workers", 20));
+            case "errand-jpa" -> new EntityQueueSystem(db, poll);
             default -> throw new IllegalArgumentException("Unknown system '" + id + "'; known: " + ALL);
         };
     }

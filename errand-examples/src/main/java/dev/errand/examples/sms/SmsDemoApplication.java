@@ -15,7 +15,13 @@ import org.springframework.context.annotation.Bean;
  * for good, prints a summary and exits (0 when every message reached a final state). With
  * {@code --sms.exit-when-done=false} it keeps running so that {@code /actuator} can be browsed.
  */
-@SpringBootApplication
+// Hibernate and Spring Data JPA are on this module's class path for the JPA demo (dev.errand.examples.jpa);
+// this demo runs on JDBC.
+@SpringBootApplication(
+        excludeName = {
+            "org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration",
+            "org.springframework.boot.data.jpa.autoconfigure.DataJpaRepositoriesAutoConfiguration"
+        })
 @EnableConfigurationProperties(SmsDemoProperties.class)
 public class SmsDemoApplication {
 
