@@ -24,8 +24,9 @@ import java.util.Map;
  * <p>The clock runs from the node's start until every task has run and no task is pending or running.
  * That last check counts through the partial claim and rescue indexes, so that it costs the same beside a
  * million waiting rows (the other scenarios' {@code state IN ('pending', 'running')} reads the whole table).
- * The trial also times Errand's own claim statement on each table and keeps its plan beside the waiting
- * tasks, from {@code EXPLAIN (ANALYZE, BUFFERS)}.
+ * Before each burn-down the trial also times Errand's own claim statement of 100 tasks, {@code claims} times
+ * (default 50) in rolled-back transactions, and in the first round keeps its plan beside the waiting tasks,
+ * from {@code EXPLAIN (ANALYZE, BUFFERS)}.
  */
 final class ClaimScenario {
 
@@ -39,10 +40,16 @@ final class ClaimScenario {
         int rounds = p.integer("rounds", 10);
         int warm = p.integer("warm", 20_000);
         int workers = p.integer("workers", 8);
+        int claims = p.integer("claims", 50);
         Duration poll = Duration.ofMillis(100);
         List<Double> without = new ArrayList<>();
         List<Double> with = new ArrayList<>();
+        List<Double> claimWithout = new ArrayList<>();
+        List<Double> claimWith = new ArrayList<>();
+        List<Double> coresWithout = new ArrayList<>();
+        List<Double> coresWith = new ArrayList<>();
         List<Double> busy = new ArrayList<>();
+        String plan = "";
         Map<String, String> r = new LinkedHashMap<>();
         try (ErrandSystem none = new ErrandSystem(db, false, "bench_evnone_", poll);
                 ErrandSystem beside = new ErrandSystem(db, false, "bench_evwait_", poll)) {
@@ -58,21 +65,19 @@ final class ClaimScenario {
             for (int round = 1; round <= rounds; round++) {
                 List<ErrandSystem> order = round % 2 == 1 ? List.of(none, beside) : List.of(beside, none);
                 for (ErrandSystem system : order) {
-                    if (round == 1) {
-                        // The claim statement alone, on the filled table before its first measured burn-down.
-                        fill(db, system, n);
-                        boolean besideWaiting = system == beside;
-                        Map<String, String> claim = ClaimProbe.measure(db, system.taskTable(), 20, besideWaiting);
-                        String key = besideWaiting ? "with" : "without";
-                        r.put("claim_ms_" + key, claim.get("claim_ms"));
-                        if (besideWaiting) {
-                            r.put("plan", claim.getOrDefault("plan", ""));
-                        }
-                    } else {
-                        fill(db, system, n);
+                    boolean besideWaiting = system == beside;
+                    fill(db, system, n);
+                    // Errand's claim statement alone, in rolled-back transactions, on the filled table.
+                    boolean explain = round == 1 && besideWaiting;
+                    Map<String, String> claim = ClaimProbe.measure(db, system.taskTable(), claims, explain);
+                    (besideWaiting ? claimWith : claimWithout).add(Double.parseDouble(claim.get("claim_ms")));
+                    if (explain) {
+                        plan = claim.getOrDefault("plan", "");
                     }
                     busy.add(Samples.awaitQuiet(p));
-                    (system == beside ? with : without).add(measure(db, system, n, workers));
+                    double[] burn = measure(db, system, n, workers);
+                    (besideWaiting ? with : without).add(burn[0]);
+                    (besideWaiting ? coresWith : coresWithout).add(burn[1]);
                 }
             }
             long left = db.queryLong("SELECT count(*) FROM bench_evwait_task WHERE state = 'waiting'");
@@ -91,9 +96,13 @@ final class ClaimScenario {
             ratios.add(with.get(i) / without.get(i));
         }
         r.put("with_over_without_per_round", Samples.list(ratios));
+        TriggerScenario.put(r, "claim_ms_without", claimWithout);
+        TriggerScenario.put(r, "claim_ms_with", claimWith);
+        r.put("machine_cores_without_all", Samples.list(coresWithout));
+        r.put("machine_cores_with_all", Samples.list(coresWith));
         r.put("others_busy_cores", Samples.list(busy));
         // The plan is long: last, so that the report's trial table stays readable.
-        r.put("plan", r.remove("plan"));
+        r.put("plan", plan);
         return r;
     }
 
@@ -110,8 +119,11 @@ final class ClaimScenario {
         }
     }
 
-    /** Runs the filled table's {@code n} tasks to completion; returns tasks per second. */
-    private static double measure(Db db, ErrandSystem system, int n, int workers) throws Exception {
+    /**
+     * Runs the filled table's {@code n} tasks to completion; returns tasks per second and the cores the
+     * whole machine (this JVM, PostgreSQL and anything else) kept busy meanwhile.
+     */
+    private static double[] measure(Db db, ErrandSystem system, int n, int workers) throws Exception {
         Probe probe = new Probe(0);
         system.prepareWorkers(workers, probe);
         Cpu cpu = Cpu.start();
@@ -129,10 +141,11 @@ final class ClaimScenario {
             Thread.sleep(2);
         }
         double seconds = (System.nanoTime() - begin) / 1e9;
+        double machine = cpu.machineCores();
         System.out.printf(
                 "[events-claim] %s: %,d tasks in %.2f s, machine %.2f cores, this JVM %.2f%n",
-                table, n, seconds, cpu.machineCores(), cpu.processCores());
+                table, n, seconds, machine, cpu.processCores());
         system.stopWorkers();
-        return n / seconds;
+        return new double[] {n / seconds, machine};
     }
 }
