@@ -29,7 +29,7 @@ public final class EventScenarios {
         Params pairs = new Params()
                 .with("scenario", "events-pairs")
                 .with("producers", 4)
-                .with("rounds", smoke ? 1 : 3)
+                .with("rounds", smoke ? 1 : 4)
                 .with("warm-ms", smoke ? 200 : 2_000)
                 .with("measure-ms", smoke ? 400 : 8_000)
                 .with("paced", smoke ? 10 : 250)
@@ -38,7 +38,7 @@ public final class EventScenarios {
                 .with("scenario", "events-claim")
                 .with("n", smoke ? 400 : 100_000)
                 .with("waiting", smoke ? 2_000 : 1_000_000)
-                .with("rounds", smoke ? 1 : 10)
+                .with("rounds", smoke ? 1 : 16)
                 .with("warm", smoke ? 100 : 20_000)
                 .with("quiet-wait-s", smoke ? 0 : 120);
         return List.of(

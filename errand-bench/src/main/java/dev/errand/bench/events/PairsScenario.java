@@ -1,6 +1,7 @@
 package dev.errand.bench.events;
 
 import dev.errand.Errand;
+import dev.errand.bench.Cpu;
 import dev.errand.bench.Db;
 import dev.errand.bench.Params;
 import dev.errand.bench.systems.ErrandSystem.Stamp;
@@ -79,6 +80,7 @@ final class PairsScenario {
         Map<Boolean, List<Double>> rates = Map.of(false, new ArrayList<>(), true, new ArrayList<>());
         Map<Boolean, List<Double>> p50 = Map.of(false, new ArrayList<>(), true, new ArrayList<>());
         Map<Boolean, List<Double>> p95 = Map.of(false, new ArrayList<>(), true, new ArrayList<>());
+        Map<Boolean, List<Double>> cores = Map.of(false, new ArrayList<>(), true, new ArrayList<>());
         List<Double> busy = new ArrayList<>();
         for (int round = 1; round <= rounds; round++) {
             for (boolean pair : round % 2 == 1 ? new boolean[] {false, true} : new boolean[] {true, false}) {
@@ -87,6 +89,7 @@ final class PairsScenario {
                 rates.get(pair).add(figures[0]);
                 p50.get(pair).add(figures[1]);
                 p95.get(pair).add(figures[2]);
+                cores.get(pair).add(figures[3]);
             }
         }
         int paced = p.integer("paced", 250);
@@ -116,11 +119,16 @@ final class PairsScenario {
         r.put("paced_plain_p95_ms", Samples.fmt(pacedPlain[1]));
         r.put("paced_plain_p99_ms", Samples.fmt(pacedPlain[2]));
         r.put("paced_samples", Integer.toString(paced));
+        r.put("machine_cores_pairs_all", Samples.list(cores.get(true)));
+        r.put("machine_cores_plain_all", Samples.list(cores.get(false)));
         r.put("others_busy_cores", Samples.list(busy));
         return r;
     }
 
-    /** One phase at full speed: steps per second in the window, and the delay's p50 and p95 in ms. */
+    /**
+     * One phase at full speed: steps per second in the window, the delay's p50 and p95 in ms, and the cores
+     * the whole machine kept busy in the window.
+     */
     private double[] steady(Step step, int producers) throws Exception {
         Marks marks = node.newMarks(1 << 20);
         AtomicBoolean running = new AtomicBoolean(true);
@@ -150,11 +158,13 @@ final class PairsScenario {
         Thread.sleep(p.integer("warm-ms", 2_000));
         long before = done.get();
         long begin = System.nanoTime();
+        Cpu cpu = Cpu.start();
         marks.openWindow();
         Thread.sleep(p.integer("measure-ms", 8_000));
         marks.closeWindow();
         long after = done.get();
         double seconds = (System.nanoTime() - begin) / 1e9;
+        double machine = cpu.machineCores();
         running.set(false);
         for (Thread thread : threads) {
             thread.join(60_000);
@@ -165,7 +175,7 @@ final class PairsScenario {
         finish(marks, done.get());
         long[] delays = marks.sortedDelays();
         return new double[] {
-            (after - before) / seconds, Samples.quantileMs(delays, 0.50), Samples.quantileMs(delays, 0.95)
+            (after - before) / seconds, Samples.quantileMs(delays, 0.50), Samples.quantileMs(delays, 0.95), machine
         };
     }
 
