@@ -57,7 +57,7 @@ public final class ClaimProbe {
     }
 
     /** Average milliseconds per claim of 100 over {@code claims} claims, and the plan if asked. */
-    static Map<String, String> measure(Db db, String table, int claims, boolean explain) throws Exception {
+    public static Map<String, String> measure(Db db, String table, int claims, boolean explain) throws Exception {
         ClaimStrategy strategy =
                 ClaimStrategies.skipLocked().create(new DialectClaimEnvironment(new PostgresDialect(), table));
         Map<String, String> r = new LinkedHashMap<>();

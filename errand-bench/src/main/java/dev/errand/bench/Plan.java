@@ -1,5 +1,6 @@
 package dev.errand.bench;
 
+import dev.errand.bench.events.EventScenarios;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -120,6 +121,7 @@ public record Plan(String name, int rounds, List<Pairing> pairings) {
                 list.add(new Pairing("nodes-" + nodes, p, "errand", peer));
             }
         }
+        list.addAll(EventScenarios.pairings(name));
         return new Plan(name, rounds, list);
     }
 

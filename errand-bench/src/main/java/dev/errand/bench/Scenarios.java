@@ -1,5 +1,6 @@
 package dev.errand.bench;
 
+import dev.errand.bench.events.EventScenarios;
 import dev.errand.bench.systems.ErrandSystem;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
@@ -22,6 +23,9 @@ public final class Scenarios {
     /** Runs the scenario named by {@code p.scenario}. */
     public static Map<String, String> run(Db db, Params p) throws Exception {
         String scenario = p.require("scenario");
+        if (EventScenarios.NAMES.contains(scenario)) {
+            return EventScenarios.run(db, p);
+        }
         try (BenchSystem system = Systems.create(p.require("system"), db, p)) {
             Map<String, String> result =
                     switch (scenario) {

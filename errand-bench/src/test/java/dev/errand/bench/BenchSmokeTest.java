@@ -2,6 +2,7 @@ package dev.errand.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.errand.bench.events.EventScenarios;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -43,6 +44,11 @@ class BenchSmokeTest {
                         "claim-plan",
                         "heap",
                         "nodes-2");
+        // The events scenarios check their own outcome (every task released and run once) and fail otherwise.
+        assertThat(groups).containsAll(EventScenarios.NAMES);
+        assertThat(records)
+                .filteredOn(r -> EventScenarios.NAMES.contains(r.group()))
+                .allSatisfy(r -> assertThat(r.number(figureOf(r.group()))).isPositive());
         Set<String> systems = records.stream().map(TrialRecord::system).collect(Collectors.toSet());
         assertThat(systems).containsExactlyInAnyOrderElementsOf(Systems.ALL);
         assertThat(records).filteredOn(r -> r.group().equals("burn-down")).allSatisfy(r -> assertThat(r.number("rate"))
@@ -51,5 +57,14 @@ class BenchSmokeTest {
                 .contains("## Summary", "## Targets", "db-scheduler", "jobrunr", "raw-sql");
         byte[] png = Files.readAllBytes(out.resolve("benchmarks").resolve("throughput.png"));
         assertThat(png).startsWith(0x89, 'P', 'N', 'G');
+    }
+
+    /** The headline figure of an events scenario. */
+    private static String figureOf(String group) {
+        return switch (group) {
+            case "events-trigger" -> "trigger_ms";
+            case "events-pairs" -> "pairs_per_s";
+            default -> "rate_with";
+        };
     }
 }
