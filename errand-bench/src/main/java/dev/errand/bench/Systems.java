@@ -14,6 +14,13 @@ public final class Systems {
     public static final List<String> ALL =
             List.of("errand", "errand-tx", "raw-sql", "raw-sql-tx", "db-scheduler", "jobrunr");
 
+    /**
+     * Errand with {@code schedules} schedules (default 10,000) on a one-minute cron registered, whose tasks
+     * go to {@code sched-queue} (default {@code default}): compared with {@code errand} by the schedule
+     * scenarios, and not one of {@link #ALL}.
+     */
+    public static final String SCHEDULES = "errand-schedules";
+
     private Systems() {}
 
     /**
@@ -28,6 +35,9 @@ public final class Systems {
         Duration poll = Duration.ofMillis(p.integer("poll-ms", 100));
         return switch (id) {
             case "errand" -> new ErrandSystem(db, false, "bench_errand_", poll);
+            case SCHEDULES ->
+                new ErrandSystem(db, false, "bench_errand_", poll)
+                        .withSchedules(p.integer("schedules", 10_000), p.get("sched-queue", "default"));
             case "errand-tx" -> new ErrandSystem(db, true, "bench_errandtx_", poll);
             case "raw-sql" -> new RawSqlSystem(db, false, "bench_raw_", p.integer("raw-loops", 2));
             case "raw-sql-tx" -> new RawSqlSystem(db, true, "bench_rawtx_", p.integer("raw-loops", 2));
