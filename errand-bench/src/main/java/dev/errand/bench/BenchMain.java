@@ -21,7 +21,8 @@ import java.util.concurrent.TimeUnit;
  * --profile full|smoke   sizes (default full: 100,000-task burn-downs, a 1,000,000-task backlog)
  * --rounds N             alternating rounds per pairing (default 3; smoke 1)
  * --only g1,g2           only scenario groups starting with these names (burn-down, steady, enqueue,
- *                        latency, backlog, claim-plan, heap, nodes)
+ *                        latency, backlog, claim-plan, heap, nodes, schedules, schedule-cost;
+ *                        "schedule" selects both schedule groups)
  * --out DIR              where the report goes (default docs)
  * --in-process           run trials in this JVM instead of one JVM per trial (the smoke test)
  * --quiet-cores X        wait before a trial until other processes keep fewer than X cores busy

@@ -33,7 +33,7 @@ public record Db(String url, String user, String password) {
         return db;
     }
 
-    /** A new pool; the caller closes it. */
+    /** A new pool, whose connections carry {@code name} as their application name; the caller closes it. */
     public HikariDataSource pool(String name, int size) {
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(url);
@@ -42,6 +42,8 @@ public record Db(String url, String user, String password) {
         config.setMaximumPoolSize(size);
         config.setMinimumIdle(Math.min(2, size));
         config.setPoolName(name);
+        // So that a scenario can find the pool's PostgreSQL backends in pg_stat_activity.
+        config.addDataSourceProperty("ApplicationName", name);
         return new HikariDataSource(config);
     }
 

@@ -20,9 +20,29 @@ public record Plan(String name, int rounds, List<Pairing> pairings) {
 
     /**
      * The figures the issue asks for: 100,000-task burn-downs (on one node, and shared by 2 and 4 nodes)
-     * and a 1,000,000-task backlog.
+     * and a 1,000,000-task backlog; and claiming with and without 10,000 schedules on a one-minute cron,
+     * whose slot falls on a real minute boundary inside the measured window, and the scheduler's cost
+     * per minute.
      */
     public static Plan full(int rounds) {
+        Params claim = new Params()
+                .with("scenario", "schedules")
+                .with("schedules", 10_000)
+                .with("sched-queue", "bench-scheduled")
+                .with("n", 2_500_000)
+                .with("warm-ms", 5_000)
+                .with("measure-ms", 25_000)
+                .with("boundary-ms", 5_000)
+                .with("after-ms", 10_000)
+                .with("align", "minute");
+        Params cost = new Params()
+                .with("scenario", "schedule-cost")
+                .with("schedules", 10_000)
+                .with("sched-queue", "bench-scheduled")
+                .with("slots", 2)
+                .with("warm-slots", 1)
+                .with("lead-ms", 2_000)
+                .with("align", "minute");
         return build(
                 "full",
                 rounds,
@@ -37,12 +57,37 @@ public record Plan(String name, int rounds, List<Pairing> pairings) {
                 100_000,
                 1_000_000,
                 20_000,
-                List.of(2, 4));
+                List.of(2, 4),
+                claim,
+                cost);
     }
 
-    /** A few hundred tasks per scenario and system: checks that everything works, not how fast. */
+    /**
+     * A few hundred tasks per scenario and system: checks that everything works, not how fast. The
+     * schedule scenarios use 300 schedules whose slot is moved to a moment after the node starts, so that
+     * they take seconds instead of waiting for a minute boundary.
+     */
     public static Plan smoke() {
-        return build("smoke", 1, 200, 50, 600, 20, 400, 10, 2_000, 200, 200, 2_000, 200, List.of(2));
+        Params claim = new Params()
+                .with("scenario", "schedules")
+                .with("schedules", 300)
+                .with("sched-queue", "bench-scheduled")
+                .with("n", 60_000)
+                .with("warm-ms", 300)
+                .with("measure-ms", 1_200)
+                .with("boundary-ms", 300)
+                .with("after-ms", 500)
+                .with("align", "soon");
+        Params cost = new Params()
+                .with("scenario", "schedule-cost")
+                .with("schedules", 300)
+                .with("sched-queue", "bench-scheduled")
+                .with("slots", 2)
+                .with("warm-slots", 0)
+                .with("window-ms", 1_500)
+                .with("lead-ms", 300)
+                .with("align", "soon");
+        return build("smoke", 1, 200, 50, 600, 20, 400, 10, 2_000, 200, 200, 2_000, 200, List.of(2), claim, cost);
     }
 
     private static Plan build(
@@ -59,7 +104,9 @@ public record Plan(String name, int rounds, List<Pairing> pairings) {
             int nodeTasks,
             int future,
             int due,
-            List<Integer> nodeCounts) {
+            List<Integer> nodeCounts,
+            Params schedulesClaim,
+            Params scheduleCost) {
         List<Pairing> list = new ArrayList<>();
         Params burnDown =
                 new Params().with("scenario", "burn-down").with("n", burn).with("warm", warm);
@@ -122,6 +169,10 @@ public record Plan(String name, int rounds, List<Pairing> pairings) {
             }
         }
         list.addAll(EventScenarios.pairings(name));
+        // Errand without schedules against Errand with them: the "peer" is errand-schedules.
+        String count = label(schedulesClaim.integer("schedules", 0));
+        list.add(new Pairing("schedules-" + count, schedulesClaim, "errand", Systems.SCHEDULES));
+        list.add(new Pairing("schedule-cost-" + count, scheduleCost, "errand", Systems.SCHEDULES));
         return new Plan(name, rounds, list);
     }
 

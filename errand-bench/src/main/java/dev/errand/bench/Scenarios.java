@@ -37,6 +37,8 @@ public final class Scenarios {
                         case "claim-plan" -> ClaimProbe.claimPlan(db, system, p);
                         case "heap" -> heap(system, p);
                         case "nodes" -> MultiNode.run(db, system, p);
+                        case "schedules" -> ScheduleScenarios.claim(db, system, p);
+                        case "schedule-cost" -> ScheduleScenarios.cost(db, system, p);
                         default -> throw new IllegalArgumentException("Unknown scenario " + scenario);
                     };
             system.tearDown();

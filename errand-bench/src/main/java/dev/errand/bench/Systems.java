@@ -23,6 +23,13 @@ public final class Systems {
             "jobrunr",
             "errand-jpa");
 
+    /**
+     * Errand with {@code schedules} schedules (default 10,000) on a one-minute cron registered, whose tasks
+     * go to {@code sched-queue} (default {@code default}): compared with {@code errand} by the schedule
+     * scenarios, and not one of {@link #ALL}.
+     */
+    public static final String SCHEDULES = "errand-schedules";
+
     private Systems() {}
 
     /**
@@ -37,6 +44,9 @@ public final class Systems {
         Duration poll = Duration.ofMillis(p.integer("poll-ms", 100));
         return switch (id) {
             case "errand" -> new ErrandSystem(db, false, "bench_errand_", poll);
+            case SCHEDULES ->
+                new ErrandSystem(db, false, "bench_errand_", poll)
+                        .withSchedules(p.integer("schedules", 10_000), p.get("sched-queue", "default"));
             case "errand-tx" -> new ErrandSystem(db, true, "bench_errandtx_", poll);
             // The same, without the attempt history: the pairing with these measures what history costs.
             case "errand-nohistory" -> new ErrandSystem(db, false, "bench_errandnh_", poll).withoutHistory();

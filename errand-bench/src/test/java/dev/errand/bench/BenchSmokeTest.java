@@ -43,14 +43,31 @@ class BenchSmokeTest {
                         "backlog-2k",
                         "claim-plan",
                         "heap",
-                        "nodes-2");
+                        "nodes-2",
+                        "schedules-300",
+                        "schedule-cost-300");
         // The events scenarios check their own outcome (every task released and run once) and fail otherwise.
         assertThat(groups).containsAll(EventScenarios.NAMES);
         assertThat(records)
                 .filteredOn(r -> EventScenarios.NAMES.contains(r.group()))
                 .allSatisfy(r -> assertThat(r.number(figureOf(r.group()))).isPositive());
         Set<String> systems = records.stream().map(TrialRecord::system).collect(Collectors.toSet());
-        assertThat(systems).containsExactlyInAnyOrderElementsOf(Systems.ALL);
+        assertThat(systems)
+                .containsExactlyInAnyOrderElementsOf(java.util.stream.Stream.concat(
+                                Systems.ALL.stream(), java.util.stream.Stream.of(Systems.SCHEDULES))
+                        .toList());
+        // With schedules, the slot inside the window fired every one of them, once; without, none fired.
+        assertThat(records).filteredOn(r -> r.group().equals("schedules-300")).allSatisfy(r -> {
+            assertThat(r.number("rate")).isPositive();
+            assertThat(r.number("slot_tasks")).isEqualTo(r.system().equals(Systems.SCHEDULES) ? 300 : 0);
+            assertThat(r.number("sched_tx")).isPositive();
+        });
+        assertThat(records)
+                .filteredOn(r -> r.group().equals("schedule-cost-300"))
+                .allSatisfy(r -> assertThat(r.number("sched_statements")).isPositive());
+        assertThat(records)
+                .filteredOn(r -> r.group().startsWith("schedule") && r.system().equals(Systems.SCHEDULES))
+                .allSatisfy(r -> assertThat(r.number("sweep_ms")).isPositive());
         assertThat(records).filteredOn(r -> r.group().equals("burn-down")).allSatisfy(r -> assertThat(r.number("rate"))
                 .isPositive());
         assertThat(Files.readString(out.resolve("BENCHMARKS.md")))

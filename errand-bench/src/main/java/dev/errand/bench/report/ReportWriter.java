@@ -68,6 +68,7 @@ public final class ReportWriter {
         machine(md);
         method(md);
         summary(md);
+        schedules(md);
         targets(md);
         md.append("## Chart\n\n![Throughput per system and scenario](benchmarks/throughput.png)\n\n");
         details(md);
@@ -182,8 +183,8 @@ public final class ReportWriter {
         md.append("| scenario | figure | Errand variant | Errand | peer | peer's figure | Errand against the peer |\n");
         md.append("| --- | --- | --- | ---: | --- | ---: | ---: |\n");
         for (Plan.Pairing pairing : plan.pairings()) {
-            if (pairing.peer() == null) {
-                continue;
+            if (pairing.peer() == null || pairing.peer().equals(Systems.SCHEDULES)) {
+                continue; // Errand against itself with schedules: in its own section
             }
             for (String key : keysOf(pairing.group())) {
                 double e = figures.pairMedian(pairing.group(), pairing.errand(), pairing.peer(), key);
@@ -206,6 +207,89 @@ public final class ReportWriter {
             }
         }
         md.append('\n');
+    }
+
+    /**
+     * Errand without schedules against Errand with them, alternating: claiming while every schedule's slot
+     * fires inside the window, and the scheduler's cost per slot on an idle node.
+     */
+    void schedules(StringBuilder md) {
+        List<Plan.Pairing> pairings = plan.pairings().stream()
+                .filter(p -> Systems.SCHEDULES.equals(p.peer()))
+                .toList();
+        if (pairings.isEmpty()) {
+            return;
+        }
+        md.append("## Schedules\n\n`errand` runs no schedule, `errand-schedules` runs ")
+                .append(num(pairings.get(0).params().integer("schedules", 0)))
+                .append(" on a one-minute cron; their trials alternate. Each cell is the median over the pairing's"
+                        + " rounds, with the lowest and highest value in brackets. Rates are tasks per second;"
+                        + " times are milliseconds per window.\n\n");
+        for (Plan.Pairing pairing : pairings) {
+            boolean claim = pairing.scenario().equals("schedules");
+            List<String> keys = claim
+                    ? List.of(
+                            "rate",
+                            "rate_before",
+                            "rate_after",
+                            "rate_min_1s",
+                            "slot_tasks",
+                            "sweep_ms",
+                            "lag_ms",
+                            "sweep_cpu_ms",
+                            "sweep_db_cpu_ms",
+                            "jvm_cores")
+                    : List.of(
+                            "fired",
+                            "sweep_ms",
+                            "lag_ms",
+                            "sweep_cpu_ms",
+                            "sweep_db_cpu_ms",
+                            "sched_tx",
+                            "sched_statements",
+                            "sched_busy_ms",
+                            "sched_cpu_ms",
+                            "sched_db_cpu_ms",
+                            "sched_connection_share",
+                            "sched_core_share",
+                            "node_cpu_ms");
+            md.append("### ")
+                    .append(pairing.group())
+                    .append(claim ? " (claiming while the slot fires)" : " (the scheduler's cost per window)")
+                    .append("\n\n| figure | without schedules | with schedules |")
+                    .append(claim ? " with ÷ without |\n| --- | ---: | ---: | ---: |\n" : "\n| --- | ---: | ---: |\n");
+            for (String key : keys) {
+                double[] without = figures.pairValues(pairing.group(), pairing.errand(), pairing.peer(), key);
+                double[] with = figures.pairValues(pairing.group(), pairing.peer(), pairing.peer(), key);
+                md.append("| ")
+                        .append(key)
+                        .append(" | ")
+                        .append(spread(without))
+                        .append(" | ")
+                        .append(spread(with));
+                if (claim) {
+                    md.append(" | ")
+                            .append(key.startsWith("rate") ? ratio(Figures.median(with), Figures.median(without)) : "");
+                }
+                md.append(" |\n");
+            }
+            md.append('\n');
+        }
+    }
+
+    /** The median and, if there is more than one value, the range: {@code 1,234 (1,100–1,300)}. */
+    static String spread(double[] values) {
+        double[] finite = java.util.Arrays.stream(values)
+                .filter(v -> !Double.isNaN(v))
+                .sorted()
+                .toArray();
+        if (finite.length == 0) {
+            return "—";
+        }
+        String median = num(Figures.median(finite));
+        return finite.length == 1
+                ? median
+                : median + " (" + num(finite[0]) + "–" + num(finite[finite.length - 1]) + ")";
     }
 
     /** Whether a smaller value of the figure is the better one (latencies). */

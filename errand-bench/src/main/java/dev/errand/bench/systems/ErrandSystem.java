@@ -6,13 +6,16 @@ import dev.errand.ErrandBuilder;
 import dev.errand.bench.BenchSystem;
 import dev.errand.bench.Db;
 import dev.errand.bench.Probe;
+import dev.errand.bench.SchedulerMeter;
 import dev.errand.config.ErrandSettings;
 import dev.errand.enqueue.TaskRequest;
+import dev.errand.schedule.Schedule;
 import dev.errand.task.ExecutionMode;
 import dev.errand.task.TaskDefinition;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import javax.sql.DataSource;
 
 /**
  * Errand, in non-transactional mode (batched completion) or transactional mode (one transaction per
@@ -35,6 +38,9 @@ public final class ErrandSystem implements BenchSystem {
     private Errand client;
     private HikariDataSource workerPool;
     private Errand worker;
+    private int schedules;
+    private String scheduleQueue = ErrandSettings.DEFAULT_QUEUE;
+    private SchedulerMeter meter;
 
     /**
      * @param db the database
@@ -56,9 +62,55 @@ public final class ErrandSystem implements BenchSystem {
         return without;
     }
 
+    /**
+     * Registers {@code count} schedules on a one-minute cron ({@code * * * * *}) at each {@link #setUp()}:
+     * this system is then {@code errand-schedules}. Their tasks are no-op tasks in {@code queue}; the
+     * worker node runs them only if that is the default queue.
+     */
+    public ErrandSystem withSchedules(int count, String queue) {
+        this.schedules = count;
+        this.scheduleQueue = queue;
+        return this;
+    }
+
+    /** Meters the worker node's scheduler thread from the next {@link #prepareWorkers} on. */
+    public void meterScheduler() {
+        meter = new SchedulerMeter(ErrandSettings.DEFAULT_THREAD_NAME_PREFIX + "scheduler");
+    }
+
+    /** The meter of {@link #meterScheduler()}, or null. */
+    public SchedulerMeter meter() {
+        return meter;
+    }
+
+    /** How many schedules {@link #setUp()} registers. */
+    public int schedules() {
+        return schedules;
+    }
+
+    /** The schedule table. */
+    public String scheduleTable() {
+        return prefix + "schedule";
+    }
+
+    /** The pool name, and PostgreSQL application name, of the worker node's connections. */
+    public String workerPoolName() {
+        return prefix + "worker";
+    }
+
+    /**
+     * Moves every schedule's next slot to {@code epochMillis}, so that all of them fire then (set-up, so
+     * that a trial knows when its slot is; the firer then moves each on to its next real slot).
+     */
+    public void nextSlotAt(long epochMillis) {
+        db.execute("UPDATE " + scheduleTable() + " SET next_run_at = TIMESTAMPTZ 'epoch' + " + epochMillis
+                + " * INTERVAL '1 millisecond'");
+    }
+
     @Override
     public String id() {
-        return (transactional ? "errand-tx" : "errand") + (history ? "" : "-nohistory");
+        String base = transactional ? "errand-tx" : schedules > 0 ? "errand-schedules" : "errand";
+        return base + (history ? "" : "-nohistory");
     }
 
     @Override
@@ -76,6 +128,37 @@ public final class ErrandSystem implements BenchSystem {
         tearDown();
         clientPool = db.pool(prefix + "client", 4);
         client = builder(clientPool).processingEnabled(false).build();
+        if (schedules > 0) {
+            registerSchedules();
+        }
+    }
+
+    /**
+     * One schedule through the admin API, then copies of its row under other names: the same row as
+     * {@code schedules().upsert} writes, without 10,000 transactions of set-up.
+     */
+    private void registerSchedules() {
+        String first = scheduleName(1);
+        client.schedules()
+                .upsert(Schedule.cron(first, "noop", "* * * * *")
+                        .queue(scheduleQueue)
+                        .payload(new Stamp(0))
+                        .build());
+        String columns = "kind, queue, payload, cron, interval_ms, time_zone, misfire, misfire_limit, paused,"
+                + " next_run_at, last_run_at";
+        db.execute(
+                "INSERT INTO " + scheduleTable() + " (name, " + columns + ") SELECT 'bench-schedule-' ||"
+                        + " lpad(g::text, greatest(5, length(g::text)), '0'), " + columns + " FROM " + scheduleTable()
+                        + " CROSS JOIN generate_series(2, " + schedules + ") AS g WHERE name = '" + first + "'",
+                "VACUUM ANALYZE " + scheduleTable());
+        long stored = db.queryLong("SELECT count(*) FROM " + scheduleTable());
+        if (stored != schedules) {
+            throw new IllegalStateException("Expected " + schedules + " schedules, found " + stored);
+        }
+    }
+
+    static String scheduleName(int i) {
+        return String.format(java.util.Locale.ROOT, "bench-schedule-%05d", i);
     }
 
     private ErrandBuilder builder(HikariDataSource pool) {
@@ -125,8 +208,9 @@ public final class ErrandSystem implements BenchSystem {
         closeWorker();
         // Transactional runs hold a connection each; add the poller, completer, heartbeat, maintenance,
         // listener and outcome writes.
-        workerPool = db.pool(prefix + "worker", (transactional ? concurrency : 2) + 6);
-        ErrandBuilder builder = Errand.builder(workerPool);
+        workerPool = db.pool(workerPoolName(), (transactional ? concurrency : 2) + 6);
+        DataSource dataSource = meter == null ? workerPool : meter.wrap(workerPool);
+        ErrandBuilder builder = Errand.builder(dataSource);
         // Errand's defaults unless a run overrides them (for tuning experiments only).
         Integer claimBatch = Integer.getInteger("bench.errand.claimBatch");
         if (claimBatch != null) {

@@ -3,6 +3,7 @@ package dev.errand.bench.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.errand.bench.Plan;
+import dev.errand.bench.Systems;
 import dev.errand.bench.TrialRecord;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,6 +52,35 @@ class ReportWriterTest {
                 .contains("| burn-down ≥ 3 × db-scheduler (same run) | burn-down: errand with db-scheduler | 4.00 × |"
                         + " **yes** |")
                 .contains("| batch enqueue ≥ 50,000 tasks/s | — (enqueue not in this run) | n/a | not measured |");
+    }
+
+    @Test
+    void schedulesAreComparedWithAndWithoutInTheirOwnSection() {
+        Plan plan = Plan.full(2).only(List.of("schedule"));
+        List<TrialRecord> records = new ArrayList<>();
+        for (int round = 1; round <= 2; round++) {
+            records.add(trial("schedules-10k", "errand", Systems.SCHEDULES, round, Map.of("rate", "40000")));
+            records.add(trial(
+                    "schedules-10k",
+                    Systems.SCHEDULES,
+                    Systems.SCHEDULES,
+                    round,
+                    Map.of("rate", Integer.toString(30_000 + 2_000 * round), "sweep_ms", "2000")));
+            records.add(trial("schedule-cost-10k", "errand", Systems.SCHEDULES, round, Map.of("sched_tx", "600")));
+            records.add(
+                    trial("schedule-cost-10k", Systems.SCHEDULES, Systems.SCHEDULES, round, Map.of("sched_tx", "700")));
+        }
+        ReportWriter writer = new ReportWriter(null, plan, records, "test", "now", "0 0 0", "0 0 0", Map.of(), "");
+        StringBuilder md = new StringBuilder();
+        writer.summary(md);
+        writer.schedules(md);
+
+        assertThat(md.toString())
+                .doesNotContain("| schedules-10k | rate |")
+                .contains("## Schedules", "runs 10,000 on a one-minute cron")
+                .contains("| rate | 40,000 (40,000–40,000) | 33,000 (32,000–34,000) | 0.83 × |")
+                .contains("| sweep_ms | — | 2,000 (2,000–2,000) |  |")
+                .contains("| sched_tx | 600 (600–600) | 700 (700–700) |");
     }
 
     private static ReportWriter writer() {

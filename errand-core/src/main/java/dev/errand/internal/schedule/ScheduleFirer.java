@@ -11,6 +11,7 @@ import dev.errand.task.TaskDefinition;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -64,17 +65,23 @@ public final class ScheduleFirer {
                 Instant now = schedules.now(c, storage.offsetMicros());
                 List<ScheduleStore.Stored> due = schedules.lockDue(c, now, SCHEDULES_PER_SWEEP);
                 locked[0] = due.size();
+                List<ScheduleStore.Advance> advances = new ArrayList<>(due.size());
                 int tasks = 0;
                 for (ScheduleStore.Stored schedule : due) {
-                    tasks += fire(c, schedule, now);
+                    tasks += fire(c, schedule, now, advances);
                 }
+                // One batch for the whole transaction: per schedule, the sweep then costs one round trip
+                // (its tasks' insert) instead of two.
+                schedules.advanceAll(c, advances);
                 return tasks;
             });
         } while (locked[0] == SCHEDULES_PER_SWEEP);
         return enqueued;
     }
 
-    private int fire(Connection c, ScheduleStore.Stored due, Instant now) throws SQLException {
+    /** Inserts the due slots' tasks and adds the schedule's move to {@code advances}; returns the tasks. */
+    private int fire(Connection c, ScheduleStore.Stored due, Instant now, List<ScheduleStore.Advance> advances)
+            throws SQLException {
         Schedule schedule = due.timing();
         List<Instant> slots;
         Instant next;
@@ -95,7 +102,7 @@ public final class ScheduleFirer {
             inserter.insert(c, task(schedule, due.payloadJson(), slot), channel());
         }
         Instant last = slots.isEmpty() ? due.lastRunAt() : slots.get(slots.size() - 1);
-        schedules.advance(c, schedule.name(), next, last);
+        advances.add(new ScheduleStore.Advance(schedule.name(), next, last));
         if (slots.isEmpty()) {
             log.info(
                     "Schedule '{}' skipped the slots it missed since {} (misfire policy SKIP)",
