@@ -171,20 +171,15 @@ public final class AttemptHistory {
      */
     public int pruneBatch(Connection c, long ageMicros, long offsetMicros) throws SQLException {
         // The ids first: MariaDB and MySQL cannot LIMIT a subquery of the table being deleted from.
-        List<Long> ids = new ArrayList<>();
+        long[] idArray;
         try (PreparedStatement select = c.prepareStatement("SELECT id FROM " + table + " WHERE finished_at < "
                 + dialect.timePlusMicros() + " ORDER BY finished_at LIMIT " + PRUNE_BATCH)) {
             select.setLong(1, Micros.plus(offsetMicros, -ageMicros));
-            try (ResultSet rows = select.executeQuery()) {
-                while (rows.next()) {
-                    ids.add(rows.getLong(1));
-                }
-            }
+            idArray = Jdbc.readIds(select);
         }
-        if (ids.isEmpty()) {
+        if (idArray.length == 0) {
             return 0;
         }
-        long[] idArray = ids.stream().mapToLong(Long::longValue).toArray();
         try (PreparedStatement delete =
                 c.prepareStatement("DELETE FROM " + table + " WHERE " + dialect.idIn("id", idArray.length))) {
             dialect.bindIds(delete, 1, idArray);

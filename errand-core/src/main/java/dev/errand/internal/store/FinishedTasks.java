@@ -3,11 +3,8 @@ package dev.errand.internal.store;
 import dev.errand.task.TaskState;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.Collections;
-import java.util.List;
 import java.util.Set;
 
 /**
@@ -75,7 +72,7 @@ public final class FinishedTasks {
                     .append(')');
         }
         sql.append(" ORDER BY finished_at LIMIT ").append(BATCH);
-        List<Long> ids = new ArrayList<>();
+        long[] idArray;
         try (PreparedStatement select = c.prepareStatement(sql.toString())) {
             int i = 1;
             select.setString(i++, selection.state().dbValue());
@@ -86,16 +83,11 @@ public final class FinishedTasks {
             for (String except : selection.exceptKinds()) {
                 select.setString(i++, except);
             }
-            try (ResultSet rows = select.executeQuery()) {
-                while (rows.next()) {
-                    ids.add(rows.getLong(1));
-                }
-            }
+            idArray = Jdbc.readIds(select);
         }
-        if (ids.isEmpty()) {
+        if (idArray.length == 0) {
             return 0;
         }
-        long[] idArray = ids.stream().mapToLong(Long::longValue).toArray();
         // The state again: an operator may have run a failed task again meanwhile.
         try (PreparedStatement delete = c.prepareStatement(
                 "DELETE FROM " + table + " WHERE " + dialect.idIn("id", idArray.length) + " AND state = ?")) {

@@ -1,7 +1,11 @@
 package dev.errand.internal.store;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
 
 /** Small JDBC helpers for Errand's own transactions. */
 public final class Jdbc {
@@ -56,6 +60,17 @@ public final class Jdbc {
         } catch (Exception e) {
             throw asSqlException(e);
         }
+    }
+
+    /** Runs a query whose first column is an id, and returns the ids in row order. */
+    static long[] readIds(PreparedStatement query) throws SQLException {
+        List<Long> ids = new ArrayList<>();
+        try (ResultSet rows = query.executeQuery()) {
+            while (rows.next()) {
+                ids.add(rows.getLong(1));
+            }
+        }
+        return ids.stream().mapToLong(Long::longValue).toArray();
     }
 
     /** Rethrows unchecked throwables as they are, and wraps any other non-SQL exception. */
