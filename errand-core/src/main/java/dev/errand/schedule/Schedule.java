@@ -63,7 +63,7 @@ public final class Schedule {
         this.queue = builder.queue;
         this.payload = builder.payload;
         this.cronExpression = builder.cronExpression;
-        this.cron = builder.cronExpression == null ? null : ExecutionTime.forCron(parse(name, builder.cronExpression));
+        this.cron = builder.cronExpression == null ? null : executionTime(name, builder.cronExpression);
         this.interval = builder.interval;
         this.zone = builder.zone;
         this.misfire = builder.misfire;
@@ -82,7 +82,7 @@ public final class Schedule {
             throw new IllegalArgumentException("Schedule '" + name + "' needs a cron expression, for example"
                     + " \"*/5 * * * *\" (every five minutes)");
         }
-        parse(name, expression.trim());
+        executionTime(name, expression.trim());
         builder.cronExpression = expression.trim();
         return builder;
     }
@@ -120,6 +120,10 @@ public final class Schedule {
             throw new IllegalArgumentException("kind must not be null");
         }
         return kind.name();
+    }
+
+    private static ExecutionTime executionTime(String name, String expression) {
+        return ParsedCrons.get(expression, text -> ExecutionTime.forCron(parse(name, text)));
     }
 
     private static Cron parse(String name, String expression) {

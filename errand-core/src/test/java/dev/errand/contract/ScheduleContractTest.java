@@ -6,10 +6,12 @@ import static org.awaitility.Awaitility.await;
 
 import dev.errand.Errand;
 import dev.errand.ErrandBuilder;
+import dev.errand.enqueue.TaskRequest;
 import dev.errand.schedule.MisfirePolicy;
 import dev.errand.schedule.Schedule;
 import dev.errand.schedule.ScheduleInfo;
 import dev.errand.task.TaskDefinition;
+import dev.errand.task.TaskState;
 import dev.errand.testing.ErrandTestSupport;
 import dev.errand.testing.Target;
 import java.time.Duration;
@@ -174,6 +176,37 @@ class ScheduleContractTest extends ErrandTestSupport {
         await().atMost(Duration.ofSeconds(30)).until(() -> effects() == 500);
         Thread.sleep(500);
         assertThat(effects()).isEqualTo(500);
+    }
+
+    @Test
+    void aSlotWhoseKeyIsAlreadyHeldIsSkippedAndTheRestOfItsTransactionFires() throws Exception {
+        ErrandBuilder builder = node();
+        for (int i = 0; i < 20; i++) {
+            builder.schedule(Schedule.every("keyed-" + i, "tick", Duration.ofHours(1))
+                    .payload(new Tick("keyed-" + i))
+                    .build());
+        }
+        Errand errand = node(builder);
+        Instant slot = errand.schedules().find("keyed-7").orElseThrow().nextRunAt();
+        // An active task already holds keyed-7's slot key, so that slot's row in the batch insert conflicts.
+        String heldKey = "schedule:keyed-7@" + slot.toEpochMilli();
+        long holder = errand.enqueue(TaskRequest.builder("tick", new Tick("holder"))
+                        .uniqueKey(heldKey)
+                        .delay(Duration.ofDays(30))
+                        .build())
+                .id();
+        advanceToNextSlot(errand, "keyed-0");
+        errand.start();
+        await().atMost(Duration.ofSeconds(30)).until(() -> effects() == 19);
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(errand.schedules().list())
+                        .hasSize(20)
+                        .allSatisfy(info -> assertThat(info.lastRunAt()).isEqualTo(slot)));
+        Thread.sleep(300);
+        assertThat(notes).hasSize(19).doesNotContain("keyed-7", "holder");
+        assertThat(scalar("SELECT COUNT(*) FROM " + prefix + "task WHERE unique_key = '" + heldKey + "'"))
+                .isEqualTo(1);
+        assertThat(task(errand, holder).state()).isEqualTo(TaskState.PENDING);
     }
 
     @Test

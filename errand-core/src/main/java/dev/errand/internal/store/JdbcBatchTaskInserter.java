@@ -5,7 +5,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Savepoint;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -71,6 +73,49 @@ final class JdbcBatchTaskInserter implements TaskInserter {
             dialect.notifyOnCommit(connection, channel, queue);
         }
         return ids;
+    }
+
+    @Override
+    public List<Enqueued> insertAllKeyed(Connection connection, List<NewTask> tasks, String channel)
+            throws SQLException {
+        return Jdbc.atomically(connection, c -> {
+            Savepoint beforeBatch = c.setSavepoint();
+            long[] ids;
+            try {
+                ids = insertAll(c, tasks, channel);
+            } catch (SQLException e) {
+                if (!causedByUniqueViolation(e)) {
+                    throw e;
+                }
+                // Some key is held: undo the rows the batch wrote, and let the one-row path sort out each key.
+                c.rollback(beforeBatch);
+                List<Enqueued> enqueued = new ArrayList<>(tasks.size());
+                for (NewTask task : tasks) {
+                    enqueued.add(insert(c, task, channel));
+                }
+                return enqueued;
+            }
+            c.releaseSavepoint(beforeBatch);
+            List<Enqueued> enqueued = new ArrayList<>(ids.length);
+            for (long id : ids) {
+                enqueued.add(new Enqueued(id, true));
+            }
+            return enqueued;
+        });
+    }
+
+    /** Whether a batch failed on a unique key: drivers report it on the batch error, its cause or a next one. */
+    private boolean causedByUniqueViolation(SQLException failure) {
+        for (Throwable e = failure; e != null; e = e.getCause()) {
+            if (e instanceof SQLException sql) {
+                for (SQLException next = sql; next != null; next = next.getNextException()) {
+                    if (dialect.isUniqueViolation(next)) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     private static long[] generatedIds(Statement statement, int expected) throws SQLException {

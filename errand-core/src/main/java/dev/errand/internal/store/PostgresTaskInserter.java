@@ -5,7 +5,10 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * PostgreSQL inserts: {@code ON CONFLICT DO NOTHING} for unique keys, so that a duplicate never aborts
@@ -21,6 +24,7 @@ final class PostgresTaskInserter implements TaskInserter {
     private final InsertStatement insert;
     private final String insertOne;
     private final String insertMany;
+    private final String insertKeyed;
     private final UniqueKeys uniqueKeys;
 
     PostgresTaskInserter(InsertStatement insert, UniqueKeys uniqueKeys) {
@@ -35,6 +39,17 @@ final class PostgresTaskInserter implements TaskInserter {
                 + " CAST(? AS int[]), CAST(? AS text[]), CAST(? AS bigint[]), CAST(? AS int[]))"
                 + " AS r(kind, queue, payload, priority, run_at, delay_micros, max_attempts)"
                 + " RETURNING id, pg_notify(?, queue)";
+        // The same with unique keys: a key that an active task holds, or that an earlier row of the same
+        // statement took, skips its row instead of aborting the caller's transaction.
+        this.insertKeyed = "INSERT INTO " + insert.table()
+                + " (kind, queue, payload, priority, run_at, max_attempts, unique_key)"
+                + " SELECT r.kind, r.queue, CAST(r.payload AS jsonb), r.priority,"
+                + " COALESCE(CAST(r.run_at AS timestamptz),"
+                + " statement_timestamp() + r.delay_micros * INTERVAL '1 microsecond'), r.max_attempts, r.unique_key"
+                + " FROM unnest(CAST(? AS varchar[]), CAST(? AS varchar[]), CAST(? AS text[]),"
+                + " CAST(? AS int[]), CAST(? AS text[]), CAST(? AS bigint[]), CAST(? AS int[]), CAST(? AS varchar[]))"
+                + " AS r(kind, queue, payload, priority, run_at, delay_micros, max_attempts, unique_key)"
+                + " ON CONFLICT DO NOTHING RETURNING id, unique_key, pg_notify(?, queue)";
         this.uniqueKeys = uniqueKeys;
     }
 
@@ -64,6 +79,52 @@ final class PostgresTaskInserter implements TaskInserter {
     @Override
     public long[] insertAll(Connection connection, List<NewTask> tasks, String channel) throws SQLException {
         int size = tasks.size();
+        try (PreparedStatement statement = connection.prepareStatement(insertMany)) {
+            int next = bindColumns(statement, connection, tasks);
+            statement.setString(next, channel);
+            // INSERT ... SELECT FROM unnest returns rows in input order; ids map back by position.
+            long[] ids = new long[size];
+            int i = 0;
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    ids[i++] = rows.getLong(1);
+                }
+            }
+            if (i != size) {
+                throw new SQLException("Batch insert returned " + i + " ids for " + size + " tasks");
+            }
+            return ids;
+        }
+    }
+
+    @Override
+    public List<Enqueued> insertAllKeyed(Connection connection, List<NewTask> tasks, String channel)
+            throws SQLException {
+        Map<String, Long> inserted = new HashMap<>();
+        try (PreparedStatement statement = connection.prepareStatement(insertKeyed)) {
+            int next = bindColumns(statement, connection, tasks);
+            String[] keys = tasks.stream().map(NewTask::uniqueKey).toArray(String[]::new);
+            statement.setArray(next, connection.createArrayOf("varchar", keys));
+            statement.setString(next + 1, channel);
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    inserted.put(rows.getString(2), rows.getLong(1));
+                }
+            }
+        }
+        List<Enqueued> enqueued = new ArrayList<>(tasks.size());
+        for (NewTask task : tasks) {
+            Long id = inserted.remove(task.uniqueKey());
+            // A skipped row's key is held: the one-row path finds the holder, or inserts if it just finished.
+            enqueued.add(id != null ? new Enqueued(id, true) : insert(connection, task, channel));
+        }
+        return enqueued;
+    }
+
+    /** Binds the seven column arrays of {@code tasks} from parameter 1; returns the next parameter's index. */
+    private static int bindColumns(PreparedStatement statement, Connection connection, List<NewTask> tasks)
+            throws SQLException {
+        int size = tasks.size();
         String[] kinds = new String[size];
         String[] queues = new String[size];
         String[] payloads = new String[size];
@@ -81,27 +142,13 @@ final class PostgresTaskInserter implements TaskInserter {
             delays[i] = task.delayMicros();
             maxAttempts[i] = task.maxAttempts();
         }
-        try (PreparedStatement statement = connection.prepareStatement(insertMany)) {
-            statement.setArray(1, connection.createArrayOf("varchar", kinds));
-            statement.setArray(2, connection.createArrayOf("varchar", queues));
-            statement.setArray(3, connection.createArrayOf("text", payloads));
-            statement.setArray(4, connection.createArrayOf("int4", priorities));
-            statement.setArray(5, connection.createArrayOf("text", runAts));
-            statement.setArray(6, connection.createArrayOf("int8", delays));
-            statement.setArray(7, connection.createArrayOf("int4", maxAttempts));
-            statement.setString(8, channel);
-            // INSERT ... SELECT FROM unnest returns rows in input order; ids map back by position.
-            long[] ids = new long[size];
-            int i = 0;
-            try (ResultSet rows = statement.executeQuery()) {
-                while (rows.next()) {
-                    ids[i++] = rows.getLong(1);
-                }
-            }
-            if (i != size) {
-                throw new SQLException("Batch insert returned " + i + " ids for " + size + " tasks");
-            }
-            return ids;
-        }
+        statement.setArray(1, connection.createArrayOf("varchar", kinds));
+        statement.setArray(2, connection.createArrayOf("varchar", queues));
+        statement.setArray(3, connection.createArrayOf("text", payloads));
+        statement.setArray(4, connection.createArrayOf("int4", priorities));
+        statement.setArray(5, connection.createArrayOf("text", runAts));
+        statement.setArray(6, connection.createArrayOf("int8", delays));
+        statement.setArray(7, connection.createArrayOf("int4", maxAttempts));
+        return 8;
     }
 }

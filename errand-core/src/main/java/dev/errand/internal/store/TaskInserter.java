@@ -27,4 +27,13 @@ public interface TaskInserter {
      * @return the new ids, in the order of {@code tasks}
      */
     long[] insertAll(Connection connection, List<NewTask> tasks, String channel) throws SQLException;
+
+    /**
+     * Inserts tasks that each have a unique key and no conditions or deadline, in as few round trips as
+     * the database allows, and sends their queues' wake-ups on {@code channel}. A task whose key an active
+     * task holds is not written, as with {@link #insert}.
+     *
+     * @return per task, in the order of {@code tasks}: the new task, or the active task that holds its key
+     */
+    List<Enqueued> insertAllKeyed(Connection connection, List<NewTask> tasks, String channel) throws SQLException;
 }
