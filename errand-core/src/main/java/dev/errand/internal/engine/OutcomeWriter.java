@@ -32,6 +32,16 @@ final class OutcomeWriter {
     private final PayloadCodec codec;
     private final FailureLog failureLog = new FailureLog();
     private final AttemptRecorder history;
+    private final Outage outage = new Outage(
+            log,
+            "Writing attempt outcomes",
+            "the tasks keep their state, their leases expire and rescue runs them again; further failures"
+                    + " are counted until the database answers");
+
+    /** How many times the write of an interrupted attempt is tried while the database comes back. */
+    private static final int INTERRUPTED_WRITE_TRIES = 5;
+
+    private static final long INTERRUPTED_WRITE_PAUSE_MILLIS = 1_000;
 
     /** The end of an expiry: no handler ran. */
     private static final Ended NO_RUN = new Ended(null, null, null);
@@ -124,13 +134,10 @@ final class OutcomeWriter {
                 }
                 return updated;
             });
+            outage.succeeded();
             countRetry(written, task, retry);
         } catch (SQLException e) {
-            log.warn(
-                    "Could not schedule task {} ({}) for retry ({}); its lease will expire and rescue will retry it",
-                    task.id(),
-                    task.kind(),
-                    e.getMessage());
+            outage.failed("retry of task " + task.id() + " (" + task.kind() + ")", e);
         }
     }
 
@@ -144,20 +151,21 @@ final class OutcomeWriter {
                 }
                 return updated;
             });
+            outage.succeeded();
             if (written) {
                 log.info("Task {} ({}) was cancelled while it ran, as an operator asked", task.id(), task.kind());
             }
         } catch (SQLException e) {
-            log.warn(
-                    "Could not mark task {} ({}) cancelled ({}); its lease will expire, and its cancel request is"
-                            + " honoured once it is pending again",
-                    task.id(),
-                    task.kind(),
-                    e.getMessage());
+            // Its cancel request stays, and is honoured once the task is pending again.
+            outage.failed("cancel of task " + task.id() + " (" + task.kind() + ")", e);
         }
     }
 
     private void requeue(ClaimedTask task, Decision.Requeue requeue, Ended ended) {
+        if (ended.ending() instanceof Ending.Interrupted interrupted) {
+            requeueInterrupted(task, requeue, ended, interrupted);
+            return;
+        }
         try {
             if (ended.ending() instanceof Ending.Snoozed) {
                 // The handler ran and snoozed: the attempt is given back, but the history shows it.
@@ -169,16 +177,61 @@ final class OutcomeWriter {
                     }
                     return updated;
                 });
+                outage.succeeded();
                 return;
             }
             storage.transactions().runStatement("requeue", c -> storage.tasks()
                     .requeueUncounted(c, task, requeue.delay(), storage.offsetMicros()));
+            outage.succeeded();
         } catch (SQLException e) {
-            log.warn(
-                    "Could not requeue task {} ({}): {}; its lease will expire and rescue will retry it",
-                    task.id(),
-                    task.kind(),
-                    e.getMessage());
+            outage.failed("requeue of task " + task.id() + " (" + task.kind() + ")", e);
+        }
+    }
+
+    /**
+     * Gives back an attempt the infrastructure cut off, recording why on the row and in the history. The
+     * database may be restarting, so the write is tried a few times: if it never lands, the lease expires
+     * and rescue counts the attempt as a lost worker's.
+     */
+    private void requeueInterrupted(
+            ClaimedTask task, Decision.Requeue requeue, Ended ended, Ending.Interrupted interrupted) {
+        FailureCause cause = interrupted.cause(null);
+        String lastError = "Attempt " + task.attempt() + " was interrupted by the infrastructure and given back: "
+                + cause.describe();
+        for (int tries = 1; ; tries++) {
+            try {
+                boolean written = storage.transactions().run("requeue", c -> {
+                    boolean updated = storage.tasks()
+                            .requeueInterrupted(
+                                    c, task, requeue.delay(), ErrorTexts.safe(lastError), storage.offsetMicros());
+                    if (updated) {
+                        history.record(c, task, AttemptOutcome.INTERRUPTED, ended, cause);
+                    }
+                    return updated;
+                });
+                outage.succeeded();
+                if (written) {
+                    failureLog.interrupted(task, cause);
+                } else {
+                    fencedOff(task);
+                }
+                return;
+            } catch (SQLException e) {
+                if (tries >= INTERRUPTED_WRITE_TRIES || !pause()) {
+                    outage.failed("requeue of interrupted task " + task.id() + " (" + task.kind() + ")", e);
+                    return;
+                }
+            }
+        }
+    }
+
+    private static boolean pause() {
+        try {
+            Thread.sleep(INTERRUPTED_WRITE_PAUSE_MILLIS);
+            return true;
+        } catch (InterruptedException stopping) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 
@@ -223,11 +276,7 @@ final class OutcomeWriter {
             });
         } catch (Throwable callbackOrDatabase) {
             if (!callbackRan[0]) {
-                log.warn(
-                        "Could not mark task {} ({}) failed ({}); it stays as it is and is tried again later",
-                        task.id(),
-                        task.kind(),
-                        ErrorMessages.of(callbackOrDatabase));
+                outage.failed("failure of task " + task.id() + " (" + task.kind() + ")", callbackOrDatabase);
                 return Written.UNKNOWN;
             }
             log.error(
@@ -240,6 +289,7 @@ final class OutcomeWriter {
                     errors.withNote(error, "Failure callback failed: " + ErrorMessages.summary(callbackOrDatabase)),
                     write);
         }
+        outage.succeeded();
         return written ? Written.YES : Written.NO;
     }
 
@@ -247,11 +297,7 @@ final class OutcomeWriter {
         try {
             return storage.transactions().run("fail", c -> write.write(c, error)) ? Written.YES : Written.NO;
         } catch (SQLException e) {
-            log.warn(
-                    "Could not mark task {} ({}) failed ({}); it stays as it is and is tried again later",
-                    task.id(),
-                    task.kind(),
-                    e.getMessage());
+            outage.failed("failure of task " + task.id() + " (" + task.kind() + ")", e);
             return Written.UNKNOWN;
         }
     }

@@ -161,6 +161,9 @@ final class TaskRunner {
             storage.transactions().countLockConflict("run");
             return new Ending.LostLockConflict(failure, 1);
         }
+        if (storage.transactions().isConnectionFailure(failure)) {
+            return new Ending.Interrupted(failure, 1);
+        }
         return new Ending.Threw(failure);
     }
 

@@ -116,6 +116,29 @@ public interface Dialect {
     }
 
     /**
+     * Whether this failure means the connection or the server went away under the transaction: a lost or
+     * refused connection (SQL state class 08), a server shutting down or restarting (57P01, 57P02, 57P03),
+     * or a session the server ended ({@code 57014} is not one: a cancelled statement is the caller's). Such
+     * a failure is the infrastructure's, never the handler's.
+     */
+    default boolean isConnectionFailure(SQLException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.sql.SQLNonTransientConnectionException
+                    || t instanceof java.sql.SQLTransientConnectionException
+                    || t instanceof java.sql.SQLRecoverableException) {
+                return true;
+            }
+            if (t instanceof SQLException sql && sql.getSQLState() != null) {
+                String state = sql.getSQLState();
+                if (state.startsWith("08") || "57P01".equals(state) || "57P02".equals(state) || "57P03".equals(state)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
      * Whether the database has {@code LATERAL} joins and {@code generate_series}, so that a claim can
      * read one index range per priority (see the claim strategies).
      */

@@ -45,6 +45,7 @@ public final class TaskStore {
     private final String heartbeatSql;
     private final String releaseSql;
     private final String requeueSql;
+    private final String interruptedSql;
     private final String expiredSql;
 
     /**
@@ -79,6 +80,9 @@ public final class TaskStore {
                 + ", attempt = attempt - 1, started_at = NULL, " + CLEAR_LEASE + manyFence;
         this.requeueSql = "UPDATE " + table + " SET state = " + States.PENDING
                 + ", attempt = attempt - 1, started_at = NULL, run_at = " + now + ", " + CLEAR_LEASE + FENCE;
+        this.interruptedSql = "UPDATE " + table + " SET state = " + States.PENDING
+                + ", attempt = attempt - 1, interruptions = interruptions + 1, last_error = ?, started_at = NULL,"
+                + " run_at = " + now + ", " + CLEAR_LEASE + FENCE;
         this.expiredSql = "SELECT " + TaskRows.CLAIMED_COLUMNS + ", lease_token, lease_owner FROM " + table
                 + " WHERE state = " + States.RUNNING + " AND lease_expires_at < " + now
                 + " ORDER BY lease_expires_at LIMIT 1 FOR UPDATE SKIP LOCKED";
@@ -210,6 +214,22 @@ public final class TaskStore {
             statement.setLong(1, Micros.plus(offsetMicros, Micros.of(delay)));
             statement.setLong(2, task.id());
             statement.setLong(3, task.leaseToken());
+            return statement.executeUpdate() == 1;
+        }
+    }
+
+    /**
+     * Puts a task whose attempt the infrastructure cut off back to pending without counting the attempt,
+     * adds one to its {@code interruptions} and records why in {@code last_error}; fenced by the lease.
+     */
+    public boolean requeueInterrupted(
+            Connection connection, ClaimedTask task, Duration delay, String error, long offsetMicros)
+            throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(interruptedSql)) {
+            statement.setString(1, error);
+            statement.setLong(2, Micros.plus(offsetMicros, Micros.of(delay)));
+            statement.setLong(3, task.id());
+            statement.setLong(4, task.leaseToken());
             return statement.executeUpdate() == 1;
         }
     }

@@ -48,6 +48,16 @@ public final class Transactions {
         return false;
     }
 
+    /** Whether {@code failure}, or one of its causes, says the connection or the server went away. */
+    public boolean isConnectionFailure(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql && dialect.isConnectionFailure(sql)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Counts a lock conflict that was handled outside {@link #run}, such as in a handler's transaction. */
     public void countLockConflict(String operation) {
         lockConflictRetries.increment();
