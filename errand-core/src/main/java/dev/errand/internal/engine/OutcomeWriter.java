@@ -6,6 +6,7 @@ import dev.errand.internal.outcome.Ending;
 import dev.errand.internal.outcome.ErrorMessages;
 import dev.errand.internal.store.AttemptError;
 import dev.errand.internal.store.Storage;
+import dev.errand.internal.store.TaskStore;
 import dev.errand.spi.ClaimedTask;
 import dev.errand.spi.PayloadCodec;
 import dev.errand.task.FailedTask;
@@ -38,9 +39,6 @@ final class OutcomeWriter {
             "the tasks keep their state, their leases expire and rescue runs them again; further failures"
                     + " are counted until the database answers");
 
-    /** How many times the write of an interrupted attempt is tried while the database comes back. */
-    private static final int INTERRUPTED_WRITE_TRIES = 5;
-
     private static final long INTERRUPTED_WRITE_PAUSE_MILLIS = 1_000;
 
     /** The end of an expiry: no handler ran. */
@@ -60,7 +58,7 @@ final class OutcomeWriter {
         if (decision instanceof Decision.Retry retry) {
             retry(task, retry, ended);
         } else if (decision instanceof Decision.Requeue requeue) {
-            requeue(task, requeue, ended);
+            requeue(task, kind, requeue, ended);
         } else if (decision instanceof Decision.Cancel) {
             cancel(task, ended);
         } else if (decision instanceof Decision.Fail fail) {
@@ -161,9 +159,10 @@ final class OutcomeWriter {
         }
     }
 
-    private void requeue(ClaimedTask task, Decision.Requeue requeue, Ended ended) {
+    private void requeue(ClaimedTask task, RegisteredKind kind, Decision.Requeue requeue, Ended ended) {
         if (ended.ending() instanceof Ending.Interrupted interrupted) {
-            requeueInterrupted(task, requeue, ended, interrupted);
+            long patience = kind == null ? 0 : kind.lease().toNanos();
+            requeueInterrupted(task, requeue, ended, interrupted, System.nanoTime() + patience);
             return;
         }
         try {
@@ -180,25 +179,49 @@ final class OutcomeWriter {
                 outage.succeeded();
                 return;
             }
-            storage.transactions().runStatement("requeue", c -> storage.tasks()
-                    .requeueUncounted(c, task, requeue.delay(), storage.offsetMicros()));
-            outage.succeeded();
+            requeueUncounted(task, kind, requeue);
         } catch (SQLException e) {
             outage.failed("requeue of task " + task.id() + " (" + task.kind() + ")", e);
         }
     }
 
     /**
+     * Gives back an attempt that never began (no connection) or lost a lock conflict. An attempt that got
+     * no connection may be waiting out a database outage, so its write is tried again each second for up
+     * to one lease, as for an interrupted one: otherwise rescue would count it as a lost worker's.
+     */
+    private void requeueUncounted(ClaimedTask task, RegisteredKind kind, Decision.Requeue requeue) throws SQLException {
+        long deadline = System.nanoTime() + (kind == null ? 0 : kind.lease().toNanos());
+        while (true) {
+            try {
+                storage.transactions().runStatement("requeue", c -> storage.tasks()
+                        .requeueUncounted(c, task, requeue.delay(), storage.offsetMicros()));
+                outage.succeeded();
+                return;
+            } catch (SQLException e) {
+                if (!storage.transactions().isConnectionFailure(e) || System.nanoTime() - deadline > 0 || !pause()) {
+                    throw e;
+                }
+                outage.failed("requeue of task " + task.id() + " (" + task.kind() + ")", e);
+            }
+        }
+    }
+
+    /**
      * Gives back an attempt the infrastructure cut off, recording why on the row and in the history. The
-     * database may be restarting, so the write is tried a few times: if it never lands, the lease expires
-     * and rescue counts the attempt as a lost worker's.
+     * database may be restarting, so the write is tried again each second until {@code deadlineNanos} (one
+     * lease from now): if it never lands, the lease expires and rescue counts the attempt as a lost worker's.
      */
     private void requeueInterrupted(
-            ClaimedTask task, Decision.Requeue requeue, Ended ended, Ending.Interrupted interrupted) {
+            ClaimedTask task,
+            Decision.Requeue requeue,
+            Ended ended,
+            Ending.Interrupted interrupted,
+            long deadlineNanos) {
         FailureCause cause = interrupted.cause(null);
         String lastError = "Attempt " + task.attempt() + " was interrupted by the infrastructure and given back: "
                 + cause.describe();
-        for (int tries = 1; ; tries++) {
+        while (true) {
             try {
                 boolean written = storage.transactions().run("requeue", c -> {
                     boolean updated = storage.tasks()
@@ -213,11 +236,19 @@ final class OutcomeWriter {
                 if (written) {
                     failureLog.interrupted(task, cause);
                 } else {
-                    fencedOff(task);
+                    observers.stats().recordFencedOff(1);
+                    log.debug(
+                            "Task {} ({}) attempt {} was interrupted but not given back: its row changed meanwhile"
+                                    + " (its commit landed before the connection broke, or its lease was taken"
+                                    + " back), or it was given back {} times already",
+                            task.id(),
+                            task.kind(),
+                            task.attempt(),
+                            TaskStore.MAX_INTERRUPTIONS);
                 }
                 return;
             } catch (SQLException e) {
-                if (tries >= INTERRUPTED_WRITE_TRIES || !pause()) {
+                if (System.nanoTime() - deadlineNanos > 0 || !pause()) {
                     outage.failed("requeue of interrupted task " + task.id() + " (" + task.kind() + ")", e);
                     return;
                 }
