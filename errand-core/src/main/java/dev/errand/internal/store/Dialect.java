@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -113,6 +114,18 @@ public interface Dialect {
             }
         }
         return false;
+    }
+
+    /**
+     * Bounds the current transaction on the server, where the database can: a transaction left idle longer
+     * than {@code idle} (its worker stalled or partitioned) is ended by the server, which frees its row
+     * locks; with {@code statement} set, a statement running longer is cancelled. Only for the current
+     * transaction: the pooled connection keeps its own settings afterwards.
+     *
+     * @param statement the longest one statement may run, or {@code null} for the server's setting
+     */
+    default void boundTransaction(Connection connection, Duration idle, Duration statement) throws SQLException {
+        // Not supported by this database: the lease and rescue remain the only bound.
     }
 
     /**
