@@ -285,6 +285,8 @@ public final class ChaosRun {
                 direct,
                 "SELECT COUNT(*) FROM " + task + " t WHERE t.kind = '" + ChaosWorkerMain.PLAIN + "' AND t.attempt <"
                         + " (SELECT COUNT(*) FROM " + effect + " e WHERE e.task_id = t.id AND e.note = 'run')");
+        log("unfinished or missing " + lost + ", succeeded transactional tasks without their effect " + txWithoutEffect
+                + ", succeeded non-transactional tasks without a run " + plainWithoutRun);
         long interruptions = scalar(direct, "SELECT COALESCE(SUM(interruptions), 0) FROM " + task);
         List<String> errors = new ArrayList<>();
         for (CrashChild worker : everyWorker) {
