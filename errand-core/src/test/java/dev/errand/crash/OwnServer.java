@@ -94,7 +94,8 @@ abstract class OwnServer implements AutoCloseable {
 
         @Override
         boolean available() {
-            return bin != null;
+            // initdb refuses root, and only root can run it as the postgres user.
+            return bin != null && "root".equals(System.getProperty("user.name"));
         }
 
         @Override

@@ -1,4 +1,4 @@
-package dev.errand.contract;
+package dev.errand.chaos;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -28,11 +28,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @ParameterizedClass(name = "{0}")
 @MethodSource("dev.errand.testing.Targets#servers")
-class InterruptionContractTest extends ErrandTestSupport {
+class InterruptionTest extends ErrandTestSupport {
 
     private final AtomicInteger runs = new AtomicInteger();
 
-    InterruptionContractTest(Target target) {
+    InterruptionTest(Target target) {
         super(target);
     }
 
