@@ -43,6 +43,15 @@ public final class Settings {
             Duration.ofHours(24),
             "The lease set by every claim and the default lease of kinds; at least twice the heartbeat interval.");
 
+    /** The longest one attempt of a kind may run before its handler is interrupted; set per kind. */
+    public static final Setting<Duration> EXECUTION_TIMEOUT = Setting.ofDuration(
+            "executionTimeout",
+            Duration.ofHours(24),
+            Duration.ofMillis(10),
+            Duration.ofHours(24),
+            "The longest one attempt of a kind may run: its handler is then interrupted, a transactional"
+                    + " attempt rolls back, and the attempt counts as failed. Set per kind; none by default.");
+
     /** How often the node extends the leases it holds. */
     public static final Setting<Duration> HEARTBEAT_INTERVAL = Setting.ofDuration(
             "heartbeatInterval",

@@ -13,7 +13,12 @@ public enum AttemptOutcome {
     /** The handler snoozed: the task waits, and the attempt is given back. */
     SNOOZED("snoozed"),
     /** The task's deadline passed before it ran again; it failed as expired without an attempt. */
-    EXPIRED("expired");
+    EXPIRED("expired"),
+    /**
+     * The infrastructure cut the attempt off (a lost connection, a database shutdown or restart): its
+     * transaction rolled back, and the attempt is given back without counting against the maximum.
+     */
+    INTERRUPTED("interrupted");
 
     private final String dbValue;
 

@@ -23,6 +23,7 @@ public final class TaskDefinition<P> {
     private final RetryPolicy retryPolicy;
     private final Integer maxAttempts;
     private final Duration leaseDuration;
+    private final Duration executionTimeout;
     private final LeaseExpiryAction leaseExpiryAction;
     private final FailureCallback<? super P> failureCallback;
     private final List<Class<? extends Exception>> writesCommitOn;
@@ -37,6 +38,7 @@ public final class TaskDefinition<P> {
                 ? builder.maxAttempts
                 : builder.retryPolicy instanceof DelayList delays ? delays.attemptsCovered() : null;
         this.leaseDuration = builder.leaseDuration;
+        this.executionTimeout = builder.executionTimeout;
         this.leaseExpiryAction = builder.leaseExpiryAction;
         this.failureCallback = builder.failureCallback;
         this.writesCommitOn = List.copyOf(builder.writesCommitOn);
@@ -108,6 +110,14 @@ public final class TaskDefinition<P> {
         return leaseDuration;
     }
 
+    /**
+     * The longest one attempt may run before its handler is interrupted and the attempt fails, or
+     * {@code null} for no limit.
+     */
+    public Duration executionTimeout() {
+        return executionTimeout;
+    }
+
     /** What rescue does when a worker running this kind is lost; {@link LeaseExpiryAction#RETRY} unless set. */
     public LeaseExpiryAction leaseExpiryAction() {
         return leaseExpiryAction;
@@ -156,6 +166,7 @@ public final class TaskDefinition<P> {
         private RetryPolicy retryPolicy;
         private Integer maxAttempts;
         private Duration leaseDuration;
+        private Duration executionTimeout;
         private LeaseExpiryAction leaseExpiryAction = LeaseExpiryAction.RETRY;
         private FailureCallback<? super P> failureCallback;
         private final List<Class<? extends Exception>> writesCommitOn = new ArrayList<>();
@@ -200,6 +211,19 @@ public final class TaskDefinition<P> {
          */
         public Builder<P> leaseDuration(Duration leaseDuration) {
             this.leaseDuration = Settings.LEASE_DURATION.require(leaseDuration);
+            return this;
+        }
+
+        /**
+         * Sets the longest one attempt may run. Past it the worker interrupts the handler; a transactional
+         * attempt rolls back (on PostgreSQL its statements are also cancelled at the deadline), and the
+         * attempt counts as failed, with an {@link ExecutionTimeoutException} as its error. A handler that
+         * ignores interrupts still fails when it returns. No limit unless set.
+         *
+         * @throws IllegalArgumentException if null or outside 10 ms to 24 h
+         */
+        public Builder<P> executionTimeout(Duration timeout) {
+            this.executionTimeout = Settings.EXECUTION_TIMEOUT.require(timeout);
             return this;
         }
 

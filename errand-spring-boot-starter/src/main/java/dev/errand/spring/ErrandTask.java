@@ -64,6 +64,12 @@ public @interface ErrandTask {
      */
     String leaseDuration() default "";
 
+    /**
+     * The longest one attempt may run before its handler is interrupted and the attempt fails, for example
+     * {@code "30s"}; empty for no limit. See {@code TaskDefinition.Builder#executionTimeout}.
+     */
+    String executionTimeout() default "";
+
     /** What rescue does when the worker running a task of this kind is lost. */
     LeaseExpiryAction onLeaseExpired() default LeaseExpiryAction.RETRY;
 

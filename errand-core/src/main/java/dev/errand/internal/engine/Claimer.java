@@ -7,6 +7,8 @@ import dev.errand.spi.ClaimedTask;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,6 +25,8 @@ final class Claimer {
     private final ClaimStrategy strategy;
     private final LeaseKeeper leases;
     private final Observers observers;
+    // Every queue's poller claims through this one claimer.
+    private final Queue<ClaimRequest> inDoubt = new ConcurrentLinkedQueue<>();
 
     Claimer(Storage storage, ClaimStrategy strategy, LeaseKeeper leases, Observers observers) {
         this.storage = storage;
@@ -33,15 +37,43 @@ final class Claimer {
 
     /** Claims what {@code request} asks for; the claimed tasks' leases are kept from now on. */
     List<ClaimedTask> claim(ClaimRequest request) throws SQLException {
-        List<ClaimedTask> tasks = strategy.singleStatement()
-                ? storage.transactions().runStatement("claim", connection -> strategy.claim(connection, request))
-                : storage.transactions().run("claim", connection -> strategy.claim(connection, request));
+        releaseClaimsInDoubt();
+        List<ClaimedTask> tasks;
+        try {
+            tasks = strategy.singleStatement()
+                    ? storage.transactions().runStatement("claim", connection -> strategy.claim(connection, request))
+                    : storage.transactions().run("claim", connection -> strategy.claim(connection, request));
+        } catch (SQLException e) {
+            if (storage.transactions().isConnectionFailure(e)) {
+                // The claim may have committed before the connection broke: its rows would then wait a
+                // whole lease for rescue, which would count an attempt that never ran.
+                inDoubt.add(request);
+            }
+            throw e;
+        }
         observers.stats().recordClaimed(tasks.size());
         Duration lease = Duration.ofNanos(request.leaseMicros() * 1_000);
         for (ClaimedTask task : tasks) {
             leases.hold(task.id(), lease);
         }
         return tasks;
+    }
+
+    /** Gives back what claims in doubt took, once the database answers again. */
+    private void releaseClaimsInDoubt() throws SQLException {
+        ClaimRequest doubtful;
+        while ((doubtful = inDoubt.peek()) != null) {
+            ClaimRequest request = doubtful;
+            int released = storage.transactions().runStatement("release", c -> storage.tasks()
+                    .releaseClaim(c, request.owner(), request.leaseToken()));
+            inDoubt.remove(request);
+            if (released > 0) {
+                log.info(
+                        "Gave back {} tasks of a claim whose answer was lost with its connection; they run again"
+                                + " without spending an attempt",
+                        released);
+            }
+        }
     }
 
     /** The clock offset of a claim, in microseconds. */

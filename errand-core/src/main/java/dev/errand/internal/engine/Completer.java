@@ -180,7 +180,7 @@ final class Completer {
 
     private void recovered() {
         if (failedFlushesInARow > 0) {
-            log.warn("Completions reach the database again after {} failed flushes", failedFlushesInARow);
+            log.info("Completions reach the database again after {} failed flushes", failedFlushesInARow);
             failedFlushesInARow = 0;
         }
         problems.succeeded("completer");

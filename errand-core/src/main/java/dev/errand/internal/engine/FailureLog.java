@@ -18,6 +18,7 @@ final class FailureLog {
     private static final Logger log = LoggerFactory.getLogger("dev.errand.tasks");
 
     private final LogBudget budget = new LogBudget(20, TimeUnit.MINUTES.toNanos(1), System::nanoTime);
+    private final LogBudget interruptions = new LogBudget(1, TimeUnit.MINUTES.toNanos(1), System::nanoTime);
 
     void retrying(ClaimedTask task, FailureCause cause, Duration delay) {
         long skipped = budget.take("warn:" + task.kind());
@@ -53,6 +54,24 @@ final class FailureLog {
             }
         } else {
             log.error(text);
+        }
+    }
+
+    /**
+     * An attempt the infrastructure cut off, given back: one WARN a minute across all kinds, since a
+     * database restart interrupts many tasks at once and the engine recovers by itself.
+     */
+    void interrupted(ClaimedTask task, FailureCause cause) {
+        long skipped = interruptions.take("interrupted");
+        if (skipped >= 0 && log.isWarnEnabled()) {
+            log.warn(
+                    "Task {} ({}) attempt {} was interrupted by the infrastructure ({}); the attempt is given back"
+                            + " and the task runs again{}",
+                    task.id(),
+                    task.kind(),
+                    task.attempt(),
+                    cause.describe(),
+                    skipped == 0 ? "" : " (" + skipped + " more interrupted attempts in the last minute)");
         }
     }
 

@@ -22,6 +22,11 @@ import org.slf4j.LoggerFactory;
 final class LeaseKeeper {
 
     private static final Logger log = LoggerFactory.getLogger(LeaseKeeper.class);
+    private final Outage outage = new Outage(
+            log,
+            "Heartbeat",
+            "it is tried again at each interval; leases that expire meanwhile are rescued, and fenced"
+                    + " writes keep every outcome single");
 
     private final Storage storage;
     private final String nodeId;
@@ -68,9 +73,9 @@ final class LeaseKeeper {
                             extended,
                             ids.length);
                 }
+                outage.succeeded();
             } catch (SQLException e) {
-                log.warn(
-                        "Heartbeat of {} leases failed: {}; retrying at the next interval", ids.length, e.getMessage());
+                outage.failed(ids.length + " leases", e);
             }
         }
     }

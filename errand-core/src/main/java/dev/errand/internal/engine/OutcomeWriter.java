@@ -6,6 +6,7 @@ import dev.errand.internal.outcome.Ending;
 import dev.errand.internal.outcome.ErrorMessages;
 import dev.errand.internal.store.AttemptError;
 import dev.errand.internal.store.Storage;
+import dev.errand.internal.store.TaskStore;
 import dev.errand.spi.ClaimedTask;
 import dev.errand.spi.PayloadCodec;
 import dev.errand.task.FailedTask;
@@ -32,6 +33,13 @@ final class OutcomeWriter {
     private final PayloadCodec codec;
     private final FailureLog failureLog = new FailureLog();
     private final AttemptRecorder history;
+    private final Outage outage = new Outage(
+            log,
+            "Writing attempt outcomes",
+            "the tasks keep their state, their leases expire and rescue runs them again; further failures"
+                    + " are counted until the database answers");
+
+    private static final long INTERRUPTED_WRITE_PAUSE_MILLIS = 1_000;
 
     /** The end of an expiry: no handler ran. */
     private static final Ended NO_RUN = new Ended(null, null, null);
@@ -50,7 +58,7 @@ final class OutcomeWriter {
         if (decision instanceof Decision.Retry retry) {
             retry(task, retry, ended);
         } else if (decision instanceof Decision.Requeue requeue) {
-            requeue(task, requeue, ended);
+            requeue(task, kind, requeue, ended);
         } else if (decision instanceof Decision.Cancel) {
             cancel(task, ended);
         } else if (decision instanceof Decision.Fail fail) {
@@ -124,13 +132,10 @@ final class OutcomeWriter {
                 }
                 return updated;
             });
+            outage.succeeded();
             countRetry(written, task, retry);
         } catch (SQLException e) {
-            log.warn(
-                    "Could not schedule task {} ({}) for retry ({}); its lease will expire and rescue will retry it",
-                    task.id(),
-                    task.kind(),
-                    e.getMessage());
+            outage.failed("retry of task " + task.id() + " (" + task.kind() + ")", e);
         }
     }
 
@@ -144,20 +149,22 @@ final class OutcomeWriter {
                 }
                 return updated;
             });
+            outage.succeeded();
             if (written) {
                 log.info("Task {} ({}) was cancelled while it ran, as an operator asked", task.id(), task.kind());
             }
         } catch (SQLException e) {
-            log.warn(
-                    "Could not mark task {} ({}) cancelled ({}); its lease will expire, and its cancel request is"
-                            + " honoured once it is pending again",
-                    task.id(),
-                    task.kind(),
-                    e.getMessage());
+            // Its cancel request stays, and is honoured once the task is pending again.
+            outage.failed("cancel of task " + task.id() + " (" + task.kind() + ")", e);
         }
     }
 
-    private void requeue(ClaimedTask task, Decision.Requeue requeue, Ended ended) {
+    private void requeue(ClaimedTask task, RegisteredKind kind, Decision.Requeue requeue, Ended ended) {
+        if (ended.ending() instanceof Ending.Interrupted interrupted) {
+            long patience = kind == null ? 0 : kind.lease().toNanos();
+            requeueInterrupted(task, requeue, ended, interrupted, System.nanoTime() + patience);
+            return;
+        }
         try {
             if (ended.ending() instanceof Ending.Snoozed) {
                 // The handler ran and snoozed: the attempt is given back, but the history shows it.
@@ -169,16 +176,93 @@ final class OutcomeWriter {
                     }
                     return updated;
                 });
+                outage.succeeded();
                 return;
             }
-            storage.transactions().runStatement("requeue", c -> storage.tasks()
-                    .requeueUncounted(c, task, requeue.delay(), storage.offsetMicros()));
+            requeueUncounted(task, kind, requeue);
         } catch (SQLException e) {
-            log.warn(
-                    "Could not requeue task {} ({}): {}; its lease will expire and rescue will retry it",
-                    task.id(),
-                    task.kind(),
-                    e.getMessage());
+            outage.failed("requeue of task " + task.id() + " (" + task.kind() + ")", e);
+        }
+    }
+
+    /**
+     * Gives back an attempt that never began (no connection) or lost a lock conflict. An attempt that got
+     * no connection may be waiting out a database outage, so its write is tried again each second for up
+     * to one lease, as for an interrupted one: otherwise rescue would count it as a lost worker's.
+     */
+    private void requeueUncounted(ClaimedTask task, RegisteredKind kind, Decision.Requeue requeue) throws SQLException {
+        long deadline = System.nanoTime() + (kind == null ? 0 : kind.lease().toNanos());
+        while (true) {
+            try {
+                storage.transactions().runStatement("requeue", c -> storage.tasks()
+                        .requeueUncounted(c, task, requeue.delay(), storage.offsetMicros()));
+                outage.succeeded();
+                return;
+            } catch (SQLException e) {
+                if (!storage.transactions().isConnectionFailure(e) || System.nanoTime() - deadline > 0 || !pause()) {
+                    throw e;
+                }
+                outage.failed("requeue of task " + task.id() + " (" + task.kind() + ")", e);
+            }
+        }
+    }
+
+    /**
+     * Gives back an attempt the infrastructure cut off, recording why on the row and in the history. The
+     * database may be restarting, so the write is tried again each second until {@code deadlineNanos} (one
+     * lease from now): if it never lands, the lease expires and rescue counts the attempt as a lost worker's.
+     */
+    private void requeueInterrupted(
+            ClaimedTask task,
+            Decision.Requeue requeue,
+            Ended ended,
+            Ending.Interrupted interrupted,
+            long deadlineNanos) {
+        FailureCause cause = interrupted.cause(null);
+        String lastError = "Attempt " + task.attempt() + " was interrupted by the infrastructure and given back: "
+                + cause.describe();
+        while (true) {
+            try {
+                boolean written = storage.transactions().run("requeue", c -> {
+                    boolean updated = storage.tasks()
+                            .requeueInterrupted(
+                                    c, task, requeue.delay(), ErrorTexts.safe(lastError), storage.offsetMicros());
+                    if (updated) {
+                        history.record(c, task, AttemptOutcome.INTERRUPTED, ended, cause);
+                    }
+                    return updated;
+                });
+                outage.succeeded();
+                if (written) {
+                    failureLog.interrupted(task, cause);
+                } else {
+                    observers.stats().recordFencedOff(1);
+                    log.debug(
+                            "Task {} ({}) attempt {} was interrupted but not given back: its row changed meanwhile"
+                                    + " (its commit landed before the connection broke, or its lease was taken"
+                                    + " back), or it was given back {} times already",
+                            task.id(),
+                            task.kind(),
+                            task.attempt(),
+                            TaskStore.MAX_INTERRUPTIONS);
+                }
+                return;
+            } catch (SQLException e) {
+                if (System.nanoTime() - deadlineNanos > 0 || !pause()) {
+                    outage.failed("requeue of interrupted task " + task.id() + " (" + task.kind() + ")", e);
+                    return;
+                }
+            }
+        }
+    }
+
+    private static boolean pause() {
+        try {
+            Thread.sleep(INTERRUPTED_WRITE_PAUSE_MILLIS);
+            return true;
+        } catch (InterruptedException stopping) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 
@@ -223,11 +307,7 @@ final class OutcomeWriter {
             });
         } catch (Throwable callbackOrDatabase) {
             if (!callbackRan[0]) {
-                log.warn(
-                        "Could not mark task {} ({}) failed ({}); it stays as it is and is tried again later",
-                        task.id(),
-                        task.kind(),
-                        ErrorMessages.of(callbackOrDatabase));
+                outage.failed("failure of task " + task.id() + " (" + task.kind() + ")", callbackOrDatabase);
                 return Written.UNKNOWN;
             }
             log.error(
@@ -240,6 +320,7 @@ final class OutcomeWriter {
                     errors.withNote(error, "Failure callback failed: " + ErrorMessages.summary(callbackOrDatabase)),
                     write);
         }
+        outage.succeeded();
         return written ? Written.YES : Written.NO;
     }
 
@@ -247,11 +328,7 @@ final class OutcomeWriter {
         try {
             return storage.transactions().run("fail", c -> write.write(c, error)) ? Written.YES : Written.NO;
         } catch (SQLException e) {
-            log.warn(
-                    "Could not mark task {} ({}) failed ({}); it stays as it is and is tried again later",
-                    task.id(),
-                    task.kind(),
-                    e.getMessage());
+            outage.failed("failure of task " + task.id() + " (" + task.kind() + ")", e);
             return Written.UNKNOWN;
         }
     }

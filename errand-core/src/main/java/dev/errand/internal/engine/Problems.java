@@ -30,6 +30,22 @@ final class Problems {
                 thread,
                 new Episode(1, error, error instanceof VirtualMachineError),
                 (before, now) -> new Episode(before.failures() + 1, error, before.fatal() || now.fatal()));
+        if (unreachableDatabase(error)) {
+            // The engine waits for the database by itself: a WARN per episode, no stack trace, no ERROR.
+            if (episode.failures() == 1) {
+                log.warn(
+                        "Errand's {} cannot reach the database ({}); it keeps trying until the database answers",
+                        thread,
+                        ErrorMessages.summary(error));
+            } else if (episode.failures() == FAILURES_BEFORE_UNHEALTHY) {
+                log.warn(
+                        "Errand's {} has failed {} times in a row to reach the database; the node reports itself"
+                                + " unhealthy until it does",
+                        thread,
+                        episode.failures());
+            }
+            return;
+        }
         if (episode.failures() == 1) {
             if (error instanceof Error) {
                 log.error(
@@ -57,9 +73,30 @@ final class Problems {
     /** A thread's work succeeded: its episode, if any, is over. */
     void succeeded(String thread) {
         Episode over = failing.isEmpty() ? null : failing.remove(thread);
-        if (over != null && over.failures() > 1) {
-            log.warn("Errand's {} works again after {} failures", thread, over.failures());
+        if (over != null) {
+            log.info("Errand's {} works again after {} failures", thread, over.failures());
         }
+    }
+
+    /**
+     * Whether the failure says the database could not be reached: a connection the driver or pool reports
+     * lost or unavailable, SQL state class 08, or a server shutting down (57P01 to 57P03).
+     */
+    static boolean unreachableDatabase(Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause()) {
+            if (t instanceof java.sql.SQLNonTransientConnectionException
+                    || t instanceof java.sql.SQLTransientConnectionException
+                    || t instanceof java.sql.SQLRecoverableException) {
+                return true;
+            }
+            if (t instanceof java.sql.SQLException sql && sql.getSQLState() != null) {
+                String state = sql.getSQLState();
+                if (state.startsWith("08") || state.startsWith("57P0")) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** A thread ended although it should not have: the node stays unhealthy. */

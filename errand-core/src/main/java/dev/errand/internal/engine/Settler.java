@@ -24,6 +24,7 @@ final class Settler {
     private final LeaseKeeper leases;
     private final Completer completer;
     private final Map<Long, Integer> conflictsInARow = new ConcurrentHashMap<>();
+    private final Map<Long, Integer> interruptionsInARow = new ConcurrentHashMap<>();
 
     Settler(OutcomePolicy policy, OutcomeWriter writer, Kinds kinds, LeaseKeeper leases, Completer completer) {
         this.policy = policy;
@@ -64,6 +65,7 @@ final class Settler {
         Decision decision = policy.decide(kinds.facts(task, kind), counted(task, ended.ending()));
         if (!(decision instanceof Decision.Requeue)) {
             conflictsInARow.remove(task.id());
+            interruptionsInARow.remove(task.id());
         }
         writer.write(task, kind, decision, ended);
     }
@@ -112,11 +114,17 @@ final class Settler {
         if (!conflictsInARow.isEmpty()) {
             conflictsInARow.remove(task.id());
         }
+        if (!interruptionsInARow.isEmpty()) {
+            interruptionsInARow.remove(task.id());
+        }
     }
 
     private Ending counted(ClaimedTask task, Ending ending) {
         if (ending instanceof Ending.LostLockConflict lost) {
             return new Ending.LostLockConflict(lost.conflict(), conflictsInARow.merge(task.id(), 1, Integer::sum));
+        }
+        if (ending instanceof Ending.Interrupted cut) {
+            return new Ending.Interrupted(cut.failure(), interruptionsInARow.merge(task.id(), 1, Integer::sum));
         }
         return ending;
     }

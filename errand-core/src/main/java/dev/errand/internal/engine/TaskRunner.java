@@ -5,6 +5,7 @@ import dev.errand.internal.store.Storage;
 import dev.errand.spi.ClaimedTask;
 import dev.errand.spi.PayloadDecodingException;
 import dev.errand.task.ExecutionMode;
+import dev.errand.task.ExecutionTimeoutException;
 import dev.errand.task.ProcessingLog;
 import dev.errand.task.RetryLater;
 import dev.errand.task.Snooze;
@@ -83,6 +84,11 @@ final class TaskRunner {
                 if (!storage.tasks().lockForRun(connection, task, storage.offsetMicros())) {
                     throw new LeaseLost();
                 }
+                // A stalled or partitioned worker must not hold the row lock for ever: past one lease of
+                // idleness the server ends the transaction, and rescue can take the task.
+                storage.dialect()
+                        .boundTransaction(
+                                connection, kind.lease(), kind.definition().executionTimeout());
                 observers.listener().started(task.kind(), task.queue(), task.attempt());
                 GuardedConnection guarded = GuardedConnection.around(connection);
                 try {
@@ -104,6 +110,7 @@ final class TaskRunner {
                 } catch (Exception failure) {
                     // The kind named this exception as one that keeps the attempt's writes.
                     if (guarded.misuse() == null
+                            && !(failure instanceof ExecutionTimeoutException)
                             && kind.definition().commitsWritesOn(failure)
                             && !storage.transactions().isLockConflict(failure)
                             && settler.settleKeepingWrites(
@@ -157,9 +164,16 @@ final class TaskRunner {
         if (!began) {
             return new Ending.NotStarted(failure);
         }
+        if (failure instanceof ExecutionTimeoutException) {
+            // The interrupt may have broken the connection too: the handler's overrun is the cause.
+            return new Ending.Threw(failure);
+        }
         if (storage.transactions().isLockConflict(failure)) {
             storage.transactions().countLockConflict("run");
             return new Ending.LostLockConflict(failure, 1);
+        }
+        if (storage.transactions().isConnectionFailure(failure)) {
+            return new Ending.Interrupted(failure, 1);
         }
         return new Ending.Threw(failure);
     }
@@ -207,19 +221,33 @@ final class TaskRunner {
         if (lines != null) {
             lines.bind();
         }
+        Duration timeout = kind.definition().executionTimeout();
+        Deadline deadline = timeout == null ? null : Deadline.start(timeout);
+        boolean overran;
         try {
             ((TaskHandler<Object>) kind.definition().handler()).handle(payload, context);
+            // A handler that ignored the interrupt and returned still ran too long.
+            overran = deadline != null && deadline.end();
         } catch (Exception | Error stopped) {
             // However the handler stopped after a cancel request, the task is cancelled.
             if (context.isCancelled()) {
                 throw new CancelledBy(stopped);
             }
+            if (deadline != null && deadline.end()) {
+                throw new ExecutionTimeoutException(timeout, stopped);
+            }
             throw stopped;
         } finally {
+            if (deadline != null) {
+                deadline.end();
+            }
             if (lines != null) {
                 lines.unbind();
             }
             running.ended(context.taskId());
+        }
+        if (overran) {
+            throw new ExecutionTimeoutException(timeout, null);
         }
     }
 

@@ -47,6 +47,15 @@ public sealed interface Ending {
     record LostLockConflict(Throwable conflict, int inARow) implements Ending {}
 
     /**
+     * The attempt's transaction lost its database: the connection dropped, or the server shut down or
+     * restarted. The transaction rolled back; nothing is wrong with the task.
+     *
+     * @param failure the database's or driver's error
+     * @param inARow how many attempts of this task in a row ended like this on this node, this one included
+     */
+    record Interrupted(Throwable failure, int inARow) implements Ending {}
+
+    /**
      * The attempt could not begin: its transaction got no connection (a pool smaller than the node's
      * concurrency), so the handler never ran. Nothing is wrong with the task.
      *
@@ -84,6 +93,10 @@ public sealed interface Ending {
         }
         if (this instanceof RetryLaterRequested later) {
             return new FailureCause.RetriesExhausted(later.reason());
+        }
+        if (this instanceof Interrupted interrupted) {
+            Throwable error = interrupted.failure();
+            return new FailureCause.HandlerFailed(error.getClass().getName(), ErrorMessages.of(error), error);
         }
         if (this instanceof LostLockConflict || this instanceof NotStarted) {
             Throwable error = this instanceof LostLockConflict lost ? lost.conflict() : ((NotStarted) this).reason();

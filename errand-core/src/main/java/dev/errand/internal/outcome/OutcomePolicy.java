@@ -15,6 +15,15 @@ public final class OutcomePolicy {
     /** After this many lock conflicts in a row, a conflict counts as a failed attempt. */
     public static final int MAX_CONFLICTS_IN_A_ROW = 10;
 
+    /**
+     * After this many attempts in a row cut off by the infrastructure on one node, the next one counts
+     * against the task's maximum attempts: a bound for a task that itself breaks its connection.
+     */
+    public static final int MAX_INTERRUPTIONS_IN_A_ROW = 20;
+
+    /** How long a task whose attempt the infrastructure cut off waits before it may be claimed again. */
+    public static final Duration INTERRUPTED_PAUSE = Duration.ofSeconds(1);
+
     /** How long a task whose attempt could not begin waits before it may be claimed again. */
     public static final Duration NOT_STARTED_PAUSE = Duration.ofSeconds(1);
 
@@ -40,6 +49,10 @@ public final class OutcomePolicy {
         }
         if (ending instanceof Ending.LostLockConflict lost && lost.inARow() <= MAX_CONFLICTS_IN_A_ROW) {
             return new Decision.Requeue(conflictPause());
+        }
+        if (ending instanceof Ending.Interrupted cut && cut.inARow() <= MAX_INTERRUPTIONS_IN_A_ROW) {
+            // A lost connection or a restarting server is not the handler's fault: no attempt is spent.
+            return new Decision.Requeue(INTERRUPTED_PAUSE);
         }
         if (ending instanceof Ending.Cancelled) {
             return new Decision.Cancel();

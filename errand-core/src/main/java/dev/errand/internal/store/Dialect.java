@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -108,6 +109,41 @@ public interface Dialect {
                 String state = sql.getSQLState();
                 // 40001 serialization failure, 40P01 deadlock, 55P03 lock_timeout.
                 if ("40001".equals(state) || "40P01".equals(state) || "55P03".equals(state)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Bounds the current transaction on the server, where the database can: a transaction left idle longer
+     * than {@code idle} (its worker stalled or partitioned) is ended by the server, which frees its row
+     * locks; with {@code statement} set, a statement running longer is cancelled. Only for the current
+     * transaction: the pooled connection keeps its own settings afterwards.
+     *
+     * @param statement the longest one statement may run, or {@code null} for the server's setting
+     */
+    default void boundTransaction(Connection connection, Duration idle, Duration statement) throws SQLException {
+        // Not supported by this database: the lease and rescue remain the only bound.
+    }
+
+    /**
+     * Whether this failure means the connection or the server went away under the transaction: a lost or
+     * refused connection (SQL state class 08), a server shutting down or restarting (57P01, 57P02, 57P03),
+     * or a session the server ended ({@code 57014} is not one: a cancelled statement is the caller's). Such
+     * a failure is the infrastructure's, never the handler's.
+     */
+    default boolean isConnectionFailure(SQLException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.sql.SQLNonTransientConnectionException
+                    || t instanceof java.sql.SQLTransientConnectionException
+                    || t instanceof java.sql.SQLRecoverableException) {
+                return true;
+            }
+            if (t instanceof SQLException sql && sql.getSQLState() != null) {
+                String state = sql.getSQLState();
+                if (state.startsWith("08") || "57P01".equals(state) || "57P02".equals(state) || "57P03".equals(state)) {
                     return true;
                 }
             }

@@ -22,6 +22,11 @@ public final class MariaDbDialect implements Dialect {
     private static final int DUPLICATE_KEY = 1062;
     private static final int DEADLOCK = 1213;
     private static final int LOCK_WAIT_TIMEOUT = 1205;
+    // KILL CONNECTION (ER_CONNECTION_KILLED), a server shutting down, and the client's "gone away" and "lost".
+    private static final int CONNECTION_KILLED = 1927;
+    private static final int SERVER_SHUTDOWN = 1053;
+    private static final int SERVER_GONE = 2006;
+    private static final int SERVER_LOST = 2013;
 
     @Override
     public String name() {
@@ -111,6 +116,23 @@ public final class MariaDbDialect implements Dialect {
                     && (sql.getErrorCode() == DEADLOCK
                             || sql.getErrorCode() == LOCK_WAIT_TIMEOUT
                             || "40001".equals(sql.getSQLState()))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public boolean isConnectionFailure(SQLException e) {
+        if (Dialect.super.isConnectionFailure(e)) {
+            return true;
+        }
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql
+                    && (sql.getErrorCode() == CONNECTION_KILLED
+                            || sql.getErrorCode() == SERVER_SHUTDOWN
+                            || sql.getErrorCode() == SERVER_GONE
+                            || sql.getErrorCode() == SERVER_LOST)) {
                 return true;
             }
         }

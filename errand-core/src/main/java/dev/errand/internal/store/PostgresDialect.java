@@ -3,6 +3,7 @@ package dev.errand.internal.store;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.Locale;
 import javax.sql.DataSource;
 
@@ -72,6 +73,22 @@ public final class PostgresDialect implements Dialect {
             statement.setString(1, channel);
             statement.setString(2, queue);
             statement.execute();
+        }
+    }
+
+    @Override
+    public void boundTransaction(Connection connection, Duration idle, Duration statement) throws SQLException {
+        // set_config(..., true) is SET LOCAL: it ends with the transaction, whether it commits or not.
+        String sql = statement == null
+                ? "SELECT set_config('idle_in_transaction_session_timeout', ?, true)"
+                : "SELECT set_config('idle_in_transaction_session_timeout', ?, true),"
+                        + " set_config('statement_timeout', ?, true)";
+        try (PreparedStatement bound = connection.prepareStatement(sql)) {
+            bound.setString(1, Math.max(1, idle.toMillis()) + "ms");
+            if (statement != null) {
+                bound.setString(2, Math.max(1, statement.toMillis()) + "ms");
+            }
+            bound.executeQuery().close();
         }
     }
 }

@@ -27,6 +27,12 @@ public final class TaskStore {
      */
     private static final String IS_RUNNING = "(state = " + States.RUNNING + ") IS TRUE";
 
+    /**
+     * The most attempts of one task that are given back as the infrastructure's failures; later ones count
+     * against its maximum attempts, so that a task which itself breaks its connection or its worker ends.
+     */
+    public static final int MAX_INTERRUPTIONS = 20;
+
     private static final String FENCE = " WHERE id = ? AND lease_token = ? AND " + IS_RUNNING;
     // Stand-ins for id lists, expanded per call because some dialects bind one parameter per id.
     private static final String IDS = "{ids}";
@@ -45,6 +51,8 @@ public final class TaskStore {
     private final String heartbeatSql;
     private final String releaseSql;
     private final String requeueSql;
+    private final String interruptedSql;
+    private final String releaseClaimSql;
     private final String expiredSql;
 
     /**
@@ -79,6 +87,12 @@ public final class TaskStore {
                 + ", attempt = attempt - 1, started_at = NULL, " + CLEAR_LEASE + manyFence;
         this.requeueSql = "UPDATE " + table + " SET state = " + States.PENDING
                 + ", attempt = attempt - 1, started_at = NULL, run_at = " + now + ", " + CLEAR_LEASE + FENCE;
+        this.releaseClaimSql = "UPDATE " + table + " SET state = " + States.PENDING
+                + ", attempt = attempt - 1, started_at = NULL, " + CLEAR_LEASE
+                + " WHERE lease_token = ? AND lease_owner = ? AND " + IS_RUNNING;
+        this.interruptedSql = "UPDATE " + table + " SET state = " + States.PENDING
+                + ", attempt = attempt - 1, interruptions = interruptions + 1, last_error = ?, started_at = NULL,"
+                + " run_at = " + now + ", " + CLEAR_LEASE + FENCE + " AND interruptions < " + MAX_INTERRUPTIONS;
         this.expiredSql = "SELECT " + TaskRows.CLAIMED_COLUMNS + ", lease_token, lease_owner FROM " + table
                 + " WHERE state = " + States.RUNNING + " AND lease_expires_at < " + now
                 + " ORDER BY lease_expires_at LIMIT 1 FOR UPDATE SKIP LOCKED";
@@ -211,6 +225,37 @@ public final class TaskStore {
             statement.setLong(2, task.id());
             statement.setLong(3, task.leaseToken());
             return statement.executeUpdate() == 1;
+        }
+    }
+
+    /**
+     * Puts a task whose attempt the infrastructure cut off back to pending without counting the attempt,
+     * adds one to its {@code interruptions} and records why in {@code last_error}; fenced by the lease.
+     * Returns false, changing nothing, if the fence fails or the task already has {@link #MAX_INTERRUPTIONS}.
+     */
+    public boolean requeueInterrupted(
+            Connection connection, ClaimedTask task, Duration delay, String error, long offsetMicros)
+            throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(interruptedSql)) {
+            statement.setString(1, error);
+            statement.setLong(2, Micros.plus(offsetMicros, Micros.of(delay)));
+            statement.setLong(3, task.id());
+            statement.setLong(4, task.leaseToken());
+            return statement.executeUpdate() == 1;
+        }
+    }
+
+    /**
+     * Returns to pending, without counting their attempt, whatever one claim took: for a claim whose
+     * commit may have landed although its connection broke before the answer came back.
+     *
+     * @return how many rows the claim had taken
+     */
+    public int releaseClaim(Connection connection, String owner, long token) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(releaseClaimSql)) {
+            statement.setLong(1, token);
+            statement.setString(2, owner);
+            return statement.executeUpdate();
         }
     }
 

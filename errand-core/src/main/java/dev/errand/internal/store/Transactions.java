@@ -48,6 +48,16 @@ public final class Transactions {
         return false;
     }
 
+    /** Whether {@code failure}, or one of its causes, says the connection or the server went away. */
+    public boolean isConnectionFailure(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql && dialect.isConnectionFailure(sql)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Counts a lock conflict that was handled outside {@link #run}, such as in a handler's transaction. */
     public void countLockConflict(String operation) {
         lockConflictRetries.increment();
@@ -118,10 +128,7 @@ public final class Transactions {
             } catch (Exception e) {
                 throw Jdbc.asSqlException(e);
             } finally {
-                if (!autoCommit) {
-                    connection.setAutoCommit(false);
-                }
-                dialect.restoreConnection(connection, prepared);
+                restore(connection, prepared, autoCommit ? null : Boolean.FALSE);
             }
         }
     }
@@ -132,7 +139,27 @@ public final class Transactions {
             try {
                 return Jdbc.inTransaction(connection, work);
             } finally {
-                dialect.restoreConnection(connection, prepared);
+                restore(connection, prepared, null);
+            }
+        }
+    }
+
+    /**
+     * Puts a connection back as it was before it goes back to its pool. A connection that broke is not
+     * restored, and its failure must not hide the one that broke it: the pool discards it anyway.
+     */
+    private void restore(Connection connection, int prepared, Boolean autoCommit) throws SQLException {
+        if (connection.isClosed()) {
+            return;
+        }
+        try {
+            if (autoCommit != null) {
+                connection.setAutoCommit(autoCommit);
+            }
+            dialect.restoreConnection(connection, prepared);
+        } catch (SQLException e) {
+            if (!isConnectionFailure(e) && !connection.isClosed()) {
+                throw e;
             }
         }
     }

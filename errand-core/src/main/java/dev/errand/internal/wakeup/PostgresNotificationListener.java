@@ -45,6 +45,7 @@ public final class PostgresNotificationListener implements AutoCloseable {
 
     private void listen() {
         Duration backoff = Duration.ofMillis(100);
+        int failuresInARow = 0;
         while (running) {
             try (Connection connection = dataSource.getConnection()) {
                 connection.setAutoCommit(true);
@@ -54,6 +55,10 @@ public final class PostgresNotificationListener implements AutoCloseable {
                 PGConnection pg = connection.unwrap(PGConnection.class);
                 wakeUps.wakeAll();
                 backoff = Duration.ofMillis(100);
+                if (failuresInARow > 0) {
+                    log.info("Errand's LISTEN connection is back after {} failed tries", failuresInARow);
+                    failuresInARow = 0;
+                }
                 while (running) {
                     PGNotification[] notifications = pg.getNotifications(RECEIVE_TIMEOUT_MILLIS);
                     if (notifications != null) {
@@ -71,10 +76,14 @@ public final class PostgresNotificationListener implements AutoCloseable {
                 if (!running) {
                     return;
                 }
-                log.warn(
-                        "Errand's LISTEN connection failed ({}); reconnecting in {} ms, polling meanwhile",
-                        e,
-                        backoff.toMillis());
+                // Once per episode: the listener reconnects by itself, with a growing pause.
+                if (++failuresInARow == 1) {
+                    log.warn(
+                            "Errand's LISTEN connection failed ({}); reconnecting until it works, polling meanwhile",
+                            e.toString());
+                } else {
+                    log.debug("Errand's LISTEN connection failed again ({}); next try in {} ms", e, backoff.toMillis());
+                }
                 sleep(backoff);
                 backoff = backoff.multipliedBy(2).compareTo(Duration.ofSeconds(10)) > 0
                         ? Duration.ofSeconds(10)

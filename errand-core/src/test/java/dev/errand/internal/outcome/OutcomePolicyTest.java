@@ -90,6 +90,19 @@ class OutcomePolicyTest {
     }
 
     @Test
+    void anInterruptedAttemptIsGivenBackUntilItsBoundThenCounts() {
+        Ending cut = new Ending.Interrupted(new java.sql.SQLException("terminating connection", "57P01"), 1);
+        assertThat(policy.decide(attempt(1, 1), cut)).isEqualTo(new Decision.Requeue(OutcomePolicy.INTERRUPTED_PAUSE));
+        Ending endless = new Ending.Interrupted(
+                new java.sql.SQLException("terminating connection", "57P01"),
+                OutcomePolicy.MAX_INTERRUPTIONS_IN_A_ROW + 1);
+        assertThat(policy.decide(attempt(1, 3), endless)).isInstanceOf(Decision.Retry.class);
+        Decision last = policy.decide(attempt(1, 1), endless);
+        assertThat(last).isInstanceOf(Decision.Fail.class);
+        assertThat(((Decision.Fail) last).cause().describe()).contains("terminating connection");
+    }
+
+    @Test
     void anAttemptThatNeverBeganIsRequeuedWithoutSpendingAnAttempt() {
         Ending noConnection = new Ending.NotStarted(new RuntimeException("Connection is not available"));
         assertThat(policy.decide(attempt(5, 5), noConnection))

@@ -109,6 +109,10 @@ final class ErrandTaskDiscovery {
             if (lease != null) {
                 builder.leaseDuration(lease);
             }
+            Duration timeout = duration("executionTimeout", annotation.executionTimeout(), false);
+            if (timeout != null) {
+                builder.executionTimeout(timeout);
+            }
         } catch (IllegalArgumentException e) {
             throw invalid(kind, source, e.getMessage(), "Fix the option in @ErrandTask.");
         }

@@ -48,6 +48,7 @@ class ErrandTaskDiscoveryTest {
             retryDelay = "1s",
             retryMaxDelay = "1m",
             leaseDuration = "5m",
+            executionTimeout = "90s",
             onLeaseExpired = LeaseExpiryAction.FAIL)
     static class SendSms implements TaskHandler<Sms>, FailureCallback {
         @Override
@@ -79,6 +80,7 @@ class ErrandTaskDiscoveryTest {
                     assertThat(sms.mode()).isEqualTo(ExecutionMode.NON_TRANSACTIONAL);
                     assertThat(sms.maxAttempts()).isEqualTo(3);
                     assertThat(sms.leaseDuration()).isEqualTo(Duration.ofMinutes(5));
+                    assertThat(sms.executionTimeout()).isEqualTo(Duration.ofSeconds(90));
                     assertThat(sms.leaseExpiryAction()).isEqualTo(LeaseExpiryAction.FAIL);
                     assertThat(sms.failureCallback()).isNotNull();
                     assertThat(sms.retryPolicy().delayAfter(1))
