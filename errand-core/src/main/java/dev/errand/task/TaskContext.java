@@ -1,5 +1,6 @@
 package dev.errand.task;
 
+import dev.errand.enqueue.TaskRequest;
 import java.sql.Connection;
 
 /** What a handler knows about the attempt it runs. */
@@ -50,5 +51,20 @@ public interface TaskContext {
      */
     default void log(String line) {
         // A context without a processing log keeps nothing.
+    }
+
+    /**
+     * Enqueues the next step of this task's work: a continuation. It is created in the transaction that
+     * completes this task (with the handler's writes for a transactional kind, with the batched completion
+     * otherwise), so it exists if and only if this task succeeds, and it names this task as its predecessor
+     * ({@code TaskAdmin.chain(id)} shows the whole chain). Call it several times to fan out. The request is
+     * checked now: a bad one throws here, in the handler.
+     *
+     * @param next the next task
+     * @throws IllegalArgumentException if the request is null or invalid (an undeclared queue, a payload of
+     *     the wrong type)
+     */
+    default void continueWith(TaskRequest next) {
+        throw new UnsupportedOperationException("This TaskContext does not support continuations");
     }
 }
