@@ -69,32 +69,28 @@ class WorkflowContractTest extends ErrandTestSupport {
                 .register(TaskDefinition.builder("chain", Integer.class, (n, ctx) -> {
                             ran.add("chain-" + n);
                             if (n < 3) {
-                                ctx.continueWith(
-                                        TaskRequest.of(dev.errand.task.TaskKind.of("chain", Integer.class), n + 1));
+                                ctx.continueWith(dev.errand.task.TaskKind.of("chain", Integer.class), n + 1);
                             }
                         })
                         .build())
                 .register(TaskDefinition.builder("loose-chain", Integer.class, (n, ctx) -> {
                             ran.add("loose-chain-" + n);
                             if (n < 3) {
-                                ctx.continueWith(TaskRequest.of(
-                                        dev.errand.task.TaskKind.of("loose-chain", Integer.class), n + 1));
+                                ctx.continueWith("loose-chain", n + 1);
                             }
                         })
                         .mode(ExecutionMode.NON_TRANSACTIONAL)
                         .build())
                 .register(TaskDefinition.builder("regretful", Integer.class, (n, ctx) -> {
                             ran.add("regretful-" + n);
-                            ctx.continueWith(TaskRequest.of(dev.errand.task.TaskKind.of("chain", Integer.class), 3));
+                            ctx.continueWith(dev.errand.task.TaskKind.of("chain", Integer.class), 3);
                             throw new IllegalStateException("changed my mind");
                         })
                         .maxAttempts(1)
                         .build())
                 .register(TaskDefinition.builder("misuser", Integer.class, (n, ctx) -> {
                             try {
-                                ctx.continueWith(TaskRequest.builder("step", "x")
-                                        .queue("nowhere")
-                                        .build());
+                                ctx.continueWith("step", 42);
                             } catch (IllegalArgumentException expected) {
                                 ran.add("refused: " + expected.getMessage());
                             }
@@ -151,7 +147,8 @@ class WorkflowContractTest extends ErrandTestSupport {
         await().atMost(WAIT).until(() -> tasksIn(TaskState.FAILED) == 1 && taskRows() == 1);
         Thread.sleep(300);
         assertThat(ran).doesNotContain("chain-3");
-        assertThat(ran).anySatisfy(line -> assertThat(line).startsWith("refused: Queue 'nowhere'"));
+        assertThat(ran)
+                .anySatisfy(line -> assertThat(line).contains("refused: ").contains("String"));
     }
 
     // ---- batches ----
@@ -409,5 +406,8 @@ class WorkflowContractTest extends ErrandTestSupport {
                 .containsOnlyKeys("a");
         assertThatThrownBy(() -> new EnqueuedWorkflow(Map.of("a", 1L)).taskId("z"))
                 .hasMessageContaining("No step 'z'");
+        assertThatThrownBy(() -> errand.triggerEvent("errand:after:1")).hasMessageContaining("reserves");
+        assertThatThrownBy(() -> TaskRequest.builder("step", "x").condition("errand:after:1"))
+                .hasMessageContaining("reserves");
     }
 }

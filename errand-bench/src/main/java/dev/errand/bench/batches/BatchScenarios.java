@@ -25,7 +25,7 @@ public final class BatchScenarios {
                 .with("n", smoke ? 400 : 100_000)
                 .with("rounds", smoke ? 1 : 6)
                 .with("warm", smoke ? 100 : 20_000)
-                .with("quiet-wait-s", smoke ? 0 : 120);
+                .with("quiet-wait-s", smoke ? 0 : 15);
         return List.of(new Plan.Pairing("batch-burn", burn, "errand", null));
     }
 

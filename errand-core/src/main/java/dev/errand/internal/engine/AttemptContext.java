@@ -5,6 +5,7 @@ import dev.errand.internal.store.NewTask;
 import dev.errand.spi.ClaimedTask;
 import dev.errand.task.ProcessingLog;
 import dev.errand.task.TaskContext;
+import dev.errand.task.TaskKind;
 import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,7 +30,16 @@ final class AttemptContext implements TaskContext {
     }
 
     @Override
-    public void continueWith(TaskRequest next) {
+    public <P> void continueWith(TaskKind<P> kind, P payload) {
+        add(TaskRequest.builder(kind, payload).queue(task.queue()).build());
+    }
+
+    @Override
+    public void continueWith(String kind, Object payload) {
+        add(TaskRequest.builder(kind, payload).queue(task.queue()).build());
+    }
+
+    private void add(TaskRequest next) {
         NewTask resolved = requests.apply(next);
         synchronized (continuations) {
             continuations.add(resolved);

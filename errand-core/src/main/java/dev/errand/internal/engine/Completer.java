@@ -144,7 +144,11 @@ final class Completer {
                             : storage.transactions().runStatement("complete", c -> storage.tasks()
                                     .succeedAll(c, ids, tokens, storage.offsetMicros()));
             recovered();
-            finisher.recheckPending();
+            // A batch near its end is checked again after the commit; while more completions wait, the next
+            // flush counts them and checks in its own transaction, so one check once the buffer drains is enough.
+            if (buffer.isEmpty()) {
+                finisher.recheckPending();
+            }
             observers.stats().recordSucceeded(completed);
             if (completed < ids.length) {
                 observers.stats().recordFencedOff(ids.length - completed);
@@ -186,9 +190,9 @@ final class Completer {
     }
 
     /**
-     * Completes a batch in which some tasks have continuations, dependents or a batch: it locks those
-     * first, so that it knows which of them this transaction completes (the others lost their lease), and
-     * moves only those on.
+     * Completes a batch in which some tasks have continuations, dependents or a batch, and moves on only
+     * those this transaction completes (the others lost their lease): PostgreSQL says which through
+     * {@code RETURNING}; elsewhere they are locked first.
      */
     private int completeLinked(Connection c, List<Done> batch, long[] ids, long[] tokens) throws SQLException {
         List<ClaimedTask> linked = new ArrayList<>();
@@ -201,11 +205,25 @@ final class Completer {
                 }
             }
         }
-        List<ClaimedTask> live = storage.workflows().lockRunning(c, linked);
         if (storage.attempts().enabled()) {
             storage.attempts().recordAll(c, successes(batch), storage.offsetMicros());
         }
-        int completed = storage.tasks().succeedAll(c, ids, tokens, storage.offsetMicros());
+        List<ClaimedTask> live;
+        int completed;
+        if (storage.tasks().returnsCompletedIds()) {
+            java.util.Set<Long> done = storage.tasks().succeedAllReturningIds(c, ids, tokens, storage.offsetMicros());
+            completed = done.size();
+            live = new ArrayList<>(linked.size());
+            for (ClaimedTask task : linked) {
+                if (done.contains(task.id())) {
+                    live.add(task);
+                }
+            }
+        } else {
+            // No RETURNING on an UPDATE or DELETE here: lock first to learn which of them this flush completes.
+            live = storage.workflows().lockRunning(c, linked);
+            completed = storage.tasks().succeedAll(c, ids, tokens, storage.offsetMicros());
+        }
         List<Finisher.Finished> finished = new ArrayList<>(live.size());
         for (ClaimedTask task : live) {
             List<NewTask> continuations = next.get(task.id());

@@ -33,8 +33,12 @@ public final class Finisher {
 
     private static final Logger log = LoggerFactory.getLogger(Finisher.class);
 
-    /** Below this many unfinished tasks, a batch is checked again after the commit (see {@link #recheck}). */
-    private static final long NEARLY_DONE = 10_000;
+    /**
+     * Below this many unfinished tasks, a batch is checked again after the commit (see {@link #recheck}): more
+     * than the completions that concurrent transactions usually hold uncommitted. A batch whose end more of
+     * them hide is fired by the sweep instead, later but still once.
+     */
+    private static final long NEARLY_DONE = 2_000;
 
     /**
      * The batches this thread counted in a transaction and should check again once it commits (or rolls
