@@ -253,6 +253,48 @@ public final class WorkflowStore {
         }
     }
 
+    /**
+     * Adds finished tasks to one stripe of a batch's counters and reads the batch's progress, this
+     * transaction's counts included. On PostgreSQL one statement does both (the read sees the counts
+     * committed when it began, plus this one's, which it adds itself); elsewhere two.
+     */
+    public Optional<BatchProgress> countAndRead(
+            Connection c, long batchId, int stripe, long succeeded, long failed, long cancelled) throws SQLException {
+        if (!(dialect instanceof PostgresDialect)) {
+            count(c, batchId, stripe, succeeded, failed, cancelled);
+            return progress(c, batchId);
+        }
+        try (PreparedStatement query = c.prepareStatement("WITH counted AS (UPDATE " + counters
+                + " SET succeeded = succeeded + ?, failed = failed + ?, cancelled = cancelled + ?"
+                + " WHERE batch_id = ? AND stripe = ? RETURNING batch_id)"
+                + " SELECT b.total, b.cancelled_at, COALESCE(SUM(k.succeeded), 0) + ?, COALESCE(SUM(k.failed), 0) + ?,"
+                + " COALESCE(SUM(k.cancelled), 0) + ?, (SELECT count(*) FROM counted)"
+                + " FROM " + batches + " b LEFT JOIN " + counters + " k ON k.batch_id = b.id WHERE b.id = ?"
+                + " GROUP BY b.total, b.cancelled_at")) {
+            query.setLong(1, succeeded);
+            query.setLong(2, failed);
+            query.setLong(3, cancelled);
+            query.setLong(4, batchId);
+            query.setInt(5, stripe);
+            query.setLong(6, succeeded);
+            query.setLong(7, failed);
+            query.setLong(8, cancelled);
+            query.setLong(9, batchId);
+            try (ResultSet row = query.executeQuery()) {
+                if (!row.next() || row.getLong(6) != 1) {
+                    return Optional.empty();
+                }
+                return Optional.of(new BatchProgress(
+                        batchId,
+                        row.getLong(1),
+                        row.getLong(3),
+                        row.getLong(4),
+                        row.getLong(5),
+                        dialect.readInstant(row, "cancelled_at")));
+            }
+        }
+    }
+
     /** A batch's progress: its total and the sums of its stripes. */
     public Optional<BatchProgress> progress(Connection c, long batchId) throws SQLException {
         try (PreparedStatement query = c.prepareStatement("SELECT b.total, b.cancelled_at,"

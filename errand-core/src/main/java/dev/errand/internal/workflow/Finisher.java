@@ -253,13 +253,14 @@ public final class Finisher {
                 return Set.of();
             }
             int stripe = ThreadLocalRandom.current().nextInt(WorkflowStore.STRIPES);
+            Map<Long, Optional<BatchProgress>> read = new TreeMap<>();
             for (Map.Entry<Long, long[]> entry : byBatch.entrySet()) {
                 long[] n = entry.getValue();
-                store.count(c, entry.getKey(), stripe, n[0], n[1], n[2]);
+                read.put(entry.getKey(), store.countAndRead(c, entry.getKey(), stripe, n[0], n[1], n[2]));
             }
             Set<Long> recheck = new LinkedHashSet<>();
             for (Map.Entry<Long, long[]> entry : byBatch.entrySet()) {
-                Optional<BatchProgress> progress = store.progress(c, entry.getKey());
+                Optional<BatchProgress> progress = read.get(entry.getKey());
                 if (progress.isEmpty()) {
                     continue;
                 }
