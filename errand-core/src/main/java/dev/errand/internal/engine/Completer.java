@@ -144,11 +144,6 @@ final class Completer {
                             : storage.transactions().runStatement("complete", c -> storage.tasks()
                                     .succeedAll(c, ids, tokens, storage.offsetMicros()));
             recovered();
-            // A batch near its end is checked again after the commit; while more completions wait, the next
-            // flush counts them and checks in its own transaction, so one check once the buffer drains is enough.
-            if (buffer.isEmpty()) {
-                finisher.recheckPending();
-            }
             observers.stats().recordSucceeded(completed);
             if (completed < ids.length) {
                 observers.stats().recordFencedOff(ids.length - completed);
@@ -161,6 +156,11 @@ final class Completer {
                 leases.forget(id);
             }
             batch.forEach(Completer::completed);
+            // A batch near its end is checked again after the commit; while more completions wait, the next
+            // flush counts them and checks in its own transaction, so one check once the buffer drains is enough.
+            if (buffer.isEmpty()) {
+                finisher.recheckPending();
+            }
         } catch (Exception e) {
             if (running) {
                 // Keep the tasks buffered: their leases stay alive and the next flush tries again.
