@@ -1,6 +1,9 @@
 package dev.errand;
 
 import dev.errand.admin.TaskAdmin;
+import dev.errand.batch.BatchAdmin;
+import dev.errand.batch.BatchRequest;
+import dev.errand.batch.EnqueuedBatch;
 import dev.errand.config.ErrandSettings;
 import dev.errand.enqueue.Enqueued;
 import dev.errand.enqueue.TaskRequest;
@@ -8,6 +11,7 @@ import dev.errand.error.ErrandException;
 import dev.errand.event.EventAdmin;
 import dev.errand.event.Triggered;
 import dev.errand.history.HistoryAdmin;
+import dev.errand.internal.admin.JdbcBatchAdmin;
 import dev.errand.internal.admin.JdbcEventAdmin;
 import dev.errand.internal.admin.JdbcHistoryAdmin;
 import dev.errand.internal.admin.JdbcScheduleAdmin;
@@ -17,10 +21,13 @@ import dev.errand.internal.engine.Kinds;
 import dev.errand.internal.engine.PoolSizeCheck;
 import dev.errand.internal.enqueue.Enqueuer;
 import dev.errand.internal.enqueue.Requests;
+import dev.errand.internal.store.Jdbc;
+import dev.errand.internal.store.NewTask;
 import dev.errand.internal.store.ScheduleStore;
 import dev.errand.internal.store.Storage;
 import dev.errand.internal.wakeup.PostgresNotificationListener;
 import dev.errand.internal.wakeup.WakeUps;
+import dev.errand.internal.workflow.WorkflowEnqueuer;
 import dev.errand.node.NodeHealth;
 import dev.errand.node.NodeStats;
 import dev.errand.node.QueueActivity;
@@ -28,6 +35,8 @@ import dev.errand.schedule.ScheduleAdmin;
 import dev.errand.spi.ClaimStrategy;
 import dev.errand.spi.TaskListener;
 import dev.errand.task.ExecutionMode;
+import dev.errand.workflow.EnqueuedWorkflow;
+import dev.errand.workflow.Workflow;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -81,6 +90,8 @@ public final class Errand implements AutoCloseable {
     private final WakeUps wakeUps = new WakeUps();
     private final EventAdmin events;
     private final HistoryAdmin history;
+    private final dev.errand.internal.workflow.WorkflowEnqueuer workflows;
+    private final BatchAdmin batches;
     private PostgresNotificationListener notifications;
     private boolean running;
     private boolean stopped;
@@ -91,6 +102,8 @@ public final class Errand implements AutoCloseable {
         Requests requests = new Requests(
                 settings, assembly.kinds().definitions(), assembly.kinds().codec());
         this.enqueuer = new Enqueuer(storage, requests, wakeUps, assembly.listener());
+        this.workflows = new dev.errand.internal.workflow.WorkflowEnqueuer(storage, requests);
+        this.batches = new JdbcBatchAdmin(storage);
         this.admin = new JdbcTaskAdmin(storage);
         this.transactionalKinds = assembly.kinds().definitions().values().stream()
                 .anyMatch(definition -> definition.mode() == ExecutionMode.TRANSACTIONAL);
@@ -242,6 +255,124 @@ public final class Errand implements AutoCloseable {
         } catch (SQLException e) {
             throw new ErrandException("enqueueAll", e);
         }
+    }
+
+    /**
+     * Enqueues a workflow on the caller's connection, inside the caller's transaction: all its steps exist
+     * if and only if that transaction commits. Steps with dependencies wait until those have succeeded.
+     *
+     * @return each step's task id
+     * @throws IllegalArgumentException if the connection or workflow is null, or a step's request is bad;
+     *     nothing is inserted
+     * @throws ErrandException if the insert fails
+     */
+    public EnqueuedWorkflow enqueueWorkflow(Connection connection, Workflow workflow) {
+        requireConnection(connection);
+        Map<String, NewTask> rows = workflows.resolve(requireWorkflow(workflow));
+        try {
+            EnqueuedWorkflow enqueued = Jdbc.atomically(connection, c -> workflows.insert(c, workflow, rows));
+            if (connection.getAutoCommit()) {
+                WorkflowEnqueuer.queues(rows.values()).forEach(wakeUps::wake);
+            }
+            return enqueued;
+        } catch (SQLException e) {
+            throw new ErrandException("enqueueWorkflow", e);
+        }
+    }
+
+    /**
+     * Enqueues a workflow in a transaction of its own; see {@link #enqueueWorkflow(Connection, Workflow)}.
+     *
+     * @return each step's task id
+     * @throws IllegalArgumentException if the workflow is null or a step's request is bad
+     * @throws ErrandException if the insert fails; nothing is inserted
+     */
+    public EnqueuedWorkflow enqueueWorkflow(Workflow workflow) {
+        Map<String, NewTask> rows = workflows.resolve(requireWorkflow(workflow));
+        try {
+            EnqueuedWorkflow enqueued =
+                    storage.transactions().run("enqueueWorkflow", c -> workflows.insert(c, workflow, rows));
+            WorkflowEnqueuer.queues(rows.values()).forEach(wakeUps::wake);
+            return enqueued;
+        } catch (SQLException e) {
+            throw new ErrandException("enqueueWorkflow", e);
+        }
+    }
+
+    /**
+     * Enqueues a batch on the caller's connection, inside the caller's transaction: the batch, its tasks
+     * and its callbacks exist if and only if that transaction commits.
+     *
+     * @return the batch's id and its tasks' ids
+     * @throws IllegalArgumentException if the connection or batch is null, or a request is bad; nothing is
+     *     inserted
+     * @throws ErrandException if the insert fails
+     */
+    public EnqueuedBatch enqueueBatch(Connection connection, BatchRequest batch) {
+        requireConnection(connection);
+        List<NewTask> rows = workflows.resolve(requireBatch(batch));
+        try {
+            EnqueuedBatch enqueued = Jdbc.atomically(connection, c -> workflows.insert(c, batch, rows));
+            if (connection.getAutoCommit()) {
+                WorkflowEnqueuer.queues(rows).forEach(wakeUps::wake);
+            }
+            return enqueued;
+        } catch (SQLException e) {
+            throw new ErrandException("enqueueBatch", e);
+        }
+    }
+
+    /**
+     * Enqueues a batch in a transaction of its own; see {@link #enqueueBatch(Connection, BatchRequest)}.
+     *
+     * @return the batch's id and its tasks' ids
+     * @throws IllegalArgumentException if the batch is null or a request is bad
+     * @throws ErrandException if the insert fails; nothing is inserted
+     */
+    public EnqueuedBatch enqueueBatch(BatchRequest batch) {
+        List<NewTask> rows = workflows.resolve(requireBatch(batch));
+        try {
+            EnqueuedBatch enqueued = storage.transactions().run("enqueueBatch", c -> workflows.insert(c, batch, rows));
+            WorkflowEnqueuer.queues(rows).forEach(wakeUps::wake);
+            return enqueued;
+        } catch (SQLException e) {
+            throw new ErrandException("enqueueBatch", e);
+        }
+    }
+
+    /** Batches: their progress, cancelling them, and the callbacks that fired. */
+    public BatchAdmin batches() {
+        return batches;
+    }
+
+    /** Runs one sweep of batch callbacks now, as every node does every rescue interval. */
+    public int sweepBatches() {
+        try {
+            return engine.sweepBatchesNow();
+        } catch (SQLException e) {
+            throw new ErrandException("sweepBatches", e);
+        }
+    }
+
+    private static void requireConnection(Connection connection) {
+        if (connection == null) {
+            throw new IllegalArgumentException("connection must not be null: pass the connection of the"
+                    + " transaction the tasks belong to, or use the overload without one");
+        }
+    }
+
+    private static Workflow requireWorkflow(Workflow workflow) {
+        if (workflow == null) {
+            throw new IllegalArgumentException("workflow must not be null: build one with Workflow.builder()");
+        }
+        return workflow;
+    }
+
+    private static BatchRequest requireBatch(BatchRequest batch) {
+        if (batch == null) {
+            throw new IllegalArgumentException("batch must not be null: build one with BatchRequest.builder()");
+        }
+        return batch;
     }
 
     /**

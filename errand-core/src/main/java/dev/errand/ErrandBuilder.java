@@ -16,6 +16,7 @@ import dev.errand.internal.store.EventStore;
 import dev.errand.internal.store.Storage;
 import dev.errand.internal.store.TaskStore;
 import dev.errand.internal.store.Transactions;
+import dev.errand.internal.store.WorkflowStore;
 import dev.errand.retry.RetryPolicy;
 import dev.errand.schedule.Schedule;
 import dev.errand.spi.ClaimStrategy;
@@ -397,7 +398,8 @@ public final class ErrandBuilder {
                                 built.tablePrefix(),
                                 built.nodeId(),
                                 built.historyEnabled(),
-                                built.processingLogsEnabled())),
+                                built.processingLogsEnabled()),
+                        new WorkflowStore(database, built.tablePrefix())),
                 built.clock());
         ClaimStrategy claim = claimStrategy.create(new DialectClaimEnvironment(database, table));
         Errand errand =

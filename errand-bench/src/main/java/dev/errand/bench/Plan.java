@@ -169,6 +169,7 @@ public record Plan(String name, int rounds, List<Pairing> pairings) {
             }
         }
         list.addAll(EventScenarios.pairings(name));
+        list.addAll(dev.errand.bench.batches.BatchScenarios.pairings(name));
         // Errand without schedules against Errand with them: the "peer" is errand-schedules.
         String count = label(schedulesClaim.integer("schedules", 0));
         list.add(new Pairing("schedules-" + count, schedulesClaim, "errand", Systems.SCHEDULES));

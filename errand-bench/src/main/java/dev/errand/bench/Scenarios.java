@@ -26,6 +26,9 @@ public final class Scenarios {
         if (EventScenarios.NAMES.contains(scenario)) {
             return EventScenarios.run(db, p);
         }
+        if (dev.errand.bench.batches.BatchScenarios.NAMES.contains(scenario)) {
+            return dev.errand.bench.batches.BatchScenarios.run(db, p);
+        }
         try (BenchSystem system = Systems.create(p.require("system"), db, p)) {
             Map<String, String> result =
                     switch (scenario) {

@@ -68,6 +68,14 @@ class BenchSmokeTest {
         assertThat(records)
                 .filteredOn(r -> r.group().startsWith("schedule") && r.system().equals(Systems.SCHEDULES))
                 .allSatisfy(r -> assertThat(r.number("sweep_ms")).isPositive());
+        // The batch scenario checks its own outcome (one callback, every task counted) and fails otherwise.
+        assertThat(records)
+                .filteredOn(r -> r.group().equals("batch-burn"))
+                .singleElement()
+                .satisfies(r -> {
+                    assertThat(r.number("rate_plain")).isPositive();
+                    assertThat(r.number("rate_batch")).isPositive();
+                });
         assertThat(records).filteredOn(r -> r.group().equals("burn-down")).allSatisfy(r -> assertThat(r.number("rate"))
                 .isPositive());
         assertThat(Files.readString(out.resolve("BENCHMARKS.md")))

@@ -16,6 +16,18 @@ public interface TaskAdmin {
     /** Finds a task by id. */
     Optional<Task> find(long id);
 
+    /**
+     * The chain of continuations that task {@code id} belongs to, first step first: the tasks that
+     * enqueued it with {@code TaskContext.continueWith}, it, and the tasks it enqueued that way. Steps no
+     * longer in the task table (succeeded tasks are deleted unless succeeded-task retention is on) end the
+     * chain on that side.
+     *
+     * @return the tasks' ids; just {@code id} if it has no predecessor or successor, empty if it does not
+     *     exist
+     * @throws IllegalArgumentException if {@code id} is not positive
+     */
+    java.util.List<Long> chain(long id);
+
     /** Lists a page of tasks that match the query, by id. */
     Page<Task> list(TaskQuery query);
 

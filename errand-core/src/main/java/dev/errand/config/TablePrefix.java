@@ -65,6 +65,26 @@ public record TablePrefix(String value) {
         return value + "task_attempt";
     }
 
+    /** The table of batches. */
+    public String batchTable() {
+        return value + "batch";
+    }
+
+    /** The table of batches' striped progress counters. */
+    public String batchCounterTable() {
+        return value + "batch_counter";
+    }
+
+    /** The table of batches' callback definitions. */
+    public String batchCallbackTable() {
+        return value + "batch_callback";
+    }
+
+    /** The table of batch callbacks that fired, one row each. */
+    public String batchFiredTable() {
+        return value + "batch_fired";
+    }
+
     /** The name of Errand's own Flyway history table. */
     public String historyTable() {
         return value + "schema_history";

@@ -50,8 +50,16 @@ public final class Condition {
      *     holding a control character
      */
     public static String requireEvent(String event) {
-        return Names.require("Event name", event, MAX_EVENT_LENGTH);
+        String name = Names.require("Event name", event, MAX_EVENT_LENGTH);
+        if (name.startsWith(RESERVED_PREFIX)) {
+            throw new IllegalArgumentException("Event name '" + name + "' starts with '" + RESERVED_PREFIX
+                    + "', which Errand reserves for workflow dependencies; choose another name");
+        }
+        return name;
     }
+
+    /** The prefix of the event names that workflow dependencies wait on; refused for applications' events. */
+    public static final String RESERVED_PREFIX = "errand:after:";
 
     /**
      * Returns a copy that expires at {@code deadline}, on the database's clock. Replaces any timeout.

@@ -51,4 +51,30 @@ public interface TaskContext {
     default void log(String line) {
         // A context without a processing log keeps nothing.
     }
+
+    /**
+     * Enqueues the next step of this task's work: a continuation of {@code kind} with {@code payload}, in
+     * this task's queue. It is created in the transaction that completes this task (with the handler's
+     * writes for a transactional kind, with the batched completion otherwise), so it exists if and only if
+     * this task succeeds, and it names this task as its predecessor ({@code TaskAdmin.chain(id)} shows the
+     * whole chain). Call it several times to fan out. The request is checked now: a bad one throws here,
+     * in the handler.
+     *
+     * @throws IllegalArgumentException if the kind is null, or the payload is not of the type this node
+     *     registered for the kind or cannot be stored
+     */
+    default <P> void continueWith(TaskKind<P> kind, P payload) {
+        throw new UnsupportedOperationException("This TaskContext does not support continuations");
+    }
+
+    /**
+     * Enqueues the next step by kind name, for a kind whose handler may live on another node; see
+     * {@link #continueWith(TaskKind, Object)}.
+     *
+     * @throws IllegalArgumentException if the kind name is blank, or the payload is of the wrong type or
+     *     cannot be stored
+     */
+    default void continueWith(String kind, Object payload) {
+        throw new UnsupportedOperationException("This TaskContext does not support continuations");
+    }
 }

@@ -1,6 +1,9 @@
 package dev.errand.spring;
 
 import dev.errand.Errand;
+import dev.errand.batch.BatchAdmin;
+import dev.errand.batch.BatchRequest;
+import dev.errand.batch.EnqueuedBatch;
 import dev.errand.config.ErrandSettings;
 import dev.errand.enqueue.Enqueued;
 import dev.errand.enqueue.TaskRequest;
@@ -8,8 +11,11 @@ import dev.errand.error.ErrandException;
 import dev.errand.event.Condition;
 import dev.errand.event.Triggered;
 import dev.errand.task.TaskKind;
+import dev.errand.workflow.EnqueuedWorkflow;
+import dev.errand.workflow.Workflow;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
@@ -150,6 +156,49 @@ public final class ErrandClient {
                 triggered -> triggered.releasedTasks() == 0
                         ? Set.of()
                         : errand.settings().queues().keySet());
+    }
+
+    /**
+     * Enqueues a workflow: inside a Spring-managed transaction on its connection, so that all its steps
+     * exist if and only if the transaction commits; outside one in a transaction of its own. A step runs
+     * once every step it comes after has succeeded.
+     *
+     * @return each step's task id
+     * @throws IllegalArgumentException for a bad step request
+     * @throws DataAccessException if the insert fails
+     */
+    public EnqueuedWorkflow enqueueWorkflow(Workflow workflow) {
+        Objects.requireNonNull(workflow, "workflow must not be null: build one with Workflow.builder()");
+        List<TaskRequest> steps = new ArrayList<>();
+        workflow.steps().values().forEach(step -> steps.add(step.request()));
+        return inCallersTransaction(
+                "enqueueWorkflow",
+                connection -> errand.enqueueWorkflow(connection, workflow),
+                () -> errand.enqueueWorkflow(workflow),
+                result -> queuesOf(steps));
+    }
+
+    /**
+     * Enqueues a batch: inside a Spring-managed transaction on its connection, so that the batch, its tasks
+     * and its callbacks exist if and only if the transaction commits; outside one in a transaction of its
+     * own. Read its progress and cancel it with {@code errand().batches()}.
+     *
+     * @return the batch's id and its tasks' ids
+     * @throws IllegalArgumentException for a bad request
+     * @throws DataAccessException if the insert fails
+     */
+    public EnqueuedBatch enqueueBatch(BatchRequest batch) {
+        Objects.requireNonNull(batch, "batch must not be null: build one with BatchRequest.builder()");
+        return inCallersTransaction(
+                "enqueueBatch",
+                connection -> errand.enqueueBatch(connection, batch),
+                () -> errand.enqueueBatch(batch),
+                result -> queuesOf(batch.tasks()));
+    }
+
+    /** Batches: their progress, cancelling them, and the callbacks that fired. */
+    public BatchAdmin batches() {
+        return errand.batches();
     }
 
     /** The node this client writes through, for its admin API and settings. */

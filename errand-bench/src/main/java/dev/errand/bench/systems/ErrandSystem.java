@@ -203,6 +203,23 @@ public final class ErrandSystem implements BenchSystem {
         client.enqueueAll(requests);
     }
 
+    /**
+     * Enqueues {@code count} no-op tasks as one batch whose {@code COMPLETE} callback is one more no-op task,
+     * in one transaction through {@code Errand.enqueueBatch}; returns the batch's id.
+     */
+    public long enqueueAsBatch(int count) {
+        TaskRequest request = TaskRequest.of("noop", new Stamp(0));
+        List<TaskRequest> requests = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            requests.add(request);
+        }
+        return client.enqueueBatch(dev.errand.batch.BatchRequest.builder()
+                        .addAll(requests)
+                        .on(dev.errand.batch.BatchEvent.COMPLETE, id -> request)
+                        .build())
+                .id();
+    }
+
     @Override
     public void prepareWorkers(int concurrency, Probe probe) {
         closeWorker();

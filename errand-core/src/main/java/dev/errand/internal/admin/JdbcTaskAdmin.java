@@ -13,6 +13,7 @@ import dev.errand.internal.store.Jdbc;
 import dev.errand.internal.store.Micros;
 import dev.errand.internal.store.Storage;
 import dev.errand.internal.store.TaskQueries;
+import dev.errand.internal.workflow.Finisher;
 import dev.errand.task.Task;
 import dev.errand.task.TaskState;
 import java.sql.SQLException;
@@ -26,11 +27,31 @@ public final class JdbcTaskAdmin implements TaskAdmin {
 
     private final Storage storage;
     private final TaskQueries queries;
+    private final Finisher finisher;
 
     /** Creates the admin API on a node's storage. */
     public JdbcTaskAdmin(Storage storage) {
         this.storage = storage;
         this.queries = new TaskQueries(storage.dialect(), storage.tasks().table());
+        this.finisher = new Finisher(storage);
+    }
+
+    @Override
+    public java.util.List<Long> chain(long id) {
+        requireId(id);
+        return run(
+                "chain",
+                c -> queries.find(c, id).isEmpty()
+                        ? java.util.List.<Long>of()
+                        : storage.workflows().chain(c, id));
+    }
+
+    /** Moves the workflow on after an operator cancelled a task that had not started. */
+    private void cancelled(java.sql.Connection c, long id) throws SQLException {
+        Optional<dev.errand.spi.ClaimedTask.Links> links = storage.workflows().links(c, id);
+        if (links.isPresent() && !links.get().isNone()) {
+            finisher.finished(c, java.util.List.of(new Finisher.Finished(id, links.get())), TaskState.CANCELLED);
+        }
     }
 
     @Override
@@ -61,6 +82,7 @@ public final class JdbcTaskAdmin implements TaskAdmin {
             if (cancelled) {
                 // A cancelled task waits for nothing: its conditions must not absorb a later trigger.
                 storage.events().forgetConditions(c, id);
+                cancelled(c, id);
             }
             return cancelled;
         });
@@ -73,6 +95,7 @@ public final class JdbcTaskAdmin implements TaskAdmin {
             Cancellation cancellation = storage.cancels().cancel(c, id, storage.offsetMicros());
             if (cancellation == Cancellation.CANCELLED) {
                 storage.events().forgetConditions(c, id);
+                cancelled(c, id);
             }
             return cancellation;
         });
@@ -145,6 +168,8 @@ public final class JdbcTaskAdmin implements TaskAdmin {
             return storage.transactions().run("admin", work);
         } catch (SQLException e) {
             throw new ErrandException("admin " + operation, e);
+        } finally {
+            finisher.recheckPending();
         }
     }
 

@@ -1,9 +1,15 @@
 package dev.errand.internal.engine;
 
+import dev.errand.enqueue.TaskRequest;
+import dev.errand.internal.store.NewTask;
 import dev.errand.spi.ClaimedTask;
 import dev.errand.task.ProcessingLog;
 import dev.errand.task.TaskContext;
+import dev.errand.task.TaskKind;
 import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
 
 /** The {@link TaskContext} of one attempt. */
 final class AttemptContext implements TaskContext {
@@ -11,12 +17,40 @@ final class AttemptContext implements TaskContext {
     private final ClaimedTask task;
     private final Connection connection;
     private final ProcessingLog log;
+    private final Function<TaskRequest, NewTask> requests;
+    private final List<NewTask> continuations = new ArrayList<>(1);
     private volatile boolean cancelled;
 
-    AttemptContext(ClaimedTask task, Connection connection, ProcessingLog log) {
+    AttemptContext(
+            ClaimedTask task, Connection connection, ProcessingLog log, Function<TaskRequest, NewTask> requests) {
         this.task = task;
         this.connection = connection;
         this.log = log;
+        this.requests = requests;
+    }
+
+    @Override
+    public <P> void continueWith(TaskKind<P> kind, P payload) {
+        add(TaskRequest.builder(kind, payload).queue(task.queue()).build());
+    }
+
+    @Override
+    public void continueWith(String kind, Object payload) {
+        add(TaskRequest.builder(kind, payload).queue(task.queue()).build());
+    }
+
+    private void add(TaskRequest next) {
+        NewTask resolved = requests.apply(next);
+        synchronized (continuations) {
+            continuations.add(resolved);
+        }
+    }
+
+    /** The continuations the handler asked for, in order. */
+    List<NewTask> continuations() {
+        synchronized (continuations) {
+            return List.copyOf(continuations);
+        }
     }
 
     /** This attempt's processing log, or {@code null} when processing logs are off. */

@@ -1,7 +1,11 @@
 package dev.errand.internal.engine;
 
 import dev.errand.internal.store.Storage;
+import dev.errand.internal.workflow.Finisher;
+import dev.errand.task.TaskState;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,10 +22,12 @@ final class CancelWatcher {
 
     private final Storage storage;
     private final RunningAttempts running;
+    private final Finisher finisher;
 
     CancelWatcher(Storage storage, RunningAttempts running) {
         this.storage = storage;
         this.running = running;
+        this.finisher = new Finisher(storage);
     }
 
     /** Reads the requests of this node's running attempts and delivers them. */
@@ -41,8 +47,24 @@ final class CancelWatcher {
 
     /** Honours requests of tasks that are pending again, and deletes those of finished tasks. */
     void settle() throws SQLException {
-        int cancelled = storage.transactions()
-                .run("settle cancel requests", c -> storage.cancels().settle(c, storage.offsetMicros()));
+        int cancelled;
+        try {
+            cancelled = storage.transactions().run("settle cancel requests", c -> {
+                List<Long> ids = storage.cancels().lockRequestedUnstarted(c);
+                int count = storage.cancels().settle(c, storage.offsetMicros());
+                List<Finisher.Finished> linked = new ArrayList<>();
+                for (long id : ids) {
+                    storage.workflows()
+                            .links(c, id)
+                            .filter(links -> !links.isNone())
+                            .ifPresent(links -> linked.add(new Finisher.Finished(id, links)));
+                }
+                finisher.finished(c, linked, TaskState.CANCELLED);
+                return count;
+            });
+        } finally {
+            finisher.recheckPending();
+        }
         if (cancelled > 0) {
             log.info("Cancelled {} tasks whose cancel request arrived after their attempt ended", cancelled);
         }

@@ -3,8 +3,13 @@ package dev.errand.internal.engine;
 import dev.errand.history.AttemptOutcome;
 import dev.errand.internal.outcome.ErrorMessages;
 import dev.errand.internal.store.AttemptRow;
+import dev.errand.internal.store.NewTask;
 import dev.errand.internal.store.Storage;
+import dev.errand.internal.workflow.Finisher;
 import dev.errand.spi.ClaimedTask;
+import dev.errand.task.TaskState;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,7 +40,13 @@ final class Completer {
     record Batching(Duration flushInterval, int batchSize) {}
 
     /** A success waiting for its batch, how long its handler ran, and what to call once the batch commits. */
-    private record Done(ClaimedTask task, Ended ended, Runnable whenCompleted) {}
+    private record Done(ClaimedTask task, Ended ended, List<NewTask> next, Runnable whenCompleted) {
+
+        /** Whether completing it writes more than its own row: continuations, dependents, a batch. */
+        boolean linked() {
+            return !next.isEmpty() || !task.links().isNone();
+        }
+    }
 
     private final Storage storage;
     private final Batching batching;
@@ -44,6 +55,7 @@ final class Completer {
     private final LinkedBlockingQueue<Done> buffer = new LinkedBlockingQueue<>();
     private final Thread thread;
     private final Problems problems;
+    private final Finisher finisher;
     private volatile boolean running = true;
     private int failedFlushesInARow;
 
@@ -53,6 +65,7 @@ final class Completer {
         this.leases = leases;
         this.observers = observers;
         this.problems = problems;
+        this.finisher = new Finisher(storage);
         this.thread = new Thread(this::loop);
         this.thread.setDaemon(true);
     }
@@ -64,8 +77,8 @@ final class Completer {
     }
 
     /** Buffers a success; {@code whenCompleted} runs once its batch is in the database (or at stop). */
-    void complete(ClaimedTask task, Ended ended, Runnable whenCompleted) {
-        buffer.add(new Done(task, ended, whenCompleted));
+    void complete(ClaimedTask task, Ended ended, List<NewTask> next, Runnable whenCompleted) {
+        buffer.add(new Done(task, ended, List.copyOf(next), whenCompleted));
     }
 
     private void loop() {
@@ -115,15 +128,21 @@ final class Completer {
             ids[i] = batch.get(i).task().id();
             tokens[i] = batch.get(i).task().leaseToken();
         }
+        boolean linked = false;
+        for (Done done : batch) {
+            linked |= done.linked();
+        }
         try {
             // With history on, its rows go in the same transaction: no commit of their own.
-            int completed = storage.attempts().enabled()
-                    ? storage.transactions().run("complete", c -> {
-                        storage.attempts().recordAll(c, successes(batch), storage.offsetMicros());
-                        return storage.tasks().succeedAll(c, ids, tokens, storage.offsetMicros());
-                    })
-                    : storage.transactions().runStatement("complete", c -> storage.tasks()
-                            .succeedAll(c, ids, tokens, storage.offsetMicros()));
+            int completed = linked
+                    ? storage.transactions().run("complete", c -> completeLinked(c, batch, ids, tokens))
+                    : storage.attempts().enabled()
+                            ? storage.transactions().run("complete", c -> {
+                                storage.attempts().recordAll(c, successes(batch), storage.offsetMicros());
+                                return storage.tasks().succeedAll(c, ids, tokens, storage.offsetMicros());
+                            })
+                            : storage.transactions().runStatement("complete", c -> storage.tasks()
+                                    .succeedAll(c, ids, tokens, storage.offsetMicros()));
             recovered();
             observers.stats().recordSucceeded(completed);
             if (completed < ids.length) {
@@ -137,6 +156,11 @@ final class Completer {
                 leases.forget(id);
             }
             batch.forEach(Completer::completed);
+            // A batch near its end is checked again after the commit; while more completions wait, the next
+            // flush counts them and checks in its own transaction, so one check once the buffer drains is enough.
+            if (buffer.isEmpty()) {
+                finisher.recheckPending();
+            }
         } catch (Exception e) {
             if (running) {
                 // Keep the tasks buffered: their leases stay alive and the next flush tries again.
@@ -163,6 +187,53 @@ final class Completer {
                     tasks,
                     ErrorMessages.of(e));
         }
+    }
+
+    /**
+     * Completes a batch in which some tasks have continuations, dependents or a batch, and moves on only
+     * those this transaction completes (the others lost their lease): PostgreSQL says which through
+     * {@code RETURNING}; elsewhere they are locked first.
+     */
+    private int completeLinked(Connection c, List<Done> batch, long[] ids, long[] tokens) throws SQLException {
+        List<ClaimedTask> linked = new ArrayList<>();
+        java.util.Map<Long, List<NewTask>> next = new java.util.HashMap<>();
+        for (Done done : batch) {
+            if (done.linked()) {
+                linked.add(done.task());
+                if (!done.next().isEmpty()) {
+                    next.put(done.task().id(), done.next());
+                }
+            }
+        }
+        if (storage.attempts().enabled()) {
+            storage.attempts().recordAll(c, successes(batch), storage.offsetMicros());
+        }
+        List<ClaimedTask> live;
+        int completed;
+        if (storage.tasks().returnsCompletedIds()) {
+            java.util.Set<Long> done = storage.tasks().succeedAllReturningIds(c, ids, tokens, storage.offsetMicros());
+            completed = done.size();
+            live = new ArrayList<>(linked.size());
+            for (ClaimedTask task : linked) {
+                if (done.contains(task.id())) {
+                    live.add(task);
+                }
+            }
+        } else {
+            // No RETURNING on an UPDATE or DELETE here: lock first to learn which of them this flush completes.
+            live = storage.workflows().lockRunning(c, linked);
+            completed = storage.tasks().succeedAll(c, ids, tokens, storage.offsetMicros());
+        }
+        List<Finisher.Finished> finished = new ArrayList<>(live.size());
+        for (ClaimedTask task : live) {
+            List<NewTask> continuations = next.get(task.id());
+            if (continuations != null) {
+                finisher.continueWith(c, task.id(), continuations);
+            }
+            finished.add(Finisher.Finished.of(task));
+        }
+        finisher.finished(c, finished, TaskState.SUCCEEDED);
+        return completed;
     }
 
     private static List<AttemptRow> successes(List<Done> batch) {

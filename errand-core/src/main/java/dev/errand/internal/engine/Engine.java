@@ -60,6 +60,7 @@ public final class Engine {
     private final TaskRunner runner;
     private final Rescuer rescuer;
     private final Expirer expirer;
+    private final dev.errand.internal.workflow.BatchSweeper batches;
     private final Pruner pruner;
     private final CancelWatcher cancels;
     private final ScheduleFirer schedules;
@@ -105,6 +106,7 @@ public final class Engine {
         this.rescuer = new Rescuer(storage, parts.kinds(), settler, observers);
         this.expirer = new Expirer(storage, settings.tablePrefix(), parts.kinds(), writer);
         this.pruner = new Pruner(storage, settings, parts.kinds().definitions());
+        this.batches = new dev.errand.internal.workflow.BatchSweeper(storage);
     }
 
     /** What this engine has done so far. */
@@ -142,6 +144,7 @@ public final class Engine {
         every(maintenance, "rescue", settings.rescueInterval(), rescuer::sweep);
         every(maintenance, "cancel settling", settings.rescueInterval(), cancels::settle);
         every(maintenance, "expiry", settings.rescueInterval(), expirer::sweep);
+        every(maintenance, "batch callbacks", settings.rescueInterval(), batches::sweep);
         if (pruner.hasWork()) {
             every(maintenance, "pruner", settings.pruneInterval(), pruner::prune);
         }
@@ -169,6 +172,11 @@ public final class Engine {
     /** Runs one expiry sweep now; returns how many tasks it expired. */
     public int expireNow() throws SQLException {
         return expirer.sweep();
+    }
+
+    /** Runs one sweep of batch callbacks now; returns how many batches it checked. */
+    public int sweepBatchesNow() throws SQLException {
+        return batches.sweep();
     }
 
     /** Runs one rescue sweep now; returns how many tasks it rescued. */

@@ -62,6 +62,11 @@ public final class Kinds {
                 settings.nodeId());
     }
 
+    /** The node's settings. */
+    ErrandSettings settings() {
+        return settings;
+    }
+
     /** This node's id. */
     String nodeId() {
         return settings.nodeId();

@@ -7,14 +7,18 @@ import dev.errand.internal.outcome.ErrorMessages;
 import dev.errand.internal.store.AttemptError;
 import dev.errand.internal.store.Storage;
 import dev.errand.internal.store.TaskStore;
+import dev.errand.internal.workflow.Finisher;
 import dev.errand.spi.ClaimedTask;
 import dev.errand.spi.PayloadCodec;
 import dev.errand.task.FailedTask;
 import dev.errand.task.FailureCallback;
 import dev.errand.task.FailureCause;
+import dev.errand.task.TaskState;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Savepoint;
+import java.util.List;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,6 +37,7 @@ final class OutcomeWriter {
     private final PayloadCodec codec;
     private final FailureLog failureLog = new FailureLog();
     private final AttemptRecorder history;
+    private final Finisher finisher;
     private final Outage outage = new Outage(
             log,
             "Writing attempt outcomes",
@@ -51,10 +56,27 @@ final class OutcomeWriter {
         this.observers = observers;
         this.codec = codec;
         this.history = history;
+        this.finisher = new Finisher(storage);
+    }
+
+    /** Moves the workflow on after a task ended for good other than by success, on its transaction. */
+    private Set<Long> ended(Connection c, ClaimedTask task, TaskState outcome) throws SQLException {
+        if (task.links().isNone()) {
+            return Set.of();
+        }
+        return finisher.finished(c, List.of(Finisher.Finished.of(task)), outcome);
     }
 
     /** Writes a retry, requeue or failure in a transaction of its own, with the attempt's history row. */
     void write(ClaimedTask task, RegisteredKind kind, Decision decision, Ended ended) {
+        try {
+            writeOutcome(task, kind, decision, ended);
+        } finally {
+            finisher.recheckPending();
+        }
+    }
+
+    private void writeOutcome(ClaimedTask task, RegisteredKind kind, Decision decision, Ended ended) {
         if (decision instanceof Decision.Retry retry) {
             retry(task, retry, ended);
         } else if (decision instanceof Decision.Requeue requeue) {
@@ -118,6 +140,7 @@ final class OutcomeWriter {
         }
         if (written) {
             history.record(connection, task, AttemptOutcome.FAILED, ended, cause);
+            ended(connection, task, TaskState.FAILED);
         }
         countFailure(written, task, cause);
     }
@@ -146,6 +169,7 @@ final class OutcomeWriter {
                 boolean updated = storage.tasks().cancel(c, task, storage.offsetMicros());
                 if (updated) {
                     history.record(c, task, AttemptOutcome.CANCELLED, ended, null);
+                    ended(c, task, TaskState.CANCELLED);
                 }
                 return updated;
             });
@@ -291,7 +315,14 @@ final class OutcomeWriter {
      *
      * @return whether the row was written, or {@link Written#UNKNOWN} if the database failed (logged)
      */
-    Written fail(ClaimedTask task, RegisteredKind kind, FailureCause cause, FailWrite write) {
+    Written fail(ClaimedTask task, RegisteredKind kind, FailureCause cause, FailWrite failWrite) {
+        FailWrite write = (c, error) -> {
+            if (!failWrite.write(c, error)) {
+                return false;
+            }
+            ended(c, task, TaskState.FAILED);
+            return true;
+        };
         AttemptError error = errors.of(task, cause);
         FailureCallback<Object> callback = kind == null ? null : callback(kind);
         boolean[] callbackRan = {false};
@@ -340,13 +371,12 @@ final class OutcomeWriter {
      * @return whether this node expired it
      */
     boolean expire(ClaimedTask task, RegisteredKind kind, FailureCause.Expired cause, FailWrite write) {
-        Written written = fail(task, kind, cause, (c, error) -> {
-            if (!write.write(c, error)) {
-                return false;
-            }
-            history.record(c, task, AttemptOutcome.EXPIRED, NO_RUN, cause);
-            return true;
-        });
+        Written written;
+        try {
+            written = expireWrite(task, kind, cause, write);
+        } finally {
+            finisher.recheckPending();
+        }
         if (written != Written.YES) {
             return false;
         }
@@ -354,6 +384,16 @@ final class OutcomeWriter {
         observers.listener().failed(task.kind(), task.queue(), task.attempt());
         failureLog.expired(task, cause);
         return true;
+    }
+
+    private Written expireWrite(ClaimedTask task, RegisteredKind kind, FailureCause.Expired cause, FailWrite write) {
+        return fail(task, kind, cause, (c, error) -> {
+            if (!write.write(c, error)) {
+                return false;
+            }
+            history.record(c, task, AttemptOutcome.EXPIRED, NO_RUN, cause);
+            return true;
+        });
     }
 
     /** Whether a write of a task's failure changed its row. */

@@ -45,8 +45,12 @@ final class Settler {
     }
 
     /** Hands a non-transactional success to the completer; {@code whenCompleted} runs after its batch. */
-    void completeLater(ClaimedTask task, Ended ended, Runnable whenCompleted) {
-        completer.complete(task, ended, whenCompleted);
+    void completeLater(
+            ClaimedTask task,
+            Ended ended,
+            java.util.List<dev.errand.internal.store.NewTask> next,
+            Runnable whenCompleted) {
+        completer.complete(task, ended, next, whenCompleted);
     }
 
     /** Records the success of a transactional attempt on its connection, before it commits. */

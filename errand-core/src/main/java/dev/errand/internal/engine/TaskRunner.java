@@ -1,7 +1,11 @@
 package dev.errand.internal.engine;
 
+import dev.errand.enqueue.TaskRequest;
+import dev.errand.internal.enqueue.Requests;
 import dev.errand.internal.outcome.Ending;
+import dev.errand.internal.store.NewTask;
 import dev.errand.internal.store.Storage;
+import dev.errand.internal.workflow.Finisher;
 import dev.errand.spi.ClaimedTask;
 import dev.errand.spi.PayloadDecodingException;
 import dev.errand.task.ExecutionMode;
@@ -10,7 +14,10 @@ import dev.errand.task.ProcessingLog;
 import dev.errand.task.RetryLater;
 import dev.errand.task.Snooze;
 import dev.errand.task.TaskHandler;
+import dev.errand.task.TaskState;
 import java.time.Duration;
+import java.util.List;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +37,8 @@ final class TaskRunner {
     private final Settler settler;
     private final Observers observers;
     private final RunningAttempts running;
+    private final Finisher finisher;
+    private final Function<TaskRequest, NewTask> continuations;
 
     TaskRunner(Kinds kinds, Storage storage, Settler settler, Observers observers, RunningAttempts running) {
         this.kinds = kinds;
@@ -37,6 +46,9 @@ final class TaskRunner {
         this.settler = settler;
         this.observers = observers;
         this.running = running;
+        this.finisher = new Finisher(storage);
+        Requests requests = new Requests(kinds.settings(), kinds.definitions(), kinds.codec());
+        this.continuations = request -> requests.resolve(request, storage.offsetMicros());
     }
 
     /**
@@ -91,8 +103,9 @@ final class TaskRunner {
                                 connection, kind.lease(), kind.definition().executionTimeout());
                 observers.listener().started(task.kind(), task.queue(), task.attempt());
                 GuardedConnection guarded = GuardedConnection.around(connection);
+                AttemptContext context = new AttemptContext(task, guarded.connection(), lines, continuations);
                 try {
-                    handle(kind, payload, new AttemptContext(task, guarded.connection(), lines));
+                    handle(kind, payload, context);
                 } catch (CancelledBy cancelled) {
                     throw new RollBack(new Ending.Cancelled(cancelled.getCause()));
                 } catch (RetryLater request) {
@@ -128,6 +141,7 @@ final class TaskRunner {
                 if (storage.tasks().succeed(connection, task, storage.offsetMicros())) {
                     settler.recordSuccess(
                             connection, task, new Ended(new Ending.Succeeded(), micros(begin), text(lines)));
+                    succeeded(connection, task, context.continuations());
                 }
                 return false;
             });
@@ -144,6 +158,19 @@ final class TaskRunner {
         } catch (Throwable failure) {
             // The transaction rolled back, so the handler's writes are gone; record the attempt.
             settler.settle(task, kind, new Ended(endingOf(failure, began[0]), micros(begin), text(lines)));
+        } finally {
+            finisher.recheckPending();
+        }
+    }
+
+    /** Inserts the continuations and moves the workflow on, on the transaction that completed the task. */
+    private void succeeded(java.sql.Connection connection, ClaimedTask task, List<NewTask> next)
+            throws java.sql.SQLException {
+        if (!next.isEmpty()) {
+            finisher.continueWith(connection, task.id(), next);
+        }
+        if (!task.links().isNone()) {
+            finisher.finished(connection, List.of(Finisher.Finished.of(task)), TaskState.SUCCEEDED);
         }
     }
 
@@ -187,8 +214,10 @@ final class TaskRunner {
         ProcessingLog lines = newLog();
         observers.listener().started(task.kind(), task.queue(), task.attempt());
         long begin = System.nanoTime();
+        AttemptContext context;
         try {
-            handle(kind, payload, new AttemptContext(task, null, lines));
+            context = new AttemptContext(task, null, lines, continuations);
+            handle(kind, payload, context);
         } catch (CancelledBy cancelled) {
             settler.settle(
                     task, kind, new Ended(new Ending.Cancelled(cancelled.getCause()), micros(begin), text(lines)));
@@ -210,7 +239,11 @@ final class TaskRunner {
             return false;
         }
         observers.listener().succeeded(task.kind(), task.queue(), Duration.ofNanos(System.nanoTime() - begin));
-        settler.completeLater(task, new Ended(new Ending.Succeeded(), micros(begin), text(lines)), whenCompleted);
+        settler.completeLater(
+                task,
+                new Ended(new Ending.Succeeded(), micros(begin), text(lines)),
+                context.continuations(),
+                whenCompleted);
         return true;
     }
 

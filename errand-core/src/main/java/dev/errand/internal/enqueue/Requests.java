@@ -45,7 +45,7 @@ public final class Requests {
      * @throws IllegalArgumentException for a null request, an undeclared queue, a payload of the wrong type
      *     or one that cannot be stored
      */
-    NewTask resolve(TaskRequest request, long offsetMicros) {
+    public NewTask resolve(TaskRequest request, long offsetMicros) {
         if (request == null) {
             throw new IllegalArgumentException(
                     "request must not be null: build one with TaskRequest.of(kind, payload)");

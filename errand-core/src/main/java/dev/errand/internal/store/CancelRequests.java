@@ -6,7 +6,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -100,6 +102,24 @@ public final class CancelRequests {
             }
         }
         return requested;
+    }
+
+    /**
+     * Locks the pending and waiting tasks that have a cancel request, in id order: the ones {@link #settle}
+     * cancels next, so that what follows their end (their batch, their dependents) can be applied to them.
+     */
+    public List<Long> lockRequestedUnstarted(Connection c) throws SQLException {
+        List<Long> ids = new ArrayList<>();
+        try (PreparedStatement statement = c.prepareStatement("SELECT id FROM " + taskTable + " WHERE state IN ("
+                + States.PENDING + ", " + States.WAITING + ") AND id IN (SELECT task_id FROM " + requestTable
+                + ") ORDER BY id FOR UPDATE")) {
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    ids.add(rows.getLong(1));
+                }
+            }
+        }
+        return ids;
     }
 
     /** Deletes a task's request, once honoured. */

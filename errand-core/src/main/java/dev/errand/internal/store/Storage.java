@@ -28,8 +28,10 @@ public record Storage(
      * @param cancels cancel requests
      * @param events conditions, premature events and event locks
      * @param attempts the attempt history
+     * @param workflows continuations, dependencies and batches
      */
-    public record SideTables(CancelRequests cancels, EventStore events, AttemptHistory attempts) {}
+    public record SideTables(
+            CancelRequests cancels, EventStore events, AttemptHistory attempts, WorkflowStore workflows) {}
 
     /** The statements of cancellation. */
     public CancelRequests cancels() {
@@ -44,6 +46,11 @@ public record Storage(
     /** The statements of events. */
     public EventStore events() {
         return sideTables.events();
+    }
+
+    /** The statements of workflows and batches. */
+    public WorkflowStore workflows() {
+        return sideTables.workflows();
     }
 
     /** The clock's offset in microseconds, to bind where SQL means "now". */

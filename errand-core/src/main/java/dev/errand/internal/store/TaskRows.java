@@ -8,9 +8,14 @@ import java.sql.SQLException;
 public final class TaskRows {
 
     /** The columns {@link #claimed} reads. */
-    public static final String CLAIMED_COLUMNS = "id, kind, queue, payload, attempt, max_attempts";
+    public static final String CLAIMED_COLUMNS =
+            "id, kind, queue, payload, attempt, max_attempts, batch_id, has_dependents";
 
     private TaskRows() {}
+
+    private static ClaimedTask.Links links(long batchId, boolean hasDependents) {
+        return batchId == 0 && !hasDependents ? ClaimedTask.Links.NONE : new ClaimedTask.Links(batchId, hasDependents);
+    }
 
     /**
      * A claimed task from a row with {@link #CLAIMED_COLUMNS}.
@@ -27,6 +32,7 @@ public final class TaskRows {
                 row.getString("payload"),
                 row.getInt("attempt") + attemptDelta,
                 row.getInt("max_attempts"),
-                token);
+                token,
+                links(row.getLong("batch_id"), row.getBoolean("has_dependents")));
     }
 }

@@ -152,6 +152,35 @@ public final class TaskStore {
         }
     }
 
+    /** Whether {@link #succeedAllReturningIds} can say which tasks it completed (PostgreSQL's RETURNING). */
+    public boolean returnsCompletedIds() {
+        return dialect instanceof PostgresDialect;
+    }
+
+    /**
+     * Completes many tasks in one statement and returns the ids it completed (those whose lease was not
+     * taken back), so that no statement needs to lock them first. Only where {@link #returnsCompletedIds()}.
+     */
+    public java.util.Set<Long> succeedAllReturningIds(
+            Connection connection, long[] ids, long[] tokens, long offsetMicros) throws SQLException {
+        java.util.Set<Long> completed = new java.util.HashSet<>();
+        try (PreparedStatement statement =
+                connection.prepareStatement(withIds(succeedManySql, ids, tokens) + " RETURNING id")) {
+            int i = 1;
+            if (keepSucceeded) {
+                statement.setLong(i++, offsetMicros);
+            }
+            i = dialect.bindIds(statement, i, ids);
+            dialect.bindIds(statement, i, tokens);
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    completed.add(rows.getLong(1));
+                }
+            }
+        }
+        return completed;
+    }
+
     /**
      * Puts a task back to pending, to run after {@code delay}, optionally recording an error.
      *

@@ -6,6 +6,9 @@ import static org.awaitility.Awaitility.await;
 
 import dev.errand.Errand;
 import dev.errand.admin.TaskQuery;
+import dev.errand.batch.BatchEvent;
+import dev.errand.batch.BatchRequest;
+import dev.errand.batch.EnqueuedBatch;
 import dev.errand.enqueue.TaskRequest;
 import dev.errand.spi.TransactionRunner;
 import dev.errand.spring.ErrandClient;
@@ -16,6 +19,8 @@ import dev.errand.task.Task;
 import dev.errand.task.TaskContext;
 import dev.errand.task.TaskHandler;
 import dev.errand.task.TaskState;
+import dev.errand.workflow.EnqueuedWorkflow;
+import dev.errand.workflow.Workflow;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -282,6 +287,39 @@ class JdbcTransactionsTest {
         assertThatThrownBy(() -> client.triggerEvent(" "))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("Event name");
+    }
+
+    @Test
+    void workflowsAndBatchesJoinTheSpringTransaction() {
+        jdbc.update("INSERT INTO " + orders.table() + " (id, status) VALUES (70, 'placed'), (71, 'placed'),"
+                + " (72, 'placed')");
+        TransactionTemplate template = new TransactionTemplate(transactionManager);
+        template.executeWithoutResult(status -> {
+            client.enqueueWorkflow(Workflow.builder()
+                    .step("first", TaskRequest.of("record-order", new OrderPlaced(70)))
+                    .step("second", TaskRequest.of("record-order", new OrderPlaced(71)), "first")
+                    .build());
+            client.enqueueBatch(BatchRequest.builder()
+                    .add(TaskRequest.of("record-order", new OrderPlaced(72)))
+                    .build());
+            status.setRollbackOnly();
+        });
+        assertThat(errand.admin().count(TaskQuery.all())).isZero();
+
+        EnqueuedWorkflow flow = template.execute(status -> client.enqueueWorkflow(Workflow.builder()
+                .step("first", TaskRequest.of("record-order", new OrderPlaced(70)))
+                .step("second", TaskRequest.of("record-order", new OrderPlaced(71)), "first")
+                .build()));
+        EnqueuedBatch batch = template.execute(status -> client.enqueueBatch(BatchRequest.builder()
+                .add(TaskRequest.of("record-order", new OrderPlaced(72)))
+                .on(BatchEvent.COMPLETE, id -> TaskRequest.of("record-order", new OrderPlaced(72)))
+                .build()));
+        await().atMost(Duration.ofSeconds(10)).until(() -> errand.admin().count(TaskQuery.all()) == 0);
+        assertThat(orders.status(71)).isEqualTo("recorded");
+        assertThat(ledger.entries(72)).isEqualTo(2);
+        assertThat(client.batches().progress(batch.id()).orElseThrow().succeeded())
+                .isEqualTo(1);
+        assertThat(flow.taskIds()).containsOnlyKeys("first", "second");
     }
 
     @Test

@@ -1,0 +1,89 @@
+package dev.errand.internal.admin;
+
+import dev.errand.batch.BatchAdmin;
+import dev.errand.batch.BatchEvent;
+import dev.errand.batch.BatchProgress;
+import dev.errand.error.ErrandException;
+import dev.errand.internal.store.Storage;
+import dev.errand.internal.store.WorkflowStore;
+import dev.errand.internal.workflow.Finisher;
+import dev.errand.task.TaskState;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/** The admin API on batches: checks the arguments, then runs each action in its own transaction. */
+public final class JdbcBatchAdmin implements BatchAdmin {
+
+    private final Storage storage;
+    private final Finisher finisher;
+
+    /** Creates the admin API on a node's storage. */
+    public JdbcBatchAdmin(Storage storage) {
+        this.storage = storage;
+        this.finisher = new Finisher(storage);
+    }
+
+    @Override
+    public Optional<BatchProgress> progress(long batchId) {
+        requireId(batchId);
+        return run("batchProgress", c -> storage.workflows().progress(c, batchId));
+    }
+
+    @Override
+    public long cancel(long batchId) {
+        requireId(batchId);
+        long cancelled = run("cancelBatch", c -> {
+            WorkflowStore store = storage.workflows();
+            if (!store.markCancelled(c, batchId, storage.offsetMicros())) {
+                return store.progress(c, batchId).isEmpty() ? -1L : 0L;
+            }
+            List<WorkflowStore.Dependent> unstarted = store.lockUnstarted(c, batchId);
+            long[] ids =
+                    unstarted.stream().mapToLong(WorkflowStore.Dependent::id).toArray();
+            int count = store.cancelUnstarted(
+                    c, ids, "Cancelled: its batch " + batchId + " was cancelled", storage.offsetMicros());
+            List<Finisher.Finished> finished = new ArrayList<>(unstarted.size());
+            unstarted.forEach(task -> finished.add(new Finisher.Finished(task.id(), task.links())));
+            finisher.finished(c, finished, TaskState.CANCELLED);
+            return (long) count;
+        });
+        if (cancelled < 0) {
+            throw new IllegalArgumentException("There is no batch " + batchId + "; pass the id of EnqueuedBatch.id()");
+        }
+        return cancelled;
+    }
+
+    @Override
+    public Map<BatchEvent, Long> firedCallbacks(long batchId) {
+        requireId(batchId);
+        return run("batchCallbacks", c -> {
+            Map<BatchEvent, Long> fired = new EnumMap<>(BatchEvent.class);
+            storage.workflows()
+                    .firedCallbacks(c, batchId)
+                    .forEach((event, task) -> fired.put(BatchEvent.valueOf(event.toUpperCase(Locale.ROOT)), task));
+            return fired;
+        });
+    }
+
+    private static void requireId(long batchId) {
+        if (batchId <= 0) {
+            throw new IllegalArgumentException(
+                    "batchId must be positive, was " + batchId + "; use the id of EnqueuedBatch.id()");
+        }
+    }
+
+    private <T> T run(String operation, dev.errand.internal.store.Jdbc.ConnectionWork<T> work) {
+        try {
+            return storage.transactions().run(operation, work);
+        } catch (SQLException e) {
+            throw new ErrandException(operation, e);
+        } finally {
+            finisher.recheckPending();
+        }
+    }
+}

@@ -1,0 +1,160 @@
+package dev.errand.internal.workflow;
+
+import dev.errand.batch.BatchEvent;
+import dev.errand.batch.BatchRequest;
+import dev.errand.batch.EnqueuedBatch;
+import dev.errand.enqueue.Enqueued;
+import dev.errand.enqueue.TaskRequest;
+import dev.errand.internal.enqueue.Requests;
+import dev.errand.internal.event.EventGate;
+import dev.errand.internal.store.NewTask;
+import dev.errand.internal.store.Storage;
+import dev.errand.internal.store.TaskGate;
+import dev.errand.internal.store.TaskInserter;
+import dev.errand.internal.store.WorkflowStore;
+import dev.errand.workflow.DependencyPolicy;
+import dev.errand.workflow.EnqueuedWorkflow;
+import dev.errand.workflow.Workflow;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.LongFunction;
+
+/**
+ * Inserts workflows and batches on a connection, in its transaction: the tasks, then their links (the
+ * batch, the dependency conditions, the policy), so that nothing is claimable before all of it commits.
+ */
+public final class WorkflowEnqueuer {
+
+    private final Storage storage;
+    private final Requests requests;
+    private final TaskInserter inserter;
+    private final EventGate gate;
+
+    /** Creates the enqueuer on a node's storage and request resolver. */
+    public WorkflowEnqueuer(Storage storage, Requests requests) {
+        this.storage = storage;
+        this.requests = requests;
+        this.inserter = storage.dialect().inserter(storage.tasks().table(), storage.dataSource());
+        this.gate = new EventGate(storage.events());
+    }
+
+    /**
+     * Resolves every request of a workflow first, so that a bad one throws before anything is written.
+     *
+     * @return the steps' rows, by name, without their dependency conditions
+     */
+    public Map<String, NewTask> resolve(Workflow workflow) {
+        long offset = storage.offsetMicros();
+        Map<String, NewTask> rows = new LinkedHashMap<>();
+        workflow.steps().forEach((name, step) -> rows.put(name, requests.resolve(step.request(), offset)));
+        return rows;
+    }
+
+    /** Inserts a workflow whose rows {@link #resolve} made; the caller owns the transaction. */
+    public EnqueuedWorkflow insert(Connection c, Workflow workflow, Map<String, NewTask> rows) throws SQLException {
+        WorkflowStore store = storage.workflows();
+        Map<String, Long> ids = new LinkedHashMap<>();
+        Set<Long> predecessors = new LinkedHashSet<>();
+        List<Long> dependents = new ArrayList<>();
+        for (Workflow.Step step : workflow.steps().values()) {
+            NewTask row = rows.get(step.name());
+            List<TaskGate.NewCondition> conditions = new ArrayList<>(row.gate().conditions());
+            for (String after : step.after()) {
+                long predecessor = ids.get(after);
+                predecessors.add(predecessor);
+                conditions.add(new TaskGate.NewCondition(WorkflowStore.after(predecessor), null, null));
+            }
+            NewTask gated = new NewTask(
+                    row.kind(),
+                    row.queue(),
+                    row.payloadJson(),
+                    row.placement(),
+                    new TaskGate(conditions, row.gate().expiresAt(), row.gate().expiresInMicros()));
+            Enqueued enqueued = inserter.insert(c, gated, store.channel());
+            if (!conditions.isEmpty()) {
+                gate.admit(c, enqueued.id(), gated.gate());
+            }
+            if (!step.after().isEmpty()) {
+                dependents.add(enqueued.id());
+            }
+            ids.put(step.name(), enqueued.id());
+        }
+        store.markHasDependents(
+                c, predecessors.stream().mapToLong(Long::longValue).toArray());
+        store.setDependencyPolicy(
+                c, dependents.stream().mapToLong(Long::longValue).toArray(), workflow.policy() == DependencyPolicy.RUN);
+        return new EnqueuedWorkflow(ids);
+    }
+
+    /**
+     * Resolves every request of a batch, its tasks and not yet its callbacks (which need its id), so that a
+     * bad one throws before anything is written.
+     */
+    public List<NewTask> resolve(BatchRequest batch) {
+        long offset = storage.offsetMicros();
+        List<NewTask> rows = new ArrayList<>(batch.tasks().size());
+        for (TaskRequest request : batch.tasks()) {
+            rows.add(requests.resolve(request, offset));
+        }
+        return rows;
+    }
+
+    /** Inserts a batch whose tasks {@link #resolve} made; the caller owns the transaction. */
+    public EnqueuedBatch insert(Connection c, BatchRequest batch, List<NewTask> rows) throws SQLException {
+        WorkflowStore store = storage.workflows();
+        long offset = storage.offsetMicros();
+        long batchId = store.createBatch(c, rows.size(), offset);
+        for (Map.Entry<BatchEvent, LongFunction<TaskRequest>> callback :
+                batch.callbacks().entrySet()) {
+            TaskRequest request = callback.getValue().apply(batchId);
+            if (request == null) {
+                throw new IllegalArgumentException(
+                        "The " + callback.getKey() + " callback of the batch returned no request; return one built"
+                                + " with TaskRequest.of(kind, payload)");
+            }
+            if (request.uniqueKey() != null) {
+                throw new IllegalArgumentException("A batch callback cannot have a unique key; it runs once anyway");
+            }
+            store.insertCallback(c, batchId, callback.getKey().dbValue(), requests.resolve(request, offset));
+        }
+        List<NewTask> plain = new ArrayList<>(rows.size());
+        for (NewTask row : rows) {
+            if (row.plain()) {
+                plain.add(row);
+            }
+        }
+        long[] plainIds = plain.isEmpty() ? new long[0] : inserter.insertAll(c, plain, store.channel());
+        long[] ids = new long[rows.size()];
+        int next = 0;
+        for (int i = 0; i < rows.size(); i++) {
+            NewTask row = rows.get(i);
+            if (row.plain()) {
+                ids[i] = plainIds[next++];
+            } else {
+                ids[i] = inserter.insert(c, row, store.channel()).id();
+                if (!row.gate().conditions().isEmpty()) {
+                    gate.admit(c, ids[i], row.gate());
+                }
+            }
+        }
+        store.setBatch(c, batchId, ids);
+        List<Long> taskIds = new ArrayList<>(ids.length);
+        for (long id : ids) {
+            taskIds.add(id);
+        }
+        return new EnqueuedBatch(batchId, taskIds);
+    }
+
+    /** The queues of rows, to wake after the commit. */
+    public static Set<String> queues(Iterable<NewTask> rows) {
+        Set<String> queues = new LinkedHashSet<>();
+        rows.forEach(row -> queues.add(row.queue()));
+        return queues;
+    }
+}

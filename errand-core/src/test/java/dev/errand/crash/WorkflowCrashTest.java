@@ -1,0 +1,128 @@
+package dev.errand.crash;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.errand.Errand;
+import dev.errand.batch.BatchEvent;
+import dev.errand.batch.BatchProgress;
+import dev.errand.batch.BatchRequest;
+import dev.errand.batch.EnqueuedBatch;
+import dev.errand.enqueue.TaskRequest;
+import dev.errand.testing.ErrandTestSupport;
+import dev.errand.testing.Target;
+import dev.errand.testkit.TestDatabase;
+import dev.errand.workflow.Workflow;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Worker JVMs are killed with SIGKILL in the middle of a batch and of diamond workflows: every batch task is
+ * counted once, each callback runs once, no dependent runs before its dependencies or twice, and nothing is
+ * left waiting. CI runs 1,000 tasks on PostgreSQL; {@code -Derrand.crash.batchTasks=10000} runs the full
+ * size on every server database (the script {@code .ci/workflow-crash-full}).
+ */
+@ParameterizedClass(name = "{0}")
+@MethodSource("dev.errand.testing.Targets#servers")
+class WorkflowCrashTest extends ErrandTestSupport {
+
+    private static final int CI_TASKS = 1_000;
+    private static final int TASKS = Integer.getInteger("errand.crash.batchTasks", CI_TASKS);
+    private static final int DIAMONDS = 20;
+
+    WorkflowCrashTest(Target target) {
+        super(target);
+    }
+
+    @Test
+    void killedWorkersLoseNoCountRunNoCallbackTwiceAndBreakNoDependency() throws Exception {
+        Assumptions.assumeTrue(
+                TASKS > CI_TASKS || database == TestDatabase.POSTGRES,
+                "the CI size runs on PostgreSQL only; -Derrand.crash.batchTasks=10000 runs every server");
+        Errand rescuer = node(WorkflowWorkerMain.kinds(
+                        builder().queue("default", 4).rescueInterval(Duration.ofMillis(500)), dataSource(), prefix)
+                .nodeId("rescuer"));
+        List<TaskRequest> members = new ArrayList<>(TASKS);
+        for (int i = 0; i < TASKS; i++) {
+            members.add(TaskRequest.of(i % 2 == 0 ? "member" : "loose-member", i));
+        }
+        EnqueuedBatch batch = rescuer.enqueueBatch(BatchRequest.builder()
+                .addAll(members)
+                .on(BatchEvent.COMPLETE, id -> TaskRequest.of("callback", "complete"))
+                .on(BatchEvent.SUCCESS, id -> TaskRequest.of("callback", "success"))
+                .build());
+        for (int w = 0; w < DIAMONDS; w++) {
+            String flow = "w" + w;
+            rescuer.enqueueWorkflow(Workflow.builder()
+                    .step("a", TaskRequest.of("step", flow + ":a"))
+                    .step("b", TaskRequest.of("step", flow + ":b"), "a")
+                    .step("c", TaskRequest.of("step", flow + ":c"), "a")
+                    .step("d", TaskRequest.of("step", flow + ":d"), "b", "c")
+                    .build());
+        }
+
+        List<CrashChild> children = new ArrayList<>();
+        try {
+            for (int i = 0; i < 2; i++) {
+                children.add(child("workflow-child-" + i));
+            }
+            for (CrashChild child : children) {
+                child.awaitLine(WorkflowWorkerMain.READY, Duration.ofSeconds(60));
+            }
+            // Kill one worker a fifth of the way in, the other halfway, each in the middle of whatever it does.
+            killAt(rescuer, batch, children.get(0), TASKS / 5);
+            killAt(rescuer, batch, children.get(1), TASKS / 2);
+            CrashChild late = child("workflow-child-late");
+            children.add(late);
+            late.awaitLine(WorkflowWorkerMain.READY, Duration.ofSeconds(60));
+            rescuer.start();
+            await().atMost(Duration.ofMinutes(5))
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(() -> effectsNamed("callback complete") >= 1
+                            && effectsNamed("callback success") >= 1
+                            && taskRows() == 0);
+            Thread.sleep(1_000);
+            rescuer.sweepBatches();
+        } finally {
+            children.forEach(CrashChild::destroy);
+        }
+
+        BatchProgress progress = rescuer.batches().progress(batch.id()).orElseThrow();
+        assertThat(progress.succeeded()).isEqualTo(TASKS);
+        assertThat(progress.failed() + progress.cancelled()).isZero();
+        assertThat(effectsNamed("callback complete")).isEqualTo(1);
+        assertThat(effectsNamed("callback success")).isEqualTo(1);
+        assertThat(scalar("SELECT COUNT(*) FROM " + prefix + "batch_fired")).isEqualTo(2);
+        // Transactional members commit their effect with their completion: exactly once each.
+        assertThat(effectsNamed("member")).isEqualTo(TASKS / 2);
+        assertThat(scalar("SELECT COUNT(DISTINCT task_id) FROM " + prefix + "effect WHERE note = 'loose'"))
+                .isEqualTo(TASKS / 2);
+        assertThat(scalar("SELECT COUNT(*) FROM " + prefix + "effect WHERE note LIKE 'VIOLATION%'"))
+                .isZero();
+        assertThat(scalar("SELECT COUNT(*) FROM " + prefix + "effect WHERE note LIKE 'w%:%'"))
+                .isEqualTo(DIAMONDS * 4L);
+        assertThat(scalar("SELECT COUNT(*) FROM " + prefix + "task_condition")).isZero();
+    }
+
+    private CrashChild child(String name) throws java.io.IOException {
+        return CrashChild.startMain(
+                WorkflowWorkerMain.class, "256m", name, database.url(), database.userName(), prefix, name);
+    }
+
+    private static void killAt(Errand reader, EnqueuedBatch batch, CrashChild child, long succeeded)
+            throws InterruptedException {
+        await().atMost(Duration.ofMinutes(3))
+                .pollInterval(Duration.ofMillis(20))
+                .until(() -> reader.batches().progress(batch.id()).orElseThrow().succeeded() >= succeeded);
+        assertThat(child.killHard(Duration.ofSeconds(10))).isEqualTo(CrashChild.SIGKILL_EXIT_STATUS);
+    }
+
+    private long effectsNamed(String note) throws java.sql.SQLException {
+        return scalar("SELECT COUNT(*) FROM " + prefix + "effect WHERE note = '" + note + "'");
+    }
+}
