@@ -77,12 +77,16 @@ public final class Errand implements AutoCloseable {
     private final TaskAdmin admin;
     private final boolean transactionalKinds;
     private final ScheduleAdmin schedules;
-    private final Engine engine;
+    private final Engine.Parts engineParts;
+    private final dev.errand.internal.cluster.NodeAgent agent;
+    private final dev.errand.node.ClusterAdmin cluster;
+    private volatile Engine engine;
+    private boolean agentRunning;
     private final WakeUps wakeUps = new WakeUps();
     private final EventAdmin events;
     private final HistoryAdmin history;
     private PostgresNotificationListener notifications;
-    private boolean running;
+    private volatile boolean running;
     private boolean stopped;
 
     Errand(Assembly assembly) {
@@ -100,8 +104,19 @@ public final class Errand implements AutoCloseable {
                 assembly.kinds().codec());
         this.history = new JdbcHistoryAdmin(storage);
         this.events = new JdbcEventAdmin(storage, Enqueuer.notificationChannel(settings), wakeUps);
-        this.engine = new Engine(
-                new Engine.Parts(storage, assembly.kinds(), assembly.claimStrategy(), settings, assembly.listener()));
+        this.engineParts =
+                new Engine.Parts(storage, assembly.kinds(), assembly.claimStrategy(), settings, assembly.listener());
+        this.engine = new Engine(engineParts);
+        Map<String, dev.errand.node.PinPolicy> pinPolicies = new LinkedHashMap<>();
+        assembly.kinds().definitions().forEach((kind, definition) -> pinPolicies.put(kind, definition.pinPolicy()));
+        this.agent = new dev.errand.internal.cluster.NodeAgent(
+                storage, settings, wakeUps.of(dev.errand.internal.cluster.NodeAgent.COMMAND_WAKE_UP), pinPolicies);
+        this.cluster = new dev.errand.internal.admin.JdbcClusterAdmin(
+                storage,
+                agent.store(),
+                settings.cluster().deadNodeTimeout(),
+                Enqueuer.notificationChannel(settings),
+                agent.commandSignal());
     }
 
     /** Starts configuring an Errand node on the application's DataSource. */
@@ -110,29 +125,54 @@ public final class Errand implements AutoCloseable {
     }
 
     /**
-     * Starts running tasks (unless processing is turned off). Calling it again while running has no
-     * further effect.
+     * Starts the node: registers it in the node registry, starts its cluster heartbeat and command
+     * reader, and runs tasks unless processing is turned off. Calling it again while running has no
+     * further effect; calling it after {@link #stop()} starts the node again in the same JVM.
      *
-     * @throws IllegalStateException after {@link #stop()}: a stopped node cannot restart; build a new one
+     * @throws ErrandException if the node cannot register
      */
     public synchronized void start() {
-        if (stopped) {
-            throw new IllegalStateException("This Errand node was stopped and cannot start again;"
-                    + " build a new one with Errand.builder(dataSource)");
+        if (!agentRunning) {
+            if (storage.dialect().deliversNotifications()) {
+                notifications = new PostgresNotificationListener(
+                        storage.dataSource(),
+                        Enqueuer.notificationChannel(settings),
+                        wakeUps,
+                        settings.threadNamePrefix() + "listener");
+            }
+            try {
+                List<dev.errand.internal.store.ClusterStore.ControlRow> controls =
+                        agent.start(new AgentHooks(), settings.processingEnabled());
+                agentRunning = true;
+                startProcessing(controls);
+            } catch (SQLException e) {
+                closeNotifications();
+                throw new ErrandException("node registration", e);
+            }
+            return;
         }
+        startProcessing(null);
+    }
+
+    /** Starts the engine (a new one if it ran before), unless processing is turned off or it runs. */
+    private synchronized void startProcessing(List<dev.errand.internal.store.ClusterStore.ControlRow> controls) {
         if (running || !settings.processingEnabled()) {
             return;
         }
         PoolSizeCheck.warnIfTooSmall(
                 storage.dataSource(), settings.queues(), storage.dialect().deliversNotifications(), transactionalKinds);
-        if (storage.dialect().deliversNotifications()) {
-            notifications = new PostgresNotificationListener(
-                    storage.dataSource(),
-                    Enqueuer.notificationChannel(settings),
-                    wakeUps,
-                    settings.threadNamePrefix() + "listener");
+        if (stopped) {
+            engine = new Engine(engineParts);
         }
-        engine.start(wakeUps);
+        try {
+            engine.start(
+                    wakeUps,
+                    controls != null
+                            ? controls
+                            : storage.transactions().runStatement("queue controls", agent.store()::controls));
+        } catch (SQLException e) {
+            throw new ErrandException("read queue controls", e);
+        }
         running = true;
     }
 
@@ -147,8 +187,9 @@ public final class Errand implements AutoCloseable {
 
     /**
      * Stops gracefully: stop claiming, release claimed tasks that have not started, and wait up to
-     * {@code timeout} for running ones. Tasks still running then are interrupted; their leases expire
-     * and another node (or this one after a restart) rescues them.
+     * {@code timeout} for running ones, then mark the node as stopped in the registry (and give up the
+     * leader lease if it held it). Tasks still running then are interrupted; their leases expire and
+     * another node (or this one after a restart) rescues them. {@link #start()} starts it again.
      *
      * @return true if every running task finished in time
      */
@@ -156,19 +197,87 @@ public final class Errand implements AutoCloseable {
         if (timeout == null || timeout.isNegative()) {
             throw new IllegalArgumentException("timeout must be zero or more, got " + timeout);
         }
+        boolean finished = stopProcessing(timeout);
+        if (agentRunning) {
+            agentRunning = false;
+            agent.stop();
+        }
+        closeNotifications();
+        return finished;
+    }
+
+    /** Stops the engine only; the node stays registered and keeps reading commands. */
+    private synchronized boolean stopProcessing(Duration timeout) {
         if (!running) {
             return true;
         }
         running = false;
         stopped = true;
-        // Stop claiming first: closing the listener can take a receive timeout, and no poller may
-        // claim new work meanwhile.
-        boolean finished = engine.stop(timeout);
+        return engine.stop(timeout);
+    }
+
+    private void closeNotifications() {
         if (notifications != null) {
             notifications.close();
             notifications = null;
         }
-        return finished;
+    }
+
+    /** Makes every queue of this node claim now instead of at its next poll. */
+    public void repoll() {
+        for (String queue : settings.queues().keySet()) {
+            wakeUps.wake(queue);
+        }
+    }
+
+    /** The cluster: node registry, leader, commands to other nodes, cluster-wide queue controls. */
+    public dev.errand.node.ClusterAdmin cluster() {
+        return cluster;
+    }
+
+    /** Whether this node holds the leader lease (as of its last heartbeat). */
+    public boolean isLeader() {
+        return agent.leading();
+    }
+
+    /** What the node agent asks of this node. */
+    private final class AgentHooks implements dev.errand.internal.cluster.NodeAgent.Hooks {
+        @Override
+        public boolean processing() {
+            return isRunning();
+        }
+
+        @Override
+        public void repoll() {
+            Errand.this.repoll();
+        }
+
+        @Override
+        public void stopProcessing() {
+            Errand.this.stopProcessing(settings.shutdownTimeout());
+        }
+
+        @Override
+        public void startProcessing() {
+            if (!settings.processingEnabled()) {
+                org.slf4j.LoggerFactory.getLogger(Errand.class)
+                        .warn(
+                                "Node {} ignores a start command: processing is disabled in its configuration",
+                                settings.nodeId());
+                return;
+            }
+            Errand.this.startProcessing(null);
+        }
+
+        @Override
+        public void applyControls(List<dev.errand.internal.store.ClusterStore.ControlRow> controls) {
+            engine.applyControls(controls);
+        }
+
+        @Override
+        public void rescueNow() {
+            rescueExpiredLeases();
+        }
     }
 
     /** Stops gracefully with the configured timeout. */
@@ -178,7 +287,7 @@ public final class Errand implements AutoCloseable {
     }
 
     /** Whether this node is running tasks. */
-    public synchronized boolean isRunning() {
+    public boolean isRunning() {
         return running;
     }
 

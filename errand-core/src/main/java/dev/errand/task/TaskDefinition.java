@@ -23,6 +23,7 @@ public final class TaskDefinition<P> {
     private final RetryPolicy retryPolicy;
     private final Integer maxAttempts;
     private final Duration leaseDuration;
+    private final dev.errand.node.PinPolicy pinPolicy;
     private final LeaseExpiryAction leaseExpiryAction;
     private final FailureCallback<? super P> failureCallback;
     private final List<Class<? extends Exception>> writesCommitOn;
@@ -37,6 +38,7 @@ public final class TaskDefinition<P> {
                 ? builder.maxAttempts
                 : builder.retryPolicy instanceof DelayList delays ? delays.attemptsCovered() : null;
         this.leaseDuration = builder.leaseDuration;
+        this.pinPolicy = builder.pinPolicy;
         this.leaseExpiryAction = builder.leaseExpiryAction;
         this.failureCallback = builder.failureCallback;
         this.writesCommitOn = List.copyOf(builder.writesCommitOn);
@@ -108,6 +110,11 @@ public final class TaskDefinition<P> {
         return leaseDuration;
     }
 
+    /** What happens to this kind's tasks pinned to a node that is dead or never registered. */
+    public dev.errand.node.PinPolicy pinPolicy() {
+        return pinPolicy;
+    }
+
     /** What rescue does when a worker running this kind is lost; {@link LeaseExpiryAction#RETRY} unless set. */
     public LeaseExpiryAction leaseExpiryAction() {
         return leaseExpiryAction;
@@ -156,6 +163,7 @@ public final class TaskDefinition<P> {
         private RetryPolicy retryPolicy;
         private Integer maxAttempts;
         private Duration leaseDuration;
+        private dev.errand.node.PinPolicy pinPolicy = dev.errand.node.PinPolicy.waitForNode();
         private LeaseExpiryAction leaseExpiryAction = LeaseExpiryAction.RETRY;
         private FailureCallback<? super P> failureCallback;
         private final List<Class<? extends Exception>> writesCommitOn = new ArrayList<>();
@@ -190,6 +198,22 @@ public final class TaskDefinition<P> {
          */
         public Builder<P> maxAttempts(int maxAttempts) {
             this.maxAttempts = Settings.MAX_ATTEMPTS.require(maxAttempts);
+            return this;
+        }
+
+        /**
+         * Sets what happens to this kind's tasks pinned to a node that is dead or never registered (default
+         * {@link dev.errand.node.PinPolicy#waitForNode()}). The leader applies it, with its own registration
+         * of the kind.
+         *
+         * @throws IllegalArgumentException if null
+         */
+        public Builder<P> pinPolicy(dev.errand.node.PinPolicy policy) {
+            if (policy == null) {
+                throw new IllegalArgumentException("pinPolicy must not be null; use PinPolicy.waitForNode(),"
+                        + " failAfter(timeout) or fallBackToGroup()");
+            }
+            this.pinPolicy = policy;
             return this;
         }
 
