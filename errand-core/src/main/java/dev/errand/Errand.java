@@ -140,15 +140,21 @@ public final class Errand implements AutoCloseable {
                         wakeUps,
                         settings.threadNamePrefix() + "listener");
             }
+            List<dev.errand.internal.store.ClusterStore.ControlRow> controls = List.of();
             try {
-                List<dev.errand.internal.store.ClusterStore.ControlRow> controls =
-                        agent.start(new AgentHooks(), settings.processingEnabled());
+                controls = agent.start(new AgentHooks(), settings.processingEnabled());
                 agentRunning = true;
-                startProcessing(controls);
             } catch (SQLException e) {
-                closeNotifications();
-                throw new ErrandException("node registration", e);
+                // A schema without the cluster tables (own DDL, migration 9 not applied) still runs tasks.
+                org.slf4j.LoggerFactory.getLogger(Errand.class)
+                        .error(
+                                "Node {} could not register in the node registry ({}); it runs without cluster"
+                                        + " features (registry, leader, commands, queue controls). Apply"
+                                        + " migration V9__add_cluster.sql",
+                                settings.nodeId(),
+                                e.getMessage());
             }
+            startProcessing(agentRunning ? controls : List.of());
             return;
         }
         startProcessing(null);
@@ -167,8 +173,8 @@ public final class Errand implements AutoCloseable {
         try {
             engine.start(
                     wakeUps,
-                    controls != null
-                            ? controls
+                    controls != null || !agentRunning
+                            ? (controls != null ? controls : List.of())
                             : storage.transactions().runStatement("queue controls", agent.store()::controls));
         } catch (SQLException e) {
             throw new ErrandException("read queue controls", e);
