@@ -36,7 +36,7 @@ import java.util.function.UnaryOperator;
  *       claim must walk past (the pin filter applies to the rows the claim index finds).
  * </ul>
  *
- * <p>Arguments: {@code <jdbcUrl> <user> <password> <tasks> <rounds>}. Prints one line per trial and the
+ * <p>Arguments: {@code <jdbcUrl> <user> <password or -> <tasks> <rounds>}. Prints one line per trial and the
  * median tasks per second of each variant with its ratio to {@code unpinned}.
  */
 public final class PinnedClaimBench {
