@@ -27,6 +27,12 @@ public final class NodeAgent {
     /** The wake-up name that command notifications carry; no queue can have it (a control character). */
     public static final String COMMAND_WAKE_UP = "\u0001errand-command";
 
+    /**
+     * How far below the highest id seen a node reads again: a command whose id was handed out before
+     * another's but committed after it is still seen, once.
+     */
+    private static final int COMMAND_WINDOW = 100;
+
     /** Commands older than this are deleted by the leader: every live node has read them long before. */
     private static final Duration COMMAND_RETENTION = Duration.ofHours(1);
 
@@ -66,6 +72,16 @@ public final class NodeAgent {
     private ExecutorService commands;
     private volatile boolean running;
     private long lastCommandId;
+    /** Commands up to this id were sent before the node started, and are not for it. */
+    private long startCommandId;
+    /** Ids of the commands read lately: ids are handed out before commit, so a low one may appear late. */
+    private final java.util.Set<Long> seen =
+            java.util.Collections.newSetFromMap(new java.util.LinkedHashMap<>(16, 0.75f, false) {
+                @Override
+                protected boolean removeEldestEntry(java.util.Map.Entry<Long, Boolean> eldest) {
+                    return size() > 4 * COMMAND_WINDOW;
+                }
+            });
 
     /**
      * Creates the agent of a node.
@@ -107,6 +123,7 @@ public final class NodeAgent {
         List<ControlRow> controls = storage.transactions().run("node registration", c -> {
             registry.register(c, processing);
             lastCommandId = store.lastCommandId(c);
+            startCommandId = lastCommandId;
             return store.controls(c);
         });
         running = true;
@@ -192,9 +209,12 @@ public final class NodeAgent {
             if (beat) {
                 registry.heartbeat(c, processing);
             }
-            return store.commandsAfter(c, lastCommandId);
+            return store.commandsAfter(c, Math.max(0, lastCommandId - COMMAND_WINDOW));
         });
         for (CommandRow row : rows) {
+            if (row.id() <= startCommandId || !seen.add(row.id())) {
+                continue;
+            }
             lastCommandId = Math.max(lastCommandId, row.id());
             if (targetsThisNode(row)) {
                 execute(row.command());
