@@ -1,4 +1,4 @@
-package dev.errand.cluster;
+package dev.errand.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
