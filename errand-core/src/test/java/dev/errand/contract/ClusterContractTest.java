@@ -1,7 +1,6 @@
 package dev.errand.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.errand.Errand;
@@ -209,13 +208,15 @@ class ClusterContractTest extends ErrandTestSupport {
         a.cluster().pauseQueue("default");
         await().atMost(Duration.ofSeconds(5))
                 .until(() -> a.cluster().queueControls().get(0).paused());
-        Thread.sleep(500);
+        // The reload command reaches the node within a heartbeat (200 ms here).
+        Thread.sleep(400);
         long held = a.enqueue(TaskRequest.builder(dev.errand.task.TaskKind.of("slow", Integer.class), 2)
                         .build())
                 .id();
         release.countDown();
         await().atMost(Duration.ofSeconds(5)).until(() -> ranOn.containsKey(slow));
-        Thread.sleep(1_000);
+        // Ten poll intervals: a queue that was not paused would have claimed the task by now.
+        Thread.sleep(500);
         assertThat(task(a, held).state()).as("paused queue").isEqualTo(TaskState.PENDING);
         a.cluster().resumeQueue("default");
         await().atMost(Duration.ofSeconds(10)).until(() -> ranOn.containsKey(held));
@@ -287,35 +288,5 @@ class ClusterContractTest extends ErrandTestSupport {
                 .anyMatch(n -> n.nodeId().equals("ghost") && n.state() == NodeState.DEAD));
         await().atMost(Duration.ofSeconds(10)).until(() -> task(survivor, id).state() == TaskState.PENDING);
         assertThat(task(survivor, id).lastError()).contains("ghost");
-    }
-
-    @Test
-    void badInputIsRejectedWithAClearMessage() {
-        assertThatThrownBy(() -> TaskRequest.builder(dev.errand.task.TaskKind.of("work", Integer.class), 1)
-                        .node(" bad"))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("whitespace");
-        assertThatThrownBy(() -> TaskRequest.builder(dev.errand.task.TaskKind.of("work", Integer.class), 1)
-                        .nodeGroup(""))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("Node group");
-        assertThatThrownBy(() -> TaskRequest.builder(dev.errand.task.TaskKind.of("work", Integer.class), 1)
-                        .nodeGroup("a,b"))
-                .hasMessageContaining("comma");
-        assertThatThrownBy(() -> builder().nodeGroups("ok", "bad\nname")).hasMessageContaining("control characters");
-        assertThatThrownBy(
-                        () -> builder().exclusive(true).processingEnabled(false).build())
-                .hasMessageContaining("conflict");
-        assertThatThrownBy(
-                        () -> builder().deadNodeTimeout(Duration.ofMillis(300)).build())
-                .hasMessageContaining("deadNodeTimeout");
-        assertThatThrownBy(() -> NodeTarget.node("")).hasMessageContaining("Node id");
-        assertThatThrownBy(() -> new NodeTarget("a", "b")).hasMessageContaining("not both");
-        assertThatThrownBy(() -> new QueueChange(null, null, null)).hasMessageContaining("at least one");
-        assertThatThrownBy(() -> QueueChange.concurrency(0)).hasMessageContaining("concurrency");
-        assertThatThrownBy(() -> PinPolicy.failAfter(Duration.ZERO)).hasMessageContaining("positive");
-        Errand a = node(builder().nodeId("a"));
-        assertThatThrownBy(() -> a.cluster().pauseQueue(" ")).hasMessageContaining("Queue name");
-        assertThatThrownBy(() -> a.cluster().repoll(null)).hasMessageContaining("NodeTarget");
     }
 }

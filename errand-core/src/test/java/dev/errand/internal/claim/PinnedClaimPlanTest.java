@@ -42,7 +42,7 @@ class PinnedClaimPlanTest {
             s.execute("INSERT INTO " + prefix + "task (kind, queue, priority, run_at, max_attempts, node_id,"
                     + " node_group) SELECT 'k', 'default', 1 + g % 10, now() - g * interval '1 millisecond', 5,"
                     + " CASE WHEN g % 3 = 0 THEN 'n' || (g % 7) END, CASE WHEN g % 3 = 1 THEN 'g' || (g % 5) END"
-                    + " FROM generate_series(1, 20000) AS g");
+                    + " FROM generate_series(1, 5000) AS g");
             s.execute("ANALYZE " + prefix + "task");
             for (boolean exclusive : new boolean[] {false, true}) {
                 String sql = ClaimSql.dueTasks(new PostgresDialect(), prefix + "task", "id", true, exclusive);
@@ -65,7 +65,7 @@ class PinnedClaimPlanTest {
             s.execute("INSERT INTO " + prefix + "task (kind, queue, payload, priority, run_at, max_attempts, node_id,"
                     + " node_group) SELECT 'k', 'default', '{}', 1 + seq % 10, TIMESTAMPADD(MICROSECOND, -1000 *"
                     + " CAST(seq AS SIGNED), UTC_TIMESTAMP(6)), 5, CASE WHEN seq % 3 = 0 THEN CONCAT('n', seq % 7)"
-                    + " END, CASE WHEN seq % 3 = 1 THEN CONCAT('g', seq % 5) END FROM seq_1_to_20000");
+                    + " END, CASE WHEN seq % 3 = 1 THEN CONCAT('g', seq % 5) END FROM seq_1_to_5000");
             s.execute("ANALYZE TABLE " + prefix + "task");
             for (boolean exclusive : new boolean[] {false, true}) {
                 String sql = ClaimSql.dueTasks(new MariaDbDialect(), prefix + "task", "id", true, exclusive);
