@@ -8,21 +8,26 @@ import dev.errand.error.ErrandException;
 import dev.errand.event.EventAdmin;
 import dev.errand.event.Triggered;
 import dev.errand.history.HistoryAdmin;
+import dev.errand.internal.admin.JdbcClusterAdmin;
 import dev.errand.internal.admin.JdbcEventAdmin;
 import dev.errand.internal.admin.JdbcHistoryAdmin;
 import dev.errand.internal.admin.JdbcScheduleAdmin;
 import dev.errand.internal.admin.JdbcTaskAdmin;
+import dev.errand.internal.cluster.NodeAgent;
 import dev.errand.internal.engine.Engine;
 import dev.errand.internal.engine.Kinds;
 import dev.errand.internal.engine.PoolSizeCheck;
 import dev.errand.internal.enqueue.Enqueuer;
 import dev.errand.internal.enqueue.Requests;
+import dev.errand.internal.store.ClusterStore;
 import dev.errand.internal.store.ScheduleStore;
 import dev.errand.internal.store.Storage;
 import dev.errand.internal.wakeup.PostgresNotificationListener;
 import dev.errand.internal.wakeup.WakeUps;
+import dev.errand.node.ClusterAdmin;
 import dev.errand.node.NodeHealth;
 import dev.errand.node.NodeStats;
+import dev.errand.node.PinPolicy;
 import dev.errand.node.QueueActivity;
 import dev.errand.schedule.ScheduleAdmin;
 import dev.errand.spi.ClaimStrategy;
@@ -78,8 +83,8 @@ public final class Errand implements AutoCloseable {
     private final boolean transactionalKinds;
     private final ScheduleAdmin schedules;
     private final Engine.Parts engineParts;
-    private final dev.errand.internal.cluster.NodeAgent agent;
-    private final dev.errand.node.ClusterAdmin cluster;
+    private final NodeAgent agent;
+    private final ClusterAdmin cluster;
     private volatile Engine engine;
     private boolean agentRunning;
     private final WakeUps wakeUps = new WakeUps();
@@ -107,11 +112,10 @@ public final class Errand implements AutoCloseable {
         this.engineParts =
                 new Engine.Parts(storage, assembly.kinds(), assembly.claimStrategy(), settings, assembly.listener());
         this.engine = new Engine(engineParts);
-        Map<String, dev.errand.node.PinPolicy> pinPolicies = new LinkedHashMap<>();
+        Map<String, PinPolicy> pinPolicies = new LinkedHashMap<>();
         assembly.kinds().definitions().forEach((kind, definition) -> pinPolicies.put(kind, definition.pinPolicy()));
-        this.agent = new dev.errand.internal.cluster.NodeAgent(
-                storage, settings, wakeUps.of(dev.errand.internal.cluster.NodeAgent.COMMAND_WAKE_UP), pinPolicies);
-        this.cluster = new dev.errand.internal.admin.JdbcClusterAdmin(
+        this.agent = new NodeAgent(storage, settings, wakeUps.of(NodeAgent.COMMAND_WAKE_UP), pinPolicies);
+        this.cluster = new JdbcClusterAdmin(
                 storage,
                 agent.store(),
                 settings.cluster().deadNodeTimeout(),
@@ -140,7 +144,7 @@ public final class Errand implements AutoCloseable {
                         wakeUps,
                         settings.threadNamePrefix() + "listener");
             }
-            List<dev.errand.internal.store.ClusterStore.ControlRow> controls = List.of();
+            List<ClusterStore.ControlRow> controls = List.of();
             try {
                 controls = agent.start(new AgentHooks(), settings.processingEnabled());
                 agentRunning = true;
@@ -161,7 +165,7 @@ public final class Errand implements AutoCloseable {
     }
 
     /** Starts the engine (a new one if it ran before), unless processing is turned off or it runs. */
-    private synchronized void startProcessing(List<dev.errand.internal.store.ClusterStore.ControlRow> controls) {
+    private synchronized void startProcessing(List<ClusterStore.ControlRow> controls) {
         if (running || !settings.processingEnabled()) {
             return;
         }
@@ -237,7 +241,7 @@ public final class Errand implements AutoCloseable {
     }
 
     /** The cluster: node registry, leader, commands to other nodes, cluster-wide queue controls. */
-    public dev.errand.node.ClusterAdmin cluster() {
+    public ClusterAdmin cluster() {
         return cluster;
     }
 
@@ -247,7 +251,7 @@ public final class Errand implements AutoCloseable {
     }
 
     /** What the node agent asks of this node. */
-    private final class AgentHooks implements dev.errand.internal.cluster.NodeAgent.Hooks {
+    private final class AgentHooks implements NodeAgent.Hooks {
         @Override
         public boolean processing() {
             return isRunning();
@@ -276,7 +280,7 @@ public final class Errand implements AutoCloseable {
         }
 
         @Override
-        public void applyControls(List<dev.errand.internal.store.ClusterStore.ControlRow> controls) {
+        public void applyControls(List<ClusterStore.ControlRow> controls) {
             engine.applyControls(controls);
         }
 

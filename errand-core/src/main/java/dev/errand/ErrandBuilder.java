@@ -29,6 +29,7 @@ import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -135,7 +136,7 @@ public final class ErrandBuilder {
         if (groups == null) {
             throw new IllegalArgumentException("nodeGroups must not be null; call it with no arguments for none");
         }
-        settings.nodeGroups(java.util.Arrays.asList(groups));
+        settings.nodeGroups(Arrays.asList(groups));
         return this;
     }
 

@@ -3,8 +3,10 @@ package dev.errand.config;
 import dev.errand.retry.RetryPolicy;
 import dev.errand.spi.DatabaseClock;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The validated, immutable settings of one Errand node, as {@code ErrandBuilder} collected them. Each
@@ -267,7 +269,7 @@ public final class ErrandSettings {
         private TablePrefix tablePrefix = TablePrefix.DEFAULT;
         private boolean migrationsEnabled = true;
         private DatabaseClock clock = DatabaseClock.database();
-        private java.util.Set<String> nodeGroups = java.util.Set.of();
+        private Set<String> nodeGroups = Set.of();
         private boolean exclusive;
         /** Null until set: the default then follows the heartbeat interval (see {@link #build()}). */
         private Duration deadNodeTimeout;
@@ -453,7 +455,7 @@ public final class ErrandSettings {
          * Sets the node groups this node serves; tasks pinned to one of them may run here. Each name is 1 to
          * 200 characters without commas or control characters.
          */
-        public Builder nodeGroups(java.util.Collection<String> groups) {
+        public Builder nodeGroups(Collection<String> groups) {
             this.nodeGroups = ClusterSettings.requireGroups(groups);
             return this;
         }

@@ -1,5 +1,6 @@
 package dev.errand.enqueue;
 
+import dev.errand.config.ClusterSettings;
 import dev.errand.config.Names;
 import dev.errand.config.Settings;
 import dev.errand.event.Condition;
@@ -278,7 +279,7 @@ public final class TaskRequest {
          *     control character
          */
         public Builder node(String nodeId) {
-            this.node = dev.errand.config.Names.require("Pinned node id", nodeId, 200);
+            this.node = Names.require("Pinned node id", nodeId, 200);
             return this;
         }
 
@@ -289,7 +290,7 @@ public final class TaskRequest {
          *     holds a comma or control character
          */
         public Builder nodeGroup(String group) {
-            this.nodeGroup = dev.errand.config.ClusterSettings.requireGroup(group);
+            this.nodeGroup = ClusterSettings.requireGroup(group);
             return this;
         }
 

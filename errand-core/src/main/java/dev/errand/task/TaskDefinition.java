@@ -1,6 +1,7 @@
 package dev.errand.task;
 
 import dev.errand.config.Settings;
+import dev.errand.node.PinPolicy;
 import dev.errand.retry.DelayList;
 import dev.errand.retry.RetryPolicy;
 import java.time.Duration;
@@ -23,7 +24,7 @@ public final class TaskDefinition<P> {
     private final RetryPolicy retryPolicy;
     private final Integer maxAttempts;
     private final Duration leaseDuration;
-    private final dev.errand.node.PinPolicy pinPolicy;
+    private final PinPolicy pinPolicy;
     private final LeaseExpiryAction leaseExpiryAction;
     private final FailureCallback<? super P> failureCallback;
     private final List<Class<? extends Exception>> writesCommitOn;
@@ -111,7 +112,7 @@ public final class TaskDefinition<P> {
     }
 
     /** What happens to this kind's tasks pinned to a node that is dead or never registered. */
-    public dev.errand.node.PinPolicy pinPolicy() {
+    public PinPolicy pinPolicy() {
         return pinPolicy;
     }
 
@@ -163,7 +164,7 @@ public final class TaskDefinition<P> {
         private RetryPolicy retryPolicy;
         private Integer maxAttempts;
         private Duration leaseDuration;
-        private dev.errand.node.PinPolicy pinPolicy = dev.errand.node.PinPolicy.waitForNode();
+        private PinPolicy pinPolicy = PinPolicy.waitForNode();
         private LeaseExpiryAction leaseExpiryAction = LeaseExpiryAction.RETRY;
         private FailureCallback<? super P> failureCallback;
         private final List<Class<? extends Exception>> writesCommitOn = new ArrayList<>();
@@ -203,12 +204,12 @@ public final class TaskDefinition<P> {
 
         /**
          * Sets what happens to this kind's tasks pinned to a node that is dead or never registered (default
-         * {@link dev.errand.node.PinPolicy#waitForNode()}). The leader applies it, with its own registration
+         * {@link PinPolicy#waitForNode()}). The leader applies it, with its own registration
          * of the kind.
          *
          * @throws IllegalArgumentException if null
          */
-        public Builder<P> pinPolicy(dev.errand.node.PinPolicy policy) {
+        public Builder<P> pinPolicy(PinPolicy policy) {
             if (policy == null) {
                 throw new IllegalArgumentException("pinPolicy must not be null; use PinPolicy.waitForNode(),"
                         + " failAfter(timeout) or fallBackToGroup()");

@@ -2,6 +2,7 @@ package dev.errand.internal.admin;
 
 import dev.errand.config.Names;
 import dev.errand.error.ErrandException;
+import dev.errand.internal.cluster.NodeAgent;
 import dev.errand.internal.store.ClusterStore;
 import dev.errand.internal.store.ClusterStore.ControlRow;
 import dev.errand.internal.store.ClusterStore.NodeRow;
@@ -24,6 +25,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 /**
@@ -163,7 +165,7 @@ public final class JdbcClusterAdmin implements ClusterAdmin {
                 row.claimBatchSize());
     }
 
-    private void change(String queue, java.util.function.UnaryOperator<ControlRow> update) {
+    private void change(String queue, UnaryOperator<ControlRow> update) {
         Names.require("Queue name", queue, 100);
         write("change queue " + queue, c -> {
             ControlRow current = store.lockControl(c, queue).orElse(new ControlRow(queue, false, null, null, null));
@@ -186,7 +188,7 @@ public final class JdbcClusterAdmin implements ClusterAdmin {
 
     private void command(Connection c, String command, NodeTarget target) throws SQLException {
         store.insertCommand(c, command, target.nodeId(), target.group());
-        storage.dialect().notifyOnCommit(c, channel, dev.errand.internal.cluster.NodeAgent.COMMAND_WAKE_UP);
+        storage.dialect().notifyOnCommit(c, channel, NodeAgent.COMMAND_WAKE_UP);
     }
 
     private <T> T read(String operation, Jdbc.ConnectionWork<T> work) {

@@ -7,9 +7,14 @@ import dev.errand.internal.store.ClusterStore.ControlRow;
 import dev.errand.internal.store.Micros;
 import dev.errand.internal.store.Storage;
 import dev.errand.internal.wakeup.QueueSignal;
+import dev.errand.node.PinPolicy;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.slf4j.Logger;
@@ -75,13 +80,12 @@ public final class NodeAgent {
     /** Commands up to this id were sent before the node started, and are not for it. */
     private long startCommandId;
     /** Ids of the commands read lately: ids are handed out before commit, so a low one may appear late. */
-    private final java.util.Set<Long> seen =
-            java.util.Collections.newSetFromMap(new java.util.LinkedHashMap<>(16, 0.75f, false) {
-                @Override
-                protected boolean removeEldestEntry(java.util.Map.Entry<Long, Boolean> eldest) {
-                    return size() > 4 * COMMAND_WINDOW;
-                }
-            });
+    private final Set<Long> seen = Collections.newSetFromMap(new LinkedHashMap<>(16, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Long, Boolean> eldest) {
+            return size() > 4 * COMMAND_WINDOW;
+        }
+    });
 
     /**
      * Creates the agent of a node.
@@ -92,17 +96,14 @@ public final class NodeAgent {
      * @param pinPolicies the pin policy of each kind this node registered
      */
     public NodeAgent(
-            Storage storage,
-            ErrandSettings settings,
-            QueueSignal commandSignal,
-            java.util.Map<String, dev.errand.node.PinPolicy> pinPolicies) {
+            Storage storage, ErrandSettings settings, QueueSignal commandSignal, Map<String, PinPolicy> pinPolicies) {
         this.storage = storage;
         this.store = new ClusterStore(storage.dialect(), settings.tablePrefix().value());
         this.settings = settings;
         this.registry = new NodeRegistry(storage, store, settings);
         this.leadership = new Leadership(
                 storage, store, settings.nodeId(), settings.cluster().deadNodeTimeout());
-        this.deadNodes = new DeadNodeSweep(storage, store, settings.cluster().deadNodeTimeout());
+        this.deadNodes = new DeadNodeSweep(storage, store, settings.cluster().deadNodeTimeout(), settings.nodeId());
         this.commandSignal = commandSignal;
         this.pins = new PinSweep(storage, store, settings.cluster().deadNodeTimeout(), pinPolicies);
     }

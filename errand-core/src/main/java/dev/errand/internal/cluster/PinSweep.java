@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,8 +39,7 @@ final class PinSweep {
                 .toList();
         this.failingKinds = policies.entrySet().stream()
                 .filter(e -> e.getValue().action() == PinPolicy.Action.FAIL)
-                .collect(java.util.stream.Collectors.toMap(
-                        Map.Entry::getKey, e -> e.getValue().timeout()));
+                .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().timeout()));
     }
 
     /** Applies the policies once; returns how many tasks it moved or failed. */

@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
@@ -64,9 +65,9 @@ public final class Engine {
     private final Pruner pruner;
     private final CancelWatcher cancels;
     private final ScheduleFirer schedules;
-    private final List<QueueWorker> workers = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<QueueWorker> workers = new CopyOnWriteArrayList<>();
     /** Workers replaced by a concurrency change, finishing their running tasks. */
-    private final List<QueueWorker> retired = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<QueueWorker> retired = new CopyOnWriteArrayList<>();
 
     private Map<String, ClusterStore.ControlRow> controls = Map.of();
     private WakeUps wakeUps;

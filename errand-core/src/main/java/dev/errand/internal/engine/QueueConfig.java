@@ -1,5 +1,6 @@
 package dev.errand.internal.engine;
 
+import dev.errand.config.ClusterSettings;
 import java.time.Duration;
 
 /**
@@ -22,10 +23,5 @@ record QueueConfig(String name, int concurrency, Polling polling, String nodeId,
      * @param lease the lease a claim sets
      * @param cluster which pinned tasks it may claim, its start-up delay and minimum poll interval
      */
-    record Polling(
-            Duration interval,
-            int batchSize,
-            int prefetch,
-            Duration lease,
-            dev.errand.config.ClusterSettings cluster) {}
+    record Polling(Duration interval, int batchSize, int prefetch, Duration lease, ClusterSettings cluster) {}
 }

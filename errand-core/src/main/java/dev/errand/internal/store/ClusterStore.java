@@ -4,8 +4,13 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -39,11 +44,7 @@ public final class ClusterStore {
         public record Flags(boolean processing, boolean exclusive, String state) {}
 
         /** When, on the database clock. */
-        public record Times(
-                java.time.Instant startedAt,
-                java.time.Instant heartbeatAt,
-                java.time.Instant stoppedAt,
-                boolean fresh) {}
+        public record Times(Instant startedAt, Instant heartbeatAt, Instant stoppedAt, boolean fresh) {}
 
         /** Where it runs. */
         public record Process(String host, Long pid, String version) {}
@@ -112,7 +113,7 @@ public final class ClusterStore {
     private static void bindProcess(PreparedStatement s, int index, NodeRow.Process process) throws SQLException {
         s.setString(index, process.host());
         if (process.pid() == null) {
-            s.setNull(index + 1, java.sql.Types.BIGINT);
+            s.setNull(index + 1, Types.BIGINT);
         } else {
             s.setLong(index + 1, process.pid());
         }
@@ -173,32 +174,48 @@ public final class ClusterStore {
     }
 
     /**
-     * Marks running nodes whose heartbeat is older than {@code timeoutMicros} as dead, and returns their ids.
-     * The rows are locked while they are read, so two sweeping nodes never both declare the same death.
+     * The last heartbeat of every running node, and whether it is older than {@code timeoutMicros} on the
+     * database clock.
      */
-    public List<String> markDead(Connection c, long timeoutMicros, long offsetMicros) throws SQLException {
-        List<String> dead = new ArrayList<>();
-        try (PreparedStatement s = c.prepareStatement("SELECT node_id FROM " + nodes + " WHERE state = 'running'"
-                + " AND heartbeat_at < " + dialect.timePlusMicros() + " ORDER BY node_id FOR UPDATE")) {
+    public Map<String, Heartbeat> runningHeartbeats(Connection c, long timeoutMicros, long offsetMicros)
+            throws SQLException {
+        Map<String, Heartbeat> beats = new LinkedHashMap<>();
+        try (PreparedStatement s = c.prepareStatement("SELECT node_id, heartbeat_at, CASE WHEN heartbeat_at < "
+                + dialect.timePlusMicros() + " THEN 1 ELSE 0 END AS stale FROM " + nodes
+                + " WHERE state = 'running' ORDER BY node_id")) {
             s.setLong(1, offsetMicros - timeoutMicros);
             try (ResultSet r = s.executeQuery()) {
                 while (r.next()) {
-                    dead.add(r.getString(1));
+                    beats.put(
+                            r.getString("node_id"),
+                            new Heartbeat(dialect.readInstant(r, "heartbeat_at"), r.getInt("stale") == 1));
                 }
             }
         }
-        if (dead.isEmpty()) {
-            return dead;
+        return beats;
+    }
+
+    /**
+     * A node's last heartbeat.
+     *
+     * @param at when, on the database clock
+     * @param stale whether it is older than the dead-node timeout
+     */
+    public record Heartbeat(Instant at, boolean stale) {}
+
+    /**
+     * Marks a running node dead if its heartbeat is still older than {@code timeoutMicros}: a heartbeat
+     * that arrived since it was read keeps it alive.
+     *
+     * @return whether it marked the node
+     */
+    public boolean markDead(Connection c, String nodeId, long timeoutMicros, long offsetMicros) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("UPDATE " + nodes + " SET state = 'dead', processing = FALSE"
+                + " WHERE node_id = ? AND state = 'running' AND heartbeat_at < " + dialect.timePlusMicros())) {
+            s.setString(1, nodeId);
+            s.setLong(2, offsetMicros - timeoutMicros);
+            return s.executeUpdate() == 1;
         }
-        try (PreparedStatement s = c.prepareStatement("UPDATE " + nodes + " SET state = 'dead', processing = "
-                + "FALSE WHERE state = 'running' AND node_id IN ("
-                + placeholders(dead.size()) + ")")) {
-            for (int i = 0; i < dead.size(); i++) {
-                s.setString(i + 1, dead.get(i));
-            }
-            s.executeUpdate();
-        }
-        return dead;
     }
 
     /**
@@ -370,9 +387,9 @@ public final class ClusterStore {
 
     private static void bindControl(PreparedStatement s, ControlRow row, long offsetMicros) throws SQLException {
         s.setBoolean(1, row.paused());
-        s.setObject(2, row.concurrency(), java.sql.Types.INTEGER);
-        s.setObject(3, row.pollIntervalMillis(), java.sql.Types.BIGINT);
-        s.setObject(4, row.claimBatchSize(), java.sql.Types.INTEGER);
+        s.setObject(2, row.concurrency(), Types.INTEGER);
+        s.setObject(3, row.pollIntervalMillis(), Types.BIGINT);
+        s.setObject(4, row.claimBatchSize(), Types.INTEGER);
         s.setLong(5, offsetMicros);
         s.setString(6, row.queue());
     }
@@ -451,6 +468,6 @@ public final class ClusterStore {
     }
 
     private static String placeholders(int count) {
-        return String.join(", ", java.util.Collections.nCopies(count, "?"));
+        return String.join(", ", Collections.nCopies(count, "?"));
     }
 }
