@@ -47,7 +47,10 @@ public class ErrandProperties implements Validator {
      */
     private String threadNamePrefix = ErrandSettings.DEFAULT_THREAD_NAME_PREFIX;
 
-    /** Whether this node runs tasks. With false it only enqueues and administers tasks, and starts no thread. */
+    /**
+     * Whether this node runs tasks. With false it only enqueues and administers tasks; it still registers in
+     * the cluster (as not processing) and reads commands.
+     */
     private boolean processingEnabled = true;
 
     /**
