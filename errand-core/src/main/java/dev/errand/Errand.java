@@ -276,7 +276,12 @@ public final class Errand implements AutoCloseable {
                                 settings.nodeId());
                 return;
             }
-            Errand.this.startProcessing(null);
+            synchronized (Errand.this) {
+                // A start command queued before a local stop() must not restart a node that was stopped.
+                if (agentRunning) {
+                    Errand.this.startProcessing(null);
+                }
+            }
         }
 
         @Override
