@@ -12,10 +12,12 @@ import dev.errand.event.EventAdmin;
 import dev.errand.event.Triggered;
 import dev.errand.history.HistoryAdmin;
 import dev.errand.internal.admin.JdbcBatchAdmin;
+import dev.errand.internal.admin.JdbcClusterAdmin;
 import dev.errand.internal.admin.JdbcEventAdmin;
 import dev.errand.internal.admin.JdbcHistoryAdmin;
 import dev.errand.internal.admin.JdbcScheduleAdmin;
 import dev.errand.internal.admin.JdbcTaskAdmin;
+import dev.errand.internal.cluster.NodeAgent;
 import dev.errand.internal.engine.Engine;
 import dev.errand.internal.engine.Kinds;
 import dev.errand.internal.engine.PoolSizeCheck;
@@ -23,13 +25,16 @@ import dev.errand.internal.enqueue.Enqueuer;
 import dev.errand.internal.enqueue.Requests;
 import dev.errand.internal.store.Jdbc;
 import dev.errand.internal.store.NewTask;
+import dev.errand.internal.store.ClusterStore;
 import dev.errand.internal.store.ScheduleStore;
 import dev.errand.internal.store.Storage;
 import dev.errand.internal.wakeup.PostgresNotificationListener;
 import dev.errand.internal.wakeup.WakeUps;
 import dev.errand.internal.workflow.WorkflowEnqueuer;
+import dev.errand.node.ClusterAdmin;
 import dev.errand.node.NodeHealth;
 import dev.errand.node.NodeStats;
+import dev.errand.node.PinPolicy;
 import dev.errand.node.QueueActivity;
 import dev.errand.schedule.ScheduleAdmin;
 import dev.errand.spi.ClaimStrategy;
@@ -86,14 +91,18 @@ public final class Errand implements AutoCloseable {
     private final TaskAdmin admin;
     private final boolean transactionalKinds;
     private final ScheduleAdmin schedules;
-    private final Engine engine;
+    private final Engine.Parts engineParts;
+    private final NodeAgent agent;
+    private final ClusterAdmin cluster;
+    private volatile Engine engine;
+    private boolean agentRunning;
     private final WakeUps wakeUps = new WakeUps();
     private final EventAdmin events;
     private final HistoryAdmin history;
     private final dev.errand.internal.workflow.WorkflowEnqueuer workflows;
     private final BatchAdmin batches;
     private PostgresNotificationListener notifications;
-    private boolean running;
+    private volatile boolean running;
     private boolean stopped;
 
     Errand(Assembly assembly) {
@@ -113,8 +122,18 @@ public final class Errand implements AutoCloseable {
                 assembly.kinds().codec());
         this.history = new JdbcHistoryAdmin(storage);
         this.events = new JdbcEventAdmin(storage, Enqueuer.notificationChannel(settings), wakeUps);
-        this.engine = new Engine(
-                new Engine.Parts(storage, assembly.kinds(), assembly.claimStrategy(), settings, assembly.listener()));
+        this.engineParts =
+                new Engine.Parts(storage, assembly.kinds(), assembly.claimStrategy(), settings, assembly.listener());
+        this.engine = new Engine(engineParts);
+        Map<String, PinPolicy> pinPolicies = new LinkedHashMap<>();
+        assembly.kinds().definitions().forEach((kind, definition) -> pinPolicies.put(kind, definition.pinPolicy()));
+        this.agent = new NodeAgent(storage, settings, wakeUps.of(NodeAgent.COMMAND_WAKE_UP), pinPolicies);
+        this.cluster = new JdbcClusterAdmin(
+                storage,
+                agent.store(),
+                settings.cluster().deadNodeTimeout(),
+                Enqueuer.notificationChannel(settings),
+                agent.commandSignal());
     }
 
     /** Starts configuring an Errand node on the application's DataSource. */
@@ -123,29 +142,60 @@ public final class Errand implements AutoCloseable {
     }
 
     /**
-     * Starts running tasks (unless processing is turned off). Calling it again while running has no
-     * further effect.
+     * Starts the node: registers it in the node registry, starts its cluster heartbeat and command
+     * reader, and runs tasks unless processing is turned off. Calling it again while running has no
+     * further effect; calling it after {@link #stop()} starts the node again in the same JVM.
      *
-     * @throws IllegalStateException after {@link #stop()}: a stopped node cannot restart; build a new one
+     * @throws ErrandException if the node cannot register
      */
     public synchronized void start() {
-        if (stopped) {
-            throw new IllegalStateException("This Errand node was stopped and cannot start again;"
-                    + " build a new one with Errand.builder(dataSource)");
+        if (!agentRunning) {
+            if (storage.dialect().deliversNotifications()) {
+                notifications = new PostgresNotificationListener(
+                        storage.dataSource(),
+                        Enqueuer.notificationChannel(settings),
+                        wakeUps,
+                        settings.threadNamePrefix() + "listener");
+            }
+            List<ClusterStore.ControlRow> controls = List.of();
+            try {
+                controls = agent.start(new AgentHooks(), settings.processingEnabled());
+                agentRunning = true;
+            } catch (SQLException e) {
+                // A schema without the cluster tables (own DDL, migration 9 not applied) still runs tasks.
+                org.slf4j.LoggerFactory.getLogger(Errand.class)
+                        .error(
+                                "Node {} could not register in the node registry ({}); it runs without cluster"
+                                        + " features (registry, leader, commands, queue controls). Apply"
+                                        + " migration V9__add_cluster.sql",
+                                settings.nodeId(),
+                                e.getMessage());
+            }
+            startProcessing(agentRunning ? controls : List.of());
+            return;
         }
+        startProcessing(null);
+    }
+
+    /** Starts the engine (a new one if it ran before), unless processing is turned off or it runs. */
+    private synchronized void startProcessing(List<ClusterStore.ControlRow> controls) {
         if (running || !settings.processingEnabled()) {
             return;
         }
         PoolSizeCheck.warnIfTooSmall(
                 storage.dataSource(), settings.queues(), storage.dialect().deliversNotifications(), transactionalKinds);
-        if (storage.dialect().deliversNotifications()) {
-            notifications = new PostgresNotificationListener(
-                    storage.dataSource(),
-                    Enqueuer.notificationChannel(settings),
-                    wakeUps,
-                    settings.threadNamePrefix() + "listener");
+        if (stopped) {
+            engine = new Engine(engineParts);
         }
-        engine.start(wakeUps);
+        try {
+            engine.start(
+                    wakeUps,
+                    controls != null || !agentRunning
+                            ? (controls != null ? controls : List.of())
+                            : storage.transactions().runStatement("queue controls", agent.store()::controls));
+        } catch (SQLException e) {
+            throw new ErrandException("read queue controls", e);
+        }
         running = true;
     }
 
@@ -160,8 +210,9 @@ public final class Errand implements AutoCloseable {
 
     /**
      * Stops gracefully: stop claiming, release claimed tasks that have not started, and wait up to
-     * {@code timeout} for running ones. Tasks still running then are interrupted; their leases expire
-     * and another node (or this one after a restart) rescues them.
+     * {@code timeout} for running ones, then mark the node as stopped in the registry (and give up the
+     * leader lease if it held it). Tasks still running then are interrupted; their leases expire and
+     * another node (or this one after a restart) rescues them. {@link #start()} starts it again.
      *
      * @return true if every running task finished in time
      */
@@ -169,19 +220,92 @@ public final class Errand implements AutoCloseable {
         if (timeout == null || timeout.isNegative()) {
             throw new IllegalArgumentException("timeout must be zero or more, got " + timeout);
         }
+        boolean finished = stopProcessing(timeout);
+        if (agentRunning) {
+            agentRunning = false;
+            agent.stop();
+        }
+        closeNotifications();
+        return finished;
+    }
+
+    /** Stops the engine only; the node stays registered and keeps reading commands. */
+    private synchronized boolean stopProcessing(Duration timeout) {
         if (!running) {
             return true;
         }
         running = false;
         stopped = true;
-        // Stop claiming first: closing the listener can take a receive timeout, and no poller may
-        // claim new work meanwhile.
-        boolean finished = engine.stop(timeout);
+        return engine.stop(timeout);
+    }
+
+    private void closeNotifications() {
         if (notifications != null) {
             notifications.close();
             notifications = null;
         }
-        return finished;
+    }
+
+    /** Makes every queue of this node claim now instead of at its next poll. */
+    public void repoll() {
+        for (String queue : settings.queues().keySet()) {
+            wakeUps.wake(queue);
+        }
+    }
+
+    /** The cluster: node registry, leader, commands to other nodes, cluster-wide queue controls. */
+    public ClusterAdmin cluster() {
+        return cluster;
+    }
+
+    /** Whether this node holds the leader lease (as of its last heartbeat). */
+    public boolean isLeader() {
+        return agent.leading();
+    }
+
+    /** What the node agent asks of this node. */
+    private final class AgentHooks implements NodeAgent.Hooks {
+        @Override
+        public boolean processing() {
+            return isRunning();
+        }
+
+        @Override
+        public void repoll() {
+            Errand.this.repoll();
+        }
+
+        @Override
+        public void stopProcessing() {
+            Errand.this.stopProcessing(settings.shutdownTimeout());
+        }
+
+        @Override
+        public void startProcessing() {
+            if (!settings.processingEnabled()) {
+                org.slf4j.LoggerFactory.getLogger(Errand.class)
+                        .warn(
+                                "Node {} ignores a start command: processing is disabled in its configuration",
+                                settings.nodeId());
+                return;
+            }
+            synchronized (Errand.this) {
+                // A start command queued before a local stop() must not restart a node that was stopped.
+                if (agentRunning) {
+                    Errand.this.startProcessing(null);
+                }
+            }
+        }
+
+        @Override
+        public void applyControls(List<ClusterStore.ControlRow> controls) {
+            engine.applyControls(controls);
+        }
+
+        @Override
+        public void rescueNow() {
+            rescueExpiredLeases();
+        }
     }
 
     /** Stops gracefully with the configured timeout. */
@@ -191,7 +315,7 @@ public final class Errand implements AutoCloseable {
     }
 
     /** Whether this node is running tasks. */
-    public synchronized boolean isRunning() {
+    public boolean isRunning() {
         return running;
     }
 

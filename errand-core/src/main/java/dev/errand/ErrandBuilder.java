@@ -30,6 +30,7 @@ import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -123,6 +124,47 @@ public final class ErrandBuilder {
     /** Turns running tasks on or off; a node with processing off only enqueues and administers (default on). */
     public ErrandBuilder processingEnabled(boolean enabled) {
         settings.processingEnabled(enabled);
+        return this;
+    }
+
+    /**
+     * Sets the node groups this node serves: tasks pinned to one of them may run here. Names are 1 to 200
+     * characters, without commas or control characters.
+     *
+     * @throws IllegalArgumentException for a null array or a bad name
+     */
+    public ErrandBuilder nodeGroups(String... groups) {
+        if (groups == null) {
+            throw new IllegalArgumentException("nodeGroups must not be null; call it with no arguments for none");
+        }
+        settings.nodeGroups(Arrays.asList(groups));
+        return this;
+    }
+
+    /**
+     * Makes this node exclusive: it claims only tasks pinned to it or to its groups, never unpinned ones
+     * (default false). Conflicts with {@code processingEnabled(false)}.
+     */
+    public ErrandBuilder exclusive(boolean exclusive) {
+        settings.exclusive(exclusive);
+        return this;
+    }
+
+    /** {@link Settings#DEAD_NODE_TIMEOUT}: how old a heartbeat may be before the node is dead (default 30 s). */
+    public ErrandBuilder deadNodeTimeout(Duration timeout) {
+        settings.deadNodeTimeout(timeout);
+        return this;
+    }
+
+    /** {@link Settings#STARTUP_DELAY}: how long a started node waits before its first claim (default 0). */
+    public ErrandBuilder startupDelay(Duration delay) {
+        settings.startupDelay(delay);
+        return this;
+    }
+
+    /** {@link Settings#MINIMUM_POLL_INTERVAL}: the shortest time between two empty claims of a queue (default 0). */
+    public ErrandBuilder minimumPollInterval(Duration interval) {
+        settings.minimumPollInterval(interval);
         return this;
     }
 

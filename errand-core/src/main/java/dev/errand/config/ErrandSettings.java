@@ -3,8 +3,10 @@ package dev.errand.config;
 import dev.errand.retry.RetryPolicy;
 import dev.errand.spi.DatabaseClock;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The validated, immutable settings of one Errand node, as {@code ErrandBuilder} collected them. Each
@@ -46,6 +48,7 @@ public final class ErrandSettings {
     private final TablePrefix tablePrefix;
     private final boolean migrationsEnabled;
     private final DatabaseClock clock;
+    private final ClusterSettings cluster;
 
     private ErrandSettings(Builder builder) {
         this.nodeId = builder.nodeId;
@@ -77,6 +80,12 @@ public final class ErrandSettings {
         this.tablePrefix = builder.tablePrefix;
         this.migrationsEnabled = builder.migrationsEnabled;
         this.clock = builder.clock;
+        this.cluster = new ClusterSettings(
+                builder.nodeGroups,
+                builder.exclusive,
+                builder.deadNodeTimeout,
+                builder.startupDelay,
+                builder.minimumPollInterval);
     }
 
     /** Starts a set of settings with every default of {@link Settings}. */
@@ -224,6 +233,11 @@ public final class ErrandSettings {
         return clock;
     }
 
+    /** The node's place in the cluster: groups, exclusive mode, dead-node timeout, start-up delay. */
+    public ClusterSettings cluster() {
+        return cluster;
+    }
+
     /** Collects settings, checking each against {@link Settings} as it is set. */
     public static final class Builder {
         private String nodeId;
@@ -255,6 +269,13 @@ public final class ErrandSettings {
         private TablePrefix tablePrefix = TablePrefix.DEFAULT;
         private boolean migrationsEnabled = true;
         private DatabaseClock clock = DatabaseClock.database();
+        private Set<String> nodeGroups = Set.of();
+        private boolean exclusive;
+        /** Null until set: the default then follows the heartbeat interval (see {@link #build()}). */
+        private Duration deadNodeTimeout;
+
+        private Duration startupDelay = Settings.STARTUP_DELAY.defaultValue();
+        private Duration minimumPollInterval = Settings.MINIMUM_POLL_INTERVAL.defaultValue();
 
         private Builder(String nodeId) {
             nodeId(nodeId);
@@ -430,6 +451,39 @@ public final class ErrandSettings {
             return this;
         }
 
+        /**
+         * Sets the node groups this node serves; tasks pinned to one of them may run here. Each name is 1 to
+         * 200 characters without commas or control characters.
+         */
+        public Builder nodeGroups(Collection<String> groups) {
+            this.nodeGroups = ClusterSettings.requireGroups(groups);
+            return this;
+        }
+
+        /** Sets whether this node claims only tasks pinned to it or to its groups (default false). */
+        public Builder exclusive(boolean exclusive) {
+            this.exclusive = exclusive;
+            return this;
+        }
+
+        /** {@link Settings#DEAD_NODE_TIMEOUT}. */
+        public Builder deadNodeTimeout(Duration timeout) {
+            this.deadNodeTimeout = Settings.DEAD_NODE_TIMEOUT.require(timeout);
+            return this;
+        }
+
+        /** {@link Settings#STARTUP_DELAY}. */
+        public Builder startupDelay(Duration delay) {
+            this.startupDelay = Settings.STARTUP_DELAY.require(delay);
+            return this;
+        }
+
+        /** {@link Settings#MINIMUM_POLL_INTERVAL}. */
+        public Builder minimumPollInterval(Duration interval) {
+            this.minimumPollInterval = Settings.MINIMUM_POLL_INTERVAL.require(interval);
+            return this;
+        }
+
         /** Sets whether Errand applies its own migrations. */
         public Builder migrationsEnabled(boolean enabled) {
             this.migrationsEnabled = enabled;
@@ -452,6 +506,25 @@ public final class ErrandSettings {
          */
         public ErrandSettings build() {
             requireLeaseCoversHeartbeats("leaseDuration", leaseDuration);
+            if (deadNodeTimeout == null) {
+                // Three heartbeats, and never less than the default: slow heartbeats must not look like death.
+                Duration threeBeats = heartbeatInterval.multipliedBy(3);
+                Duration fallback = Settings.DEAD_NODE_TIMEOUT.defaultValue();
+                deadNodeTimeout = threeBeats.compareTo(fallback) > 0 ? threeBeats : fallback;
+            } else if (deadNodeTimeout.compareTo(heartbeatInterval.multipliedBy(2)) < 0) {
+                throw new IllegalArgumentException("deadNodeTimeout (" + Setting.text(deadNodeTimeout)
+                        + ") must be at least twice heartbeatInterval (" + Setting.text(heartbeatInterval)
+                        + "), or one slow heartbeat would declare a live node dead");
+            }
+            if (exclusive && !processingEnabled) {
+                throw new IllegalArgumentException("exclusive and processingEnabled=false conflict: an exclusive"
+                        + " node claims only its own tasks, a node with processing disabled claims none;"
+                        + " set one of them");
+            }
+            if (minimumPollInterval.compareTo(pollInterval) > 0) {
+                throw new IllegalArgumentException("minimumPollInterval (" + Setting.text(minimumPollInterval)
+                        + ") must not exceed pollInterval (" + Setting.text(pollInterval) + ")");
+            }
             return new ErrandSettings(this);
         }
 

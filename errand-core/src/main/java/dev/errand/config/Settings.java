@@ -156,6 +156,32 @@ public final class Settings {
             Duration.ofHours(24),
             "The delay before another attempt of a task whose kind this node does not know.");
 
+    /** How old a node's heartbeat may be before the leader declares the node dead and rescues its work. */
+    public static final Setting<Duration> DEAD_NODE_TIMEOUT = Setting.ofDuration(
+            "deadNodeTimeout",
+            Duration.ofSeconds(30),
+            Duration.ofMillis(200),
+            Duration.ofHours(1),
+            "How old a node's heartbeat may be before the leader declares it dead and rescues its tasks at once;"
+                    + " at least twice the heartbeat interval. Unset, it is 30 s or three heartbeat intervals,"
+                    + " whichever is longer.");
+
+    /** How long a node waits after start before its first claim. */
+    public static final Setting<Duration> STARTUP_DELAY = Setting.ofDuration(
+            "startupDelay",
+            Duration.ZERO,
+            Duration.ZERO,
+            Duration.ofHours(1),
+            "How long a started node waits before its first claim (it registers, enqueues and serves admin at once).");
+
+    /** The shortest time between two claims of one queue that found nothing. */
+    public static final Setting<Duration> MINIMUM_POLL_INTERVAL = Setting.ofDuration(
+            "minimumPollInterval",
+            Duration.ZERO,
+            Duration.ZERO,
+            Duration.ofMinutes(1),
+            "The shortest time between two empty claims of one queue: wake-ups that come faster are gathered.");
+
     /** The most attempts of a task, where neither its request nor its kind sets it. */
     public static final Setting<Integer> DEFAULT_MAX_ATTEMPTS = Setting.ofInt(
             "defaultMaxAttempts", 5, 1, 1_000, "The most attempts for tasks whose kind and request set none.");
@@ -182,7 +208,10 @@ public final class Settings {
             HISTORY_RETENTION,
             HISTORY_STACK_TRACE_LIMIT,
             UNKNOWN_KIND_RETRY_DELAY,
-            DEFAULT_MAX_ATTEMPTS);
+            DEFAULT_MAX_ATTEMPTS,
+            DEAD_NODE_TIMEOUT,
+            STARTUP_DELAY,
+            MINIMUM_POLL_INTERVAL);
 
     private Settings() {}
 

@@ -1,5 +1,6 @@
 package dev.errand.enqueue;
 
+import dev.errand.config.ClusterSettings;
 import dev.errand.config.Names;
 import dev.errand.config.Settings;
 import dev.errand.event.Condition;
@@ -42,6 +43,8 @@ public final class TaskRequest {
     private final List<Condition> conditions;
     private final Instant expiresAt;
     private final Duration expiresIn;
+    private final String node;
+    private final String nodeGroup;
 
     private TaskRequest(Builder builder) {
         this.kind = builder.kind;
@@ -56,6 +59,8 @@ public final class TaskRequest {
         this.conditions = List.copyOf(builder.conditions);
         this.expiresAt = builder.expiresAt;
         this.expiresIn = builder.expiresIn;
+        this.node = builder.node;
+        this.nodeGroup = builder.nodeGroup;
     }
 
     /**
@@ -176,6 +181,16 @@ public final class TaskRequest {
         return expiresIn;
     }
 
+    /** The node the task is pinned to, or {@code null}: only that node claims it. */
+    public String node() {
+        return node;
+    }
+
+    /** The node group the task is pinned to, or {@code null}: only nodes of that group claim it. */
+    public String nodeGroup() {
+        return nodeGroup;
+    }
+
     /** Builds a {@link TaskRequest}. */
     public static final class Builder {
         private final String kind;
@@ -190,6 +205,8 @@ public final class TaskRequest {
         private final List<Condition> conditions = new ArrayList<>();
         private Instant expiresAt;
         private Duration expiresIn;
+        private String node;
+        private String nodeGroup;
 
         private Builder(String kind, Class<?> payloadType, Object payload) {
             this.kind = TaskKind.requireValidName(kind);
@@ -251,6 +268,29 @@ public final class TaskRequest {
          */
         public Builder maxAttempts(int maxAttempts) {
             this.maxAttempts = Settings.MAX_ATTEMPTS.require(maxAttempts);
+            return this;
+        }
+
+        /**
+         * Pins the task to one node: only the node with this id claims it. With {@link #nodeGroup} as well,
+         * the group is where a kind whose pin policy falls back sends it once the node is dead.
+         *
+         * @throws IllegalArgumentException if the id is blank, padded, longer than 200 characters or holds a
+         *     control character
+         */
+        public Builder node(String nodeId) {
+            this.node = Names.require("Pinned node id", nodeId, 200);
+            return this;
+        }
+
+        /**
+         * Pins the task to a node group: only nodes that serve this group claim it.
+         *
+         * @throws IllegalArgumentException if the name is empty, padded, longer than 200 characters, or
+         *     holds a comma or control character
+         */
+        public Builder nodeGroup(String group) {
+            this.nodeGroup = ClusterSettings.requireGroup(group);
             return this;
         }
 

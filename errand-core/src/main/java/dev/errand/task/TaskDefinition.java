@@ -1,6 +1,7 @@
 package dev.errand.task;
 
 import dev.errand.config.Settings;
+import dev.errand.node.PinPolicy;
 import dev.errand.retry.DelayList;
 import dev.errand.retry.RetryPolicy;
 import java.time.Duration;
@@ -24,6 +25,7 @@ public final class TaskDefinition<P> {
     private final Integer maxAttempts;
     private final Duration leaseDuration;
     private final Duration executionTimeout;
+    private final PinPolicy pinPolicy;
     private final LeaseExpiryAction leaseExpiryAction;
     private final FailureCallback<? super P> failureCallback;
     private final List<Class<? extends Exception>> writesCommitOn;
@@ -39,6 +41,7 @@ public final class TaskDefinition<P> {
                 : builder.retryPolicy instanceof DelayList delays ? delays.attemptsCovered() : null;
         this.leaseDuration = builder.leaseDuration;
         this.executionTimeout = builder.executionTimeout;
+        this.pinPolicy = builder.pinPolicy;
         this.leaseExpiryAction = builder.leaseExpiryAction;
         this.failureCallback = builder.failureCallback;
         this.writesCommitOn = List.copyOf(builder.writesCommitOn);
@@ -118,6 +121,11 @@ public final class TaskDefinition<P> {
         return executionTimeout;
     }
 
+    /** What happens to this kind's tasks pinned to a node that is dead or never registered. */
+    public PinPolicy pinPolicy() {
+        return pinPolicy;
+    }
+
     /** What rescue does when a worker running this kind is lost; {@link LeaseExpiryAction#RETRY} unless set. */
     public LeaseExpiryAction leaseExpiryAction() {
         return leaseExpiryAction;
@@ -167,6 +175,7 @@ public final class TaskDefinition<P> {
         private Integer maxAttempts;
         private Duration leaseDuration;
         private Duration executionTimeout;
+        private PinPolicy pinPolicy = PinPolicy.waitForNode();
         private LeaseExpiryAction leaseExpiryAction = LeaseExpiryAction.RETRY;
         private FailureCallback<? super P> failureCallback;
         private final List<Class<? extends Exception>> writesCommitOn = new ArrayList<>();
@@ -201,6 +210,22 @@ public final class TaskDefinition<P> {
          */
         public Builder<P> maxAttempts(int maxAttempts) {
             this.maxAttempts = Settings.MAX_ATTEMPTS.require(maxAttempts);
+            return this;
+        }
+
+        /**
+         * Sets what happens to this kind's tasks pinned to a node that is dead or never registered (default
+         * {@link PinPolicy#waitForNode()}). The leader applies it, with its own registration
+         * of the kind.
+         *
+         * @throws IllegalArgumentException if null
+         */
+        public Builder<P> pinPolicy(PinPolicy policy) {
+            if (policy == null) {
+                throw new IllegalArgumentException("pinPolicy must not be null; use PinPolicy.waitForNode(),"
+                        + " failAfter(timeout) or fallBackToGroup()");
+            }
+            this.pinPolicy = policy;
             return this;
         }
 

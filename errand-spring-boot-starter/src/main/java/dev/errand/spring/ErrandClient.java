@@ -206,6 +206,11 @@ public final class ErrandClient {
         return errand;
     }
 
+    /** The cluster: node registry, leader, commands to nodes, cluster-wide queue pause and settings. */
+    public dev.errand.node.ClusterAdmin cluster() {
+        return errand.cluster();
+    }
+
     private <T> T inCallersTransaction(
             String operation, Insert<T> onConnection, OwnTransaction<T> alone, Function<T, Set<String>> toWake) {
         try {

@@ -10,8 +10,7 @@ import org.springframework.context.SmartLifecycle;
  * Binds an {@link Errand} node to the application context: the node starts running tasks once the context
  * has refreshed, and stops gracefully (up to {@code errand.shutdown-timeout}) when the context closes, before
  * any bean is destroyed. The stop is synchronous, so the DataSource is still open while running tasks finish.
- * An Errand node cannot start again after it stopped, so a context that is stopped and started again
- * fails on the second start.
+ * A stopped Errand node starts again, so a context that is stopped and started again restarts it.
  */
 public final class ErrandLifecycle implements SmartLifecycle {
 

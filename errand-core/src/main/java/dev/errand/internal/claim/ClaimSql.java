@@ -52,17 +52,26 @@ final class ClaimSql {
      * H2 keeps the scan.
      */
     static String dueTasks(Dialect dialect, String table, String columns, boolean lock) {
+        return dueTasks(dialect, table, columns, lock, false);
+    }
+
+    /**
+     * {@link #dueTasks(Dialect, String, String, boolean)} for a node that is {@code exclusive} or not. The
+     * pin filter applies to the rows the claim index finds (see {@link #pinned}).
+     */
+    static String dueTasks(Dialect dialect, String table, String columns, boolean lock, boolean exclusive) {
         String skipLocked = lock ? " FOR UPDATE SKIP LOCKED" : "";
         if (dialect.supportsLateralJoin()) {
             return "SELECT due.* FROM generate_series(1, " + LOWEST_PRIORITY + ") AS level(priority)"
                     + " CROSS JOIN LATERAL (SELECT " + columns + " FROM " + table
                     + " WHERE state = " + States.PENDING + " AND queue = ? AND priority = level.priority AND run_at <= "
-                    + dialect.timePlusMicros() + notExpired(dialect) + " ORDER BY run_at LIMIT ?" + skipLocked
+                    + dialect.timePlusMicros() + notExpired(dialect) + pinned(exclusive) + " ORDER BY run_at LIMIT ?"
+                    + skipLocked
                     + ") AS due LIMIT ?";
         }
         String priorities = dialect.readsPriorityListAsRanges() ? " AND priority IN (" + EVERY_PRIORITY + ")" : "";
         return "SELECT " + columns + " FROM " + table + " WHERE state = " + States.PENDING + " AND queue = ?"
-                + priorities + " AND run_at <= " + dialect.timePlusMicros() + notExpired(dialect)
+                + priorities + " AND run_at <= " + dialect.timePlusMicros() + notExpired(dialect) + pinned(exclusive)
                 + " ORDER BY priority, run_at LIMIT ?" + skipLocked;
     }
 
@@ -75,7 +84,26 @@ final class ClaimSql {
     }
 
     /**
-     * Binds the parameters of {@link #dueTasks} from {@code index}: queue, clock offset (twice) and limit.
+     * Keeps the tasks this node may run. A normal node takes unpinned tasks, those pinned to its id, and
+     * those pinned (by group only) to one of its groups; an exclusive node takes only the last two. A task
+     * pinned to a node and a group belongs to that node: the group is where its pin policy may send it
+     * later. Parameters: the node id, then its groups framed by commas ({@code ",a,b,"}), so that the
+     * statement's text is the same for every node. Checked on the rows the claim index found, like the
+     * deadline: the index stays {@code (queue, priority, run_at)}, and a claim walks past due tasks that
+     * are pinned elsewhere (see docs/CLUSTER.md for the figure).
+     */
+    static String pinned(boolean exclusive) {
+        String inGroups = "POSITION(CONCAT(',', node_group, ',') IN ?) > 0";
+        if (exclusive) {
+            return " AND (node_id = ? OR (node_id IS NULL AND node_group IS NOT NULL AND " + inGroups + "))";
+        }
+        return " AND (node_id IS NULL OR node_id = ?) AND (node_id IS NOT NULL OR node_group IS NULL OR " + inGroups
+                + ")";
+    }
+
+    /**
+     * Binds the parameters of {@link #dueTasks} from {@code index}: queue, clock offset (twice), node id,
+     * node groups and limit.
      *
      * @return the index of the next parameter
      */
@@ -85,6 +113,8 @@ final class ClaimSql {
         statement.setString(i++, request.queue());
         statement.setLong(i++, request.clockOffsetMicros());
         statement.setLong(i++, request.clockOffsetMicros());
+        statement.setString(i++, request.owner());
+        statement.setString(i++, request.nodeGroupsFramed());
         statement.setInt(i++, limit);
         if (dialect.supportsLateralJoin()) {
             statement.setInt(i++, limit);

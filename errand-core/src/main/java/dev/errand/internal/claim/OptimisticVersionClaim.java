@@ -23,12 +23,14 @@ final class OptimisticVersionClaim implements ClaimStrategy {
 
     private final Dialect dialect;
     private final String select;
+    private final String selectExclusive;
     private final String update;
 
     /** Creates the strategy for a dialect and task table. */
     OptimisticVersionClaim(Dialect dialect, String table) {
         this.dialect = dialect;
         this.select = ClaimSql.dueTasks(dialect, table, ClaimSql.COLUMNS + ", version", false);
+        this.selectExclusive = ClaimSql.dueTasks(dialect, table, ClaimSql.COLUMNS + ", version", false, true);
         this.update = "UPDATE " + table + " " + ClaimSql.takeLease(dialect)
                 + " WHERE id = ? AND version = ? AND state = " + States.PENDING;
     }
@@ -36,7 +38,8 @@ final class OptimisticVersionClaim implements ClaimStrategy {
     @Override
     public List<ClaimedTask> claim(Connection connection, ClaimRequest request) throws SQLException {
         List<Candidate> candidates = new ArrayList<>();
-        try (PreparedStatement statement = connection.prepareStatement(select)) {
+        try (PreparedStatement statement =
+                connection.prepareStatement(request.exclusive() ? selectExclusive : select)) {
             ClaimSql.bindDue(dialect, statement, 1, request, Math.min(request.limit() * 2, request.limit() + 1_000));
             try (ResultSet rows = statement.executeQuery()) {
                 while (rows.next()) {

@@ -21,12 +21,18 @@ final class SkipLockedReturningClaim implements ClaimStrategy {
 
     private final Dialect dialect;
     private final String sql;
+    private final String sqlExclusive;
 
     /** Creates the strategy for a dialect and task table. */
     SkipLockedReturningClaim(Dialect dialect, String table) {
         this.dialect = dialect;
-        this.sql = "UPDATE " + table + " " + ClaimSql.takeLease(dialect) + " WHERE id IN ("
-                + ClaimSql.dueTasks(dialect, table, "id", true) + ") RETURNING "
+        this.sql = claim(dialect, table, false);
+        this.sqlExclusive = claim(dialect, table, true);
+    }
+
+    private static String claim(Dialect dialect, String table, boolean exclusive) {
+        return "UPDATE " + table + " " + ClaimSql.takeLease(dialect) + " WHERE id IN ("
+                + ClaimSql.dueTasks(dialect, table, "id", true, exclusive) + ") RETURNING "
                 + ClaimSql.COLUMNS + ", priority, run_at";
     }
 
@@ -37,7 +43,7 @@ final class SkipLockedReturningClaim implements ClaimStrategy {
 
     @Override
     public List<ClaimedTask> claim(Connection connection, ClaimRequest request) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+        try (PreparedStatement statement = connection.prepareStatement(request.exclusive() ? sqlExclusive : sql)) {
             statement.setString(1, request.owner());
             statement.setLong(2, request.leaseToken());
             statement.setLong(3, request.clockOffsetMicros() + request.leaseMicros());

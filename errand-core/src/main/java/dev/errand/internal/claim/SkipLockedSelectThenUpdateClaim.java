@@ -19,19 +19,22 @@ final class SkipLockedSelectThenUpdateClaim implements ClaimStrategy {
 
     private final Dialect dialect;
     private final String select;
+    private final String selectExclusive;
     private final String update;
 
     /** Creates the strategy for a dialect and task table. */
     SkipLockedSelectThenUpdateClaim(Dialect dialect, String table) {
         this.dialect = dialect;
         this.select = ClaimSql.dueTasks(dialect, table, ClaimSql.COLUMNS, true);
+        this.selectExclusive = ClaimSql.dueTasks(dialect, table, ClaimSql.COLUMNS, true, true);
         this.update = "UPDATE " + table + " " + ClaimSql.takeLease(dialect) + " WHERE ";
     }
 
     @Override
     public List<ClaimedTask> claim(Connection connection, ClaimRequest request) throws SQLException {
         List<ClaimedTask> tasks = new ArrayList<>(request.limit());
-        try (PreparedStatement statement = connection.prepareStatement(select)) {
+        try (PreparedStatement statement =
+                connection.prepareStatement(request.exclusive() ? selectExclusive : select)) {
             ClaimSql.bindDue(dialect, statement, 1, request, request.limit());
             try (ResultSet rows = statement.executeQuery()) {
                 while (rows.next()) {

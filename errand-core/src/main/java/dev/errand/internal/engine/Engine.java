@@ -3,6 +3,7 @@ package dev.errand.internal.engine;
 import dev.errand.config.ErrandSettings;
 import dev.errand.internal.outcome.OutcomePolicy;
 import dev.errand.internal.schedule.ScheduleFirer;
+import dev.errand.internal.store.ClusterStore;
 import dev.errand.internal.store.Micros;
 import dev.errand.internal.store.ScheduleStore;
 import dev.errand.internal.store.Storage;
@@ -18,6 +19,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
@@ -64,7 +66,13 @@ public final class Engine {
     private final Pruner pruner;
     private final CancelWatcher cancels;
     private final ScheduleFirer schedules;
-    private final List<QueueWorker> workers = new ArrayList<>();
+    private final List<QueueWorker> workers = new CopyOnWriteArrayList<>();
+    /** Workers replaced by a concurrency change, finishing their running tasks. */
+    private final List<QueueWorker> retired = new CopyOnWriteArrayList<>();
+
+    private Map<String, ClusterStore.ControlRow> controls = Map.of();
+    private WakeUps wakeUps;
+    private boolean stopping;
     private ScheduledExecutorService heartbeats;
     private ScheduledExecutorService maintenance;
     private ScheduledExecutorService scheduler;
@@ -130,6 +138,16 @@ public final class Engine {
 
     /** Starts the pollers, workers and background jobs; the pollers wait on {@code wakeUps}. */
     public void start(WakeUps wakeUps) {
+        start(wakeUps, List.of());
+    }
+
+    /**
+     * Starts the pollers, workers and background jobs with the cluster-wide queue controls as they are
+     * now, so that a paused queue never sees a claim; the pollers wait on {@code wakeUps}.
+     */
+    public synchronized void start(WakeUps wakeUps, List<ClusterStore.ControlRow> queueControls) {
+        this.wakeUps = wakeUps;
+        this.controls = byQueue(queueControls);
         String threads = settings.threadNamePrefix();
         completer.start(threads);
         // Heartbeats get a thread of their own: a slow rescue sweep (it runs failure callbacks) must
@@ -154,19 +172,80 @@ public final class Engine {
         if (settings.prematureEventRetention() != null) {
             every(maintenance, "premature event pruner", settings.pruneInterval(), this::prunePrematureEvents);
         }
-        QueueConfig.Polling polling = new QueueConfig.Polling(
-                settings.pollInterval(), settings.claimBatchSize(), settings.prefetch(), settings.leaseDuration());
-        settings.queues().forEach((queue, concurrency) -> {
-            QueueWorker worker = new QueueWorker(
-                    new QueueConfig(queue, concurrency, polling, settings.nodeId(), threads),
-                    claimer,
-                    runner,
-                    wakeUps.of(queue),
-                    problems);
-            workers.add(worker);
-            worker.start();
-        });
+        settings.queues().keySet().forEach(queue -> workers.add(startWorker(queue)));
         log.info("Errand engine started on node {} with queues {}", settings.nodeId(), settings.queues());
+    }
+
+    private QueueWorker startWorker(String queue) {
+        QueueConfig.Polling polling = new QueueConfig.Polling(
+                settings.pollInterval(),
+                settings.claimBatchSize(),
+                settings.prefetch(),
+                settings.leaseDuration(),
+                settings.cluster());
+        QueueWorker worker = new QueueWorker(
+                new QueueConfig(queue, concurrency(queue), polling, settings.nodeId(), settings.threadNamePrefix()),
+                claimer,
+                runner,
+                wakeUps.of(queue),
+                problems);
+        worker.tune(tuning(queue));
+        worker.start();
+        return worker;
+    }
+
+    private int concurrency(String queue) {
+        ClusterStore.ControlRow control = controls.get(queue);
+        return control != null && control.concurrency() != null
+                ? control.concurrency()
+                : settings.queues().get(queue);
+    }
+
+    private QueueWorker.Tuning tuning(String queue) {
+        ClusterStore.ControlRow control = controls.get(queue);
+        if (control == null) {
+            return new QueueWorker.Tuning(false, settings.pollInterval(), settings.claimBatchSize());
+        }
+        return new QueueWorker.Tuning(
+                control.paused(),
+                control.pollIntervalMillis() != null
+                        ? Duration.ofMillis(control.pollIntervalMillis())
+                        : settings.pollInterval(),
+                control.claimBatchSize() != null ? control.claimBatchSize() : settings.claimBatchSize());
+    }
+
+    private static Map<String, ClusterStore.ControlRow> byQueue(List<ClusterStore.ControlRow> rows) {
+        Map<String, ClusterStore.ControlRow> map = new LinkedHashMap<>();
+        rows.forEach(row -> map.put(row.queue(), row));
+        return map;
+    }
+
+    /**
+     * Applies changed cluster-wide queue controls: pauses, resumes, and new poll intervals and batch sizes
+     * take effect at the next poll; a new concurrency replaces the queue's worker (the old one stops
+     * claiming, gives back its unstarted tasks, and finishes its running ones in the background).
+     */
+    public synchronized void applyControls(List<ClusterStore.ControlRow> queueControls) {
+        this.controls = byQueue(queueControls);
+        if (wakeUps == null || stopping) {
+            return;
+        }
+        for (QueueWorker worker : workers) {
+            String queue = worker.name();
+            if (worker.concurrency() != concurrency(queue)) {
+                worker.stopClaiming();
+                claimer.release(worker.drainUnstarted());
+                retired.add(worker);
+                workers.set(workers.indexOf(worker), startWorker(queue));
+                log.info(
+                        "Queue '{}' now runs {} tasks at once on node {}",
+                        queue,
+                        concurrency(queue),
+                        settings.nodeId());
+            } else {
+                worker.tune(tuning(queue));
+            }
+        }
     }
 
     /** Runs one expiry sweep now; returns how many tasks it expired. */
@@ -191,6 +270,10 @@ public final class Engine {
      * @return true if every running task finished within the timeout
      */
     public boolean stop(Duration timeout) {
+        synchronized (this) {
+            // From here on a change of queue controls replaces no worker: none may start after this stop.
+            stopping = true;
+        }
         long deadline = System.nanoTime() + timeout.toNanos();
         workers.forEach(QueueWorker::stopClaiming);
         List<ClaimedTask> unstarted = new ArrayList<>();
@@ -198,6 +281,9 @@ public final class Engine {
         claimer.release(unstarted);
         boolean finished = true;
         for (QueueWorker worker : workers) {
+            finished &= worker.awaitRunning(deadline);
+        }
+        for (QueueWorker worker : retired) {
             finished &= worker.awaitRunning(deadline);
         }
         completer.stop(Math.max(1_000, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));

@@ -1,5 +1,6 @@
 package dev.errand.internal.engine;
 
+import dev.errand.config.ClusterSettings;
 import java.time.Duration;
 
 /**
@@ -20,6 +21,7 @@ record QueueConfig(String name, int concurrency, Polling polling, String nodeId,
      * @param batchSize the most tasks one claim takes
      * @param prefetch the most claimed tasks it keeps waiting for a worker
      * @param lease the lease a claim sets
+     * @param cluster which pinned tasks it may claim, its start-up delay and minimum poll interval
      */
-    record Polling(Duration interval, int batchSize, int prefetch, Duration lease) {}
+    record Polling(Duration interval, int batchSize, int prefetch, Duration lease, ClusterSettings cluster) {}
 }

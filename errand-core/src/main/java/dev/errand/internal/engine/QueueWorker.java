@@ -62,6 +62,19 @@ final class QueueWorker {
 
     private volatile boolean claiming = true;
     private volatile boolean backlog;
+    /** The cluster-wide controls: paused, and run-time overrides of the poll interval and batch size. */
+    private volatile Tuning tuning;
+
+    private long lastEmptyClaimNanos = System.nanoTime();
+
+    /**
+     * A queue's run-time controls.
+     *
+     * @param paused whether it claims nothing
+     * @param interval the poll interval
+     * @param batchSize the most tasks per claim
+     */
+    record Tuning(boolean paused, Duration interval, int batchSize) {}
 
     QueueWorker(QueueConfig config, Claimer claimer, TaskRunner runner, QueueSignal signal, Problems problems) {
         this.config = config;
@@ -79,6 +92,8 @@ final class QueueWorker {
                 TimeUnit.MILLISECONDS,
                 new LinkedBlockingQueue<>(),
                 threads(config.threadNamePrefix() + config.name() + "-worker-"));
+        this.tuning =
+                new Tuning(false, config.polling().interval(), config.polling().batchSize());
         this.poller = new Thread(this::poll, threadName);
         this.poller.setDaemon(true);
     }
@@ -97,6 +112,17 @@ final class QueueWorker {
         return config.concurrency();
     }
 
+    /** Applies the queue's cluster-wide controls; a paused queue stops claiming at its next poll. */
+    void tune(Tuning tuning) {
+        this.tuning = tuning;
+        signal.signal();
+    }
+
+    /** Whether the queue is paused. */
+    boolean paused() {
+        return tuning.paused();
+    }
+
     /** How many of this queue's claimed tasks are running a handler now. */
     int executing() {
         return executing.get();
@@ -109,14 +135,18 @@ final class QueueWorker {
 
     private void poll() {
         Duration errorBackoff = Duration.ofMillis(100);
+        if (!sleepUninterrupted(config.polling().cluster().startupDelay())) {
+            return;
+        }
         while (claiming) {
             try {
-                if (claimIfRoom()) {
+                if (!tuning.paused() && claimIfRoom()) {
                     continue;
                 }
                 problems.succeeded(threadName);
                 errorBackoff = Duration.ofMillis(100);
-                signal.await(config.polling().interval());
+                signal.await(tuning.interval());
+                keepMinimumInterval();
             } catch (InterruptedException e) {
                 return;
             } catch (Throwable failure) {
@@ -124,9 +154,7 @@ final class QueueWorker {
                 problems.failed(threadName, failure);
                 sleepQuietly(errorBackoff);
                 Duration doubled = errorBackoff.multipliedBy(2);
-                errorBackoff = doubled.compareTo(config.polling().interval()) > 0
-                        ? config.polling().interval()
-                        : doubled;
+                errorBackoff = doubled.compareTo(tuning.interval()) > 0 ? tuning.interval() : doubled;
             }
         }
     }
@@ -140,8 +168,11 @@ final class QueueWorker {
         if (room < threshold) {
             return false;
         }
-        int limit = Math.min(room, config.polling().batchSize());
+        int limit = Math.min(room, tuning.batchSize());
         int claimed = claimAndDispatch(limit);
+        if (claimed == 0) {
+            lastEmptyClaimNanos = System.nanoTime();
+        }
         problems.succeeded(threadName);
         backlog = claimed == limit;
         return backlog && config.concurrency() + bufferTarget() - outstanding() >= threshold;
@@ -180,7 +211,9 @@ final class QueueWorker {
                 config.nodeId(),
                 TOKENS.nextLong(),
                 Micros.of(config.polling().lease()),
-                claimer.clockOffsetMicros());
+                claimer.clockOffsetMicros(),
+                config.polling().cluster().groups().stream().sorted().toList(),
+                config.polling().cluster().exclusive());
         List<ClaimedTask> tasks = claimer.claim(request);
         if (tasks.isEmpty()) {
             return 0;
@@ -284,6 +317,31 @@ final class QueueWorker {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             pool.shutdownNow();
+            return false;
+        }
+    }
+
+    /**
+     * After a wake-up, waits until the minimum poll interval has passed since the last claim that found
+     * nothing: a burst of wake-ups then costs one claim, not one each.
+     */
+    private void keepMinimumInterval() throws InterruptedException {
+        long minimum = config.polling().cluster().minimumPollInterval().toNanos();
+        long left = lastEmptyClaimNanos + minimum - System.nanoTime();
+        if (minimum > 0 && left > 0) {
+            TimeUnit.NANOSECONDS.sleep(left);
+        }
+    }
+
+    /** Sleeps; returns false if interrupted (the node is stopping). */
+    private static boolean sleepUninterrupted(Duration duration) {
+        if (duration.isZero()) {
+            return true;
+        }
+        try {
+            Thread.sleep(duration.toMillis());
+            return true;
+        } catch (InterruptedException e) {
             return false;
         }
     }

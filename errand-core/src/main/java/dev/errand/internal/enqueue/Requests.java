@@ -73,7 +73,8 @@ public final class Requests {
                         Enqueuer.delayMicros(offsetMicros, request),
                         maxAttempts,
                         request.uniqueKey()),
-                gate(request, offsetMicros));
+                gate(request, offsetMicros),
+                new NewTask.Pin(request.node(), request.nodeGroup()));
     }
 
     private static TaskGate gate(TaskRequest request, long offsetMicros) {

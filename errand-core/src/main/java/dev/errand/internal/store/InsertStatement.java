@@ -16,10 +16,11 @@ final class InsertStatement {
         this.dialect = dialect;
         this.table = table;
         this.sql = "INSERT INTO " + table
-                + " (kind, queue, payload, priority, run_at, max_attempts, unique_key, state, expires_at)"
+                + " (kind, queue, payload, priority, run_at, max_attempts, unique_key, state, expires_at,"
+                + " node_id, node_group)"
                 + " VALUES (?, ?, " + dialect.jsonParam() + ", ?, COALESCE(" + dialect.timestampParam() + ", "
                 + dialect.timePlusMicros() + "), ?, ?, ?, COALESCE(" + dialect.timestampParam() + ", "
-                + dialect.timePlusMicros() + "))";
+                + dialect.timePlusMicros() + "), ?, ?)";
     }
 
     /** The table's name. */
@@ -33,7 +34,7 @@ final class InsertStatement {
     }
 
     /** How many parameters {@link #bind} sets. */
-    static final int PARAMETERS = 11;
+    static final int PARAMETERS = 13;
 
     /** Binds a task's values from parameter 1. */
     void bind(PreparedStatement statement, NewTask task) throws SQLException {
@@ -53,5 +54,7 @@ final class InsertStatement {
         } else {
             statement.setLong(11, task.gate().expiresInMicros());
         }
+        statement.setString(12, task.pin().node());
+        statement.setString(13, task.pin().group());
     }
 }

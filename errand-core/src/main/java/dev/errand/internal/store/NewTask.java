@@ -10,8 +10,30 @@ import java.time.Instant;
  * @param payloadJson the JSON payload, or {@code null}
  * @param placement when and how often it runs, and its unique key
  * @param gate its conditions and deadline; {@link TaskGate#NONE} for a task that runs when due
+ * @param pin the node or node group it is pinned to; {@link Pin#NONE} for any node
  */
-public record NewTask(String kind, String queue, String payloadJson, Placement placement, TaskGate gate) {
+public record NewTask(String kind, String queue, String payloadJson, Placement placement, TaskGate gate, Pin pin) {
+
+    /**
+     * Where a task may run.
+     *
+     * @param node the node id it is pinned to, or {@code null}
+     * @param group the node group it is pinned to, or {@code null}
+     */
+    public record Pin(String node, String group) {
+        /** Not pinned: any node may run it. */
+        public static final Pin NONE = new Pin(null, null);
+
+        /** Whether the task is pinned to a node or a group. */
+        public boolean pinned() {
+            return node != null || group != null;
+        }
+    }
+
+    /** A task that any node may run. */
+    public NewTask(String kind, String queue, String payloadJson, Placement placement, TaskGate gate) {
+        this(kind, queue, payloadJson, placement, gate, Pin.NONE);
+    }
 
     /**
      * When and how often a new task runs.
@@ -49,8 +71,8 @@ public record NewTask(String kind, String queue, String payloadJson, Placement p
         return placement.uniqueKey();
     }
 
-    /** Whether the row can go in a plain batch insert: no unique key, no conditions, no deadline. */
+    /** Whether the row can go in a plain batch insert: no unique key, no conditions, no deadline, no pin. */
     public boolean plain() {
-        return placement.uniqueKey() == null && gate.isNone();
+        return placement.uniqueKey() == null && gate.isNone() && !pin.pinned();
     }
 }

@@ -105,7 +105,8 @@ public class ErrandEndpoint {
                 kinds,
                 nodes,
                 errand.schedules().list(),
-                overview.databaseTime().toString());
+                overview.databaseTime().toString(),
+                errand.cluster().nodes());
     }
 
     /**
@@ -118,6 +119,7 @@ public class ErrandEndpoint {
      * @param nodes the nodes holding running tasks, plus this node
      * @param schedules the recurring schedules, with their next and last slots
      * @param databaseTime the database's time when the counts were read
+     * @param cluster every node in the node registry, with its state
      */
     public record ErrandDescriptor(
             NodeDescriptor node,
@@ -126,7 +128,8 @@ public class ErrandEndpoint {
             Map<String, KindDescriptor> kinds,
             List<String> nodes,
             List<ScheduleInfo> schedules,
-            String databaseTime) {}
+            String databaseTime,
+            List<dev.errand.node.NodeInfo> cluster) {}
 
     /**
      * This node.

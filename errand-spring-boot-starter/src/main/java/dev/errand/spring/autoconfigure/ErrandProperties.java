@@ -47,7 +47,10 @@ public class ErrandProperties implements Validator {
      */
     private String threadNamePrefix = ErrandSettings.DEFAULT_THREAD_NAME_PREFIX;
 
-    /** Whether this node runs tasks. With false it only enqueues and administers tasks, and starts no thread. */
+    /**
+     * Whether this node runs tasks. With false it only enqueues and administers tasks; it still registers in
+     * the cluster (as not processing) and reads commands.
+     */
     private boolean processingEnabled = true;
 
     /**
@@ -135,6 +138,28 @@ public class ErrandProperties implements Validator {
 
     /** Whether Errand applies its own schema migrations (with Flyway, in a history table of its own) at start-up. */
     private boolean migrationsEnabled = true;
+
+    /**
+     * The node groups this node serves: tasks pinned to one of them may run here. Names are 1 to 200
+     * characters, without commas or control characters.
+     */
+    private java.util.List<String> nodeGroups = new java.util.ArrayList<>();
+
+    /** Whether this node claims only tasks pinned to it or to its groups, never unpinned ones. */
+    private boolean exclusive = false;
+
+    /**
+     * How old a node's heartbeat may be before the leader declares it dead and rescues its tasks at once:
+     * 200ms to 1h, at least twice the heartbeat interval. Left at 30s, it grows to three heartbeat
+     * intervals when those are longer.
+     */
+    private Duration deadNodeTimeout = Settings.DEAD_NODE_TIMEOUT.defaultValue();
+
+    /** How long a started node waits before its first claim: 0 to 1h. */
+    private Duration startupDelay = Settings.STARTUP_DELAY.defaultValue();
+
+    /** The shortest time between two empty claims of one queue: 0 to 1m, at most the poll interval. */
+    private Duration minimumPollInterval = Settings.MINIMUM_POLL_INTERVAL.defaultValue();
 
     /**
      * How pollers claim tasks: skip-locked (FOR UPDATE SKIP LOCKED, the default) or optimistic-version (for
@@ -440,6 +465,56 @@ public class ErrandProperties implements Validator {
         OPTIMISTIC_VERSION
     }
 
+    /** The node groups this node serves. */
+    public java.util.List<String> getNodeGroups() {
+        return nodeGroups;
+    }
+
+    /** Sets the node groups this node serves. */
+    public void setNodeGroups(java.util.List<String> nodeGroups) {
+        this.nodeGroups = nodeGroups;
+    }
+
+    /** Whether this node claims only tasks pinned to it or its groups. */
+    public boolean isExclusive() {
+        return exclusive;
+    }
+
+    /** Sets whether this node claims only tasks pinned to it or its groups. */
+    public void setExclusive(boolean exclusive) {
+        this.exclusive = exclusive;
+    }
+
+    /** {@link Settings#DEAD_NODE_TIMEOUT}. */
+    public Duration getDeadNodeTimeout() {
+        return deadNodeTimeout;
+    }
+
+    /** Sets {@link Settings#DEAD_NODE_TIMEOUT}. */
+    public void setDeadNodeTimeout(Duration deadNodeTimeout) {
+        this.deadNodeTimeout = deadNodeTimeout;
+    }
+
+    /** {@link Settings#STARTUP_DELAY}. */
+    public Duration getStartupDelay() {
+        return startupDelay;
+    }
+
+    /** Sets {@link Settings#STARTUP_DELAY}. */
+    public void setStartupDelay(Duration startupDelay) {
+        this.startupDelay = startupDelay;
+    }
+
+    /** {@link Settings#MINIMUM_POLL_INTERVAL}. */
+    public Duration getMinimumPollInterval() {
+        return minimumPollInterval;
+    }
+
+    /** Sets {@link Settings#MINIMUM_POLL_INTERVAL}. */
+    public void setMinimumPollInterval(Duration minimumPollInterval) {
+        this.minimumPollInterval = minimumPollInterval;
+    }
+
     /** Whether Errand applies its own migrations. */
     public boolean isMigrationsEnabled() {
         return migrationsEnabled;
@@ -534,6 +609,14 @@ public class ErrandProperties implements Validator {
         if (dialect != null) {
             builder.dialect(dialect);
         }
+        builder.nodeGroups(nodeGroups.toArray(String[]::new))
+                .exclusive(exclusive)
+                .startupDelay(startupDelay)
+                .minimumPollInterval(minimumPollInterval);
+        // Left at the default, the timeout follows the heartbeat interval (three of them when longer).
+        if (!Settings.DEAD_NODE_TIMEOUT.defaultValue().equals(deadNodeTimeout)) {
+            builder.deadNodeTimeout(deadNodeTimeout);
+        }
     }
 
     /** Validates {@code ErrandProperties} only. */
@@ -596,6 +679,25 @@ public class ErrandProperties implements Validator {
             reject(errors, "claimStrategy", "errand.claim-strategy must be skip-locked or optimistic-version");
         }
         check(errors, Settings.POLL_INTERVAL, p.pollInterval);
+        check(errors, Settings.DEAD_NODE_TIMEOUT, p.deadNodeTimeout);
+        check(errors, Settings.STARTUP_DELAY, p.startupDelay);
+        check(errors, Settings.MINIMUM_POLL_INTERVAL, p.minimumPollInterval);
+        if (p.nodeGroups != null) {
+            for (String group : p.nodeGroups) {
+                try {
+                    dev.errand.config.ClusterSettings.requireGroup(group);
+                } catch (IllegalArgumentException e) {
+                    reject(errors, "nodeGroups", "errand.node-groups: " + e.getMessage());
+                }
+            }
+        }
+        if (p.exclusive && !p.processingEnabled) {
+            reject(
+                    errors,
+                    "exclusive",
+                    "errand.exclusive=true and errand.processing-enabled=false conflict: an exclusive node claims"
+                            + " only its own tasks, a disabled node none; set one of them");
+        }
         check(errors, Settings.CLAIM_BATCH_SIZE, p.claimBatchSize);
         check(errors, Settings.PREFETCH, p.prefetch);
         boolean leaseOk = check(errors, Settings.LEASE_DURATION, p.leaseDuration);

@@ -180,6 +180,12 @@ class ObservabilityTest {
             assertThat(described.kinds().get("slow").isRegistered()).isTrue();
             assertThat(described.kinds().get("quick").getStates()).containsEntry("pending", 3L);
             assertThat(described.nodes()).containsExactly("observed-node");
+            // The node registry: this node, alive and processing.
+            assertThat(described.cluster()).singleElement().satisfies(node -> {
+                assertThat(node.nodeId()).isEqualTo("observed-node");
+                assertThat(node.alive()).isTrue();
+                assertThat(node.processing()).isTrue();
+            });
         } finally {
             Slow.RELEASE.countDown();
         }

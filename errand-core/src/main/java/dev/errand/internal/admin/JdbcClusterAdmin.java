@@ -1,0 +1,211 @@
+package dev.errand.internal.admin;
+
+import dev.errand.config.Names;
+import dev.errand.error.ErrandException;
+import dev.errand.internal.cluster.NodeAgent;
+import dev.errand.internal.store.ClusterStore;
+import dev.errand.internal.store.ClusterStore.ControlRow;
+import dev.errand.internal.store.ClusterStore.NodeRow;
+import dev.errand.internal.store.Jdbc;
+import dev.errand.internal.store.Micros;
+import dev.errand.internal.store.Storage;
+import dev.errand.internal.wakeup.QueueSignal;
+import dev.errand.node.ClusterAdmin;
+import dev.errand.node.NodeInfo;
+import dev.errand.node.NodeState;
+import dev.errand.node.NodeTarget;
+import dev.errand.node.QueueChange;
+import dev.errand.node.QueueControl;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+import java.util.stream.Collectors;
+
+/**
+ * {@link ClusterAdmin} on the cluster tables. A command is a row plus, on PostgreSQL, a notification in
+ * the same transaction; this JVM's own node is woken through its in-process signal.
+ */
+public final class JdbcClusterAdmin implements ClusterAdmin {
+
+    private final Storage storage;
+    private final ClusterStore store;
+    private final Duration deadNodeTimeout;
+    private final String channel;
+    private final QueueSignal localCommands;
+
+    /**
+     * Creates the admin.
+     *
+     * @param storage the node's storage
+     * @param store the cluster statements
+     * @param deadNodeTimeout how old a heartbeat may be for a node to count as alive
+     * @param channel the notification channel of the nodes
+     * @param localCommands the signal of this JVM's node agent
+     */
+    public JdbcClusterAdmin(
+            Storage storage, ClusterStore store, Duration deadNodeTimeout, String channel, QueueSignal localCommands) {
+        this.storage = storage;
+        this.store = store;
+        this.deadNodeTimeout = deadNodeTimeout;
+        this.channel = channel;
+        this.localCommands = localCommands;
+    }
+
+    @Override
+    public List<NodeInfo> nodes() {
+        return read("list nodes", c -> {
+            Optional<String> leader = store.leaseHolder(c, "maintenance", storage.offsetMicros());
+            List<NodeInfo> nodes = new ArrayList<>();
+            for (NodeRow row : store.nodes(c, Micros.of(deadNodeTimeout), storage.offsetMicros())) {
+                nodes.add(info(row, leader));
+            }
+            return nodes;
+        });
+    }
+
+    private static NodeInfo info(NodeRow row, Optional<String> leader) {
+        NodeState state = NodeState.valueOf(row.flags().state().toUpperCase(Locale.ROOT));
+        String id = row.identity().nodeId();
+        Set<String> groups = Arrays.stream(row.identity().groups().split(","))
+                .filter(group -> !group.isEmpty())
+                .collect(Collectors.toSet());
+        boolean alive = state == NodeState.RUNNING && row.times().fresh();
+        return new NodeInfo(
+                id,
+                groups,
+                state,
+                alive,
+                row.flags().processing() && alive,
+                row.flags().exclusive(),
+                leader.map(id::equals).orElse(false),
+                new NodeInfo.Times(
+                        row.times().startedAt(),
+                        row.times().heartbeatAt(),
+                        row.times().stoppedAt()),
+                new NodeInfo.Process(
+                        row.process().host(), row.process().pid(), row.process().version()));
+    }
+
+    @Override
+    public Optional<String> leader() {
+        return read("read leader", c -> store.leaseHolder(c, "maintenance", storage.offsetMicros()));
+    }
+
+    @Override
+    public void repoll(NodeTarget target) {
+        send("repoll", target);
+    }
+
+    @Override
+    public void stopProcessing(NodeTarget target) {
+        send("stop", target);
+    }
+
+    @Override
+    public void startProcessing(NodeTarget target) {
+        send("start", target);
+    }
+
+    @Override
+    public void pauseQueue(String queue) {
+        change(
+                queue,
+                row -> new ControlRow(
+                        row.queue(), true, row.concurrency(), row.pollIntervalMillis(), row.claimBatchSize()));
+    }
+
+    @Override
+    public void resumeQueue(String queue) {
+        change(
+                queue,
+                row -> new ControlRow(
+                        row.queue(), false, row.concurrency(), row.pollIntervalMillis(), row.claimBatchSize()));
+    }
+
+    @Override
+    public void changeQueue(String queue, QueueChange change) {
+        if (change == null) {
+            throw new IllegalArgumentException("change must not be null; use QueueChange.concurrency(n) and friends");
+        }
+        change(
+                queue,
+                row -> new ControlRow(
+                        row.queue(),
+                        row.paused(),
+                        change.concurrency() != null ? change.concurrency() : row.concurrency(),
+                        change.pollInterval() != null ? change.pollInterval().toMillis() : row.pollIntervalMillis(),
+                        change.claimBatchSize() != null ? change.claimBatchSize() : row.claimBatchSize()));
+    }
+
+    @Override
+    public void resetQueue(String queue) {
+        change(queue, row -> new ControlRow(row.queue(), row.paused(), null, null, null));
+    }
+
+    @Override
+    public List<QueueControl> queueControls() {
+        return read(
+                "list queue controls",
+                c -> store.controls(c).stream().map(JdbcClusterAdmin::control).toList());
+    }
+
+    private static QueueControl control(ControlRow row) {
+        return new QueueControl(
+                row.queue(),
+                row.paused(),
+                row.concurrency(),
+                row.pollIntervalMillis() == null ? null : Duration.ofMillis(row.pollIntervalMillis()),
+                row.claimBatchSize());
+    }
+
+    private void change(String queue, UnaryOperator<ControlRow> update) {
+        Names.require("Queue name", queue, 100);
+        write("change queue " + queue, c -> {
+            ControlRow current = store.lockControl(c, queue).orElse(new ControlRow(queue, false, null, null, null));
+            store.writeControl(c, update.apply(current), storage.offsetMicros());
+            command(c, "reload", NodeTarget.all());
+            return null;
+        });
+    }
+
+    private void send(String command, NodeTarget target) {
+        if (target == null) {
+            throw new IllegalArgumentException(
+                    "target must not be null; use NodeTarget.node(id), NodeTarget.group(name) or NodeTarget.all()");
+        }
+        write(command, c -> {
+            command(c, command, target);
+            return null;
+        });
+    }
+
+    private void command(Connection c, String command, NodeTarget target) throws SQLException {
+        store.insertCommand(c, command, target.nodeId(), target.group());
+        storage.dialect().notifyOnCommit(c, channel, NodeAgent.COMMAND_WAKE_UP);
+    }
+
+    private <T> T read(String operation, Jdbc.ConnectionWork<T> work) {
+        try {
+            return storage.transactions().runStatement(operation, work);
+        } catch (SQLException e) {
+            throw new ErrandException(operation, e);
+        }
+    }
+
+    private <T> T write(String operation, Jdbc.ConnectionWork<T> work) {
+        try {
+            T result = storage.transactions().run(operation, work);
+            localCommands.signal();
+            return result;
+        } catch (SQLException e) {
+            throw new ErrandException(operation, e);
+        }
+    }
+}

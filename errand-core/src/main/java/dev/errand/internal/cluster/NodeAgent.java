@@ -1,0 +1,274 @@
+package dev.errand.internal.cluster;
+
+import dev.errand.config.ErrandSettings;
+import dev.errand.internal.store.ClusterStore;
+import dev.errand.internal.store.ClusterStore.CommandRow;
+import dev.errand.internal.store.ClusterStore.ControlRow;
+import dev.errand.internal.store.Micros;
+import dev.errand.internal.store.Storage;
+import dev.errand.internal.wakeup.QueueSignal;
+import dev.errand.node.PinPolicy;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A node's life in the cluster, on a thread of its own from {@link #start} to {@link #stop}, whether or
+ * not the node processes tasks: each heartbeat interval it moves its registry row's heartbeat on and
+ * reads the commands sent since the last read, in one transaction; it tries to take or renew the leader
+ * lease, and as leader sweeps dead nodes. A wake-up of {@link #commandSignal()} (a PostgreSQL
+ * notification, or a command sent from this JVM) makes it read commands at once.
+ */
+public final class NodeAgent {
+
+    /** The wake-up name that command notifications carry; no queue can have it (a control character). */
+    public static final String COMMAND_WAKE_UP = "\u0001errand-command";
+
+    /**
+     * How far below the highest id seen a node reads again: a command whose id was handed out before
+     * another's but committed after it is still seen, once.
+     */
+    private static final int COMMAND_WINDOW = 100;
+
+    /** Commands older than this are deleted by the leader: every live node has read them long before. */
+    private static final Duration COMMAND_RETENTION = Duration.ofHours(1);
+
+    private static final Logger log = LoggerFactory.getLogger(NodeAgent.class);
+
+    /** What the agent does to its node; implemented by the node. */
+    public interface Hooks {
+        /** Whether the node's engine is running. */
+        boolean processing();
+
+        /** Claims again now on every queue. */
+        void repoll();
+
+        /** Stops processing, as a graceful stop of the engine would. */
+        void stopProcessing();
+
+        /** Starts processing again. */
+        void startProcessing();
+
+        /** Applies the cluster-wide queue controls. */
+        void applyControls(List<ControlRow> controls);
+
+        /** After a dead-node sweep ended leases: rescues now. */
+        void rescueNow();
+    }
+
+    private final Storage storage;
+    private final ClusterStore store;
+    private final ErrandSettings settings;
+    private final NodeRegistry registry;
+    private final Leadership leadership;
+    private final DeadNodeSweep deadNodes;
+    private final QueueSignal commandSignal;
+    private final PinSweep pins;
+    private Hooks hooks;
+    private Thread thread;
+    private ExecutorService commands;
+    private volatile boolean running;
+    private long lastCommandId;
+    /** Commands up to this id were sent before the node started, and are not for it. */
+    private long startCommandId;
+    /** Ids of the commands read lately: ids are handed out before commit, so a low one may appear late. */
+    private final Set<Long> seen = Collections.newSetFromMap(new LinkedHashMap<>(16, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Long, Boolean> eldest) {
+            return size() > 4 * COMMAND_WINDOW;
+        }
+    });
+
+    /**
+     * Creates the agent of a node.
+     *
+     * @param storage the node's storage
+     * @param settings the node's settings
+     * @param commandSignal the signal that command notifications fire
+     * @param pinPolicies the pin policy of each kind this node registered
+     */
+    public NodeAgent(
+            Storage storage, ErrandSettings settings, QueueSignal commandSignal, Map<String, PinPolicy> pinPolicies) {
+        this.storage = storage;
+        this.store = new ClusterStore(storage.dialect(), settings.tablePrefix().value());
+        this.settings = settings;
+        this.registry = new NodeRegistry(storage, store, settings);
+        this.leadership = new Leadership(
+                storage, store, settings.nodeId(), settings.cluster().deadNodeTimeout());
+        this.deadNodes = new DeadNodeSweep(storage, store, settings.cluster().deadNodeTimeout(), settings.nodeId());
+        this.commandSignal = commandSignal;
+        this.pins = new PinSweep(storage, store, settings.cluster().deadNodeTimeout(), pinPolicies);
+    }
+
+    /** The statements on the cluster tables, for the admin API. */
+    public ClusterStore store() {
+        return store;
+    }
+
+    /**
+     * Registers the node, reads the queue controls (so that a paused queue never sees a claim), and
+     * starts the agent's thread.
+     *
+     * @return the queue controls as they are now
+     */
+    public synchronized List<ControlRow> start(Hooks hooks, boolean processing) throws SQLException {
+        this.hooks = hooks;
+        List<ControlRow> controls = storage.transactions().run("node registration", c -> {
+            registry.register(c, processing);
+            lastCommandId = store.lastCommandId(c);
+            startCommandId = lastCommandId;
+            return store.controls(c);
+        });
+        running = true;
+        commands = Executors.newSingleThreadExecutor(runnable -> daemon(runnable, "commands"));
+        thread = daemon(this::run, "node");
+        thread.start();
+        log.info(
+                "Node {} registered (groups {}, exclusive {}, processing {})",
+                settings.nodeId(),
+                settings.cluster().groups(),
+                settings.cluster().exclusive(),
+                processing);
+        return controls;
+    }
+
+    /** Stops the thread, gives the leader lease up and marks the node's row as stopped. */
+    public synchronized void stop() {
+        if (!running) {
+            return;
+        }
+        running = false;
+        thread.interrupt();
+        try {
+            thread.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        commands.shutdown();
+        try {
+            leadership.release();
+            storage.transactions().runStatement("node stop", c -> {
+                registry.markStopped(c);
+                return null;
+            });
+        } catch (SQLException e) {
+            log.warn(
+                    "Could not mark node {} as stopped ({}); the leader will declare it dead after {}",
+                    settings.nodeId(),
+                    e.getMessage(),
+                    settings.cluster().deadNodeTimeout());
+        }
+    }
+
+    /** The signal that makes the agent read commands at once. */
+    public QueueSignal commandSignal() {
+        return commandSignal;
+    }
+
+    /** Whether this node held the leader lease at its last try. */
+    public boolean leading() {
+        return leadership.leading();
+    }
+
+    private void run() {
+        long interval = settings.heartbeatInterval().toNanos();
+        // Registration wrote the first heartbeat.
+        long nextBeat = System.nanoTime() + interval;
+        while (running) {
+            try {
+                boolean beat = System.nanoTime() - nextBeat >= 0;
+                if (beat) {
+                    nextBeat = System.nanoTime() + interval;
+                }
+                pollCommands(beat);
+                if (beat) {
+                    lead();
+                }
+                commandSignal.await(Duration.ofNanos(Math.max(1_000_000, nextBeat - System.nanoTime())));
+            } catch (InterruptedException e) {
+                return;
+            } catch (Throwable failure) {
+                // Nothing may end this thread: without it the node would look dead and lose its work.
+                log.warn("Node {}: cluster heartbeat failed: {}; trying again", settings.nodeId(), failure.toString());
+                sleep(Duration.ofMillis(
+                        Math.min(1_000, settings.heartbeatInterval().toMillis())));
+            }
+        }
+    }
+
+    private void pollCommands(boolean beat) throws SQLException {
+        boolean processing = hooks.processing();
+        List<CommandRow> rows = storage.transactions().run("node heartbeat", c -> {
+            if (beat) {
+                registry.heartbeat(c, processing);
+            }
+            return store.commandsAfter(c, Math.max(0, lastCommandId - COMMAND_WINDOW));
+        });
+        for (CommandRow row : rows) {
+            if (row.id() <= startCommandId || !seen.add(row.id())) {
+                continue;
+            }
+            lastCommandId = Math.max(lastCommandId, row.id());
+            if (targetsThisNode(row)) {
+                execute(row.command());
+            }
+        }
+    }
+
+    private boolean targetsThisNode(CommandRow row) {
+        if (row.targetNode() != null) {
+            return row.targetNode().equals(settings.nodeId());
+        }
+        return row.targetGroup() == null || settings.cluster().groups().contains(row.targetGroup());
+    }
+
+    private void execute(String command) throws SQLException {
+        log.info("Node {} received command '{}'", settings.nodeId(), command);
+        switch (command) {
+            case "repoll" -> hooks.repoll();
+            case "reload" ->
+                hooks.applyControls(storage.transactions().runStatement("queue controls", store::controls));
+            // Stopping waits for running tasks: never on this thread, whose heartbeats keep the node alive.
+            case "stop" -> commands.execute(hooks::stopProcessing);
+            case "start" -> commands.execute(hooks::startProcessing);
+            default -> log.warn("Node {} ignores unknown command '{}'", settings.nodeId(), command);
+        }
+    }
+
+    private void lead() throws SQLException {
+        if (!leadership.tryLead()) {
+            return;
+        }
+        DeadNodeSweep.Result result = deadNodes.sweep();
+        if (result.endedLeases() > 0) {
+            hooks.rescueNow();
+        }
+        pins.sweep();
+        storage.transactions()
+                .runStatement(
+                        "prune commands",
+                        c -> store.deleteCommandsOlderThan(c, Micros.of(COMMAND_RETENTION), storage.offsetMicros()));
+    }
+
+    private Thread daemon(Runnable runnable, String name) {
+        Thread thread = new Thread(runnable, settings.threadNamePrefix() + name);
+        thread.setDaemon(true);
+        return thread;
+    }
+
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

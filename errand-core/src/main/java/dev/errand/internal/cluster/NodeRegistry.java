@@ -1,0 +1,73 @@
+package dev.errand.internal.cluster;
+
+import dev.errand.config.ErrandSettings;
+import dev.errand.internal.store.ClusterStore;
+import dev.errand.internal.store.ClusterStore.NodeRow;
+import dev.errand.internal.store.Storage;
+import java.net.InetAddress;
+import java.sql.Connection;
+import java.sql.SQLException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** This node's row in the registry: written at start, moved on at each heartbeat, marked at a graceful stop. */
+final class NodeRegistry {
+
+    private static final Logger log = LoggerFactory.getLogger(NodeRegistry.class);
+
+    private final Storage storage;
+    private final ClusterStore store;
+    private final ErrandSettings settings;
+    private final NodeRow.Process process;
+
+    NodeRegistry(Storage storage, ClusterStore store, ErrandSettings settings) {
+        this.storage = storage;
+        this.store = store;
+        this.settings = settings;
+        this.process = new NodeRow.Process(host(), ProcessHandle.current().pid(), version());
+    }
+
+    /** Writes the row as running now. */
+    void register(Connection c, boolean processing) throws SQLException {
+        store.register(
+                c,
+                new NodeRow.Identity(settings.nodeId(), settings.cluster().groupsFramed()),
+                new NodeRow.Flags(processing, settings.cluster().exclusive(), "running"),
+                process,
+                storage.offsetMicros());
+    }
+
+    /**
+     * Moves the heartbeat on; if the leader declared this node dead meanwhile (a long pause), registers
+     * again, since the node is evidently alive: the tasks it held were rescued and its heartbeats no longer
+     * extend their leases, so nothing runs twice under one lease.
+     */
+    void heartbeat(Connection c, boolean processing) throws SQLException {
+        if (!store.heartbeat(c, settings.nodeId(), processing, storage.offsetMicros())) {
+            log.warn(
+                    "Node {} was declared dead or removed from the registry while it ran (a pause longer than the"
+                            + " dead-node timeout {}?); registering it again",
+                    settings.nodeId(),
+                    settings.cluster().deadNodeTimeout());
+            register(c, processing);
+        }
+    }
+
+    /** Marks the row as stopped gracefully. */
+    void markStopped(Connection c) throws SQLException {
+        store.markStopped(c, settings.nodeId(), storage.offsetMicros());
+    }
+
+    private static String host() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (Exception e) {
+            return null;
+        }
+    }
+
+    private static String version() {
+        String version = NodeRegistry.class.getPackage().getImplementationVersion();
+        return version == null ? "dev" : version;
+    }
+}

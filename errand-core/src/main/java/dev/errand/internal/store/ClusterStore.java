@@ -1,0 +1,473 @@
+package dev.errand.internal.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Every statement on the cluster tables: the node registry, the leader lease, commands to nodes and
+ * queue controls, plus the task-table statements that act on a node's death (fast rescue and the pin
+ * policies). Times are the database's, plus the clock offset.
+ */
+public final class ClusterStore {
+
+    /** A command row. */
+    public record CommandRow(long id, String command, String targetNode, String targetGroup) {}
+
+    /** A queue control row; null numbers keep each node's own setting. */
+    public record ControlRow(
+            String queue, boolean paused, Integer concurrency, Long pollIntervalMillis, Integer claimBatchSize) {}
+
+    /**
+     * A node row as stored.
+     *
+     * @param identity node id and comma-framed groups
+     * @param flags processing, exclusive and state
+     * @param times started, heartbeat, stopped, and whether the heartbeat is within the dead-node timeout
+     * @param process host, pid and version
+     */
+    public record NodeRow(Identity identity, Flags flags, Times times, Process process) {
+
+        /** The node's id and its groups, framed by commas (",a,b,"). */
+        public record Identity(String nodeId, String groups) {}
+
+        /** What the node does. */
+        public record Flags(boolean processing, boolean exclusive, String state) {}
+
+        /** When, on the database clock. */
+        public record Times(Instant startedAt, Instant heartbeatAt, Instant stoppedAt, boolean fresh) {}
+
+        /** Where it runs. */
+        public record Process(String host, Long pid, String version) {}
+    }
+
+    private final Dialect dialect;
+    private final String nodes;
+    private final String leaders;
+    private final String commands;
+    private final String controls;
+    private final String tasks;
+
+    /**
+     * Creates the statements for a table prefix.
+     *
+     * @param dialect the dialect
+     * @param prefix the table prefix's value, such as {@code errand_}
+     */
+    public ClusterStore(Dialect dialect, String prefix) {
+        this.dialect = dialect;
+        this.nodes = prefix + "node";
+        this.leaders = prefix + "leader";
+        this.commands = prefix + "node_command";
+        this.controls = prefix + "queue_control";
+        this.tasks = prefix + "task";
+    }
+
+    /** Writes this node's row as started now, whether or not it existed. */
+    public void register(
+            Connection c, NodeRow.Identity identity, NodeRow.Flags flags, NodeRow.Process process, long offsetMicros)
+            throws SQLException {
+        String set = " SET node_groups = ?, processing = ?, exclusive_mode = ?, state = ?, started_at = "
+                + dialect.timePlusMicros() + ", heartbeat_at = " + dialect.timePlusMicros()
+                + ", stopped_at = NULL, host = ?, pid = ?, version = ? WHERE node_id = ?";
+        try (PreparedStatement update = c.prepareStatement("UPDATE " + nodes + set)) {
+            int i = bindNode(update, 1, identity, flags, offsetMicros);
+            bindProcess(update, i, process);
+            update.setString(i + 3, identity.nodeId());
+            if (update.executeUpdate() == 1) {
+                return;
+            }
+        }
+        String insert = "INSERT INTO " + nodes + " (node_groups, processing, exclusive_mode, state, started_at,"
+                + " heartbeat_at, host, pid, version, node_id) VALUES (?, ?, ?, ?, " + dialect.timePlusMicros() + ", "
+                + dialect.timePlusMicros() + ", ?, ?, ?, ?)";
+        try (PreparedStatement statement = c.prepareStatement(insert)) {
+            int i = bindNode(statement, 1, identity, flags, offsetMicros);
+            bindProcess(statement, i, process);
+            statement.setString(i + 3, identity.nodeId());
+            statement.executeUpdate();
+        }
+    }
+
+    private static int bindNode(
+            PreparedStatement s, int index, NodeRow.Identity identity, NodeRow.Flags flags, long offsetMicros)
+            throws SQLException {
+        s.setString(index, identity.groups());
+        s.setBoolean(index + 1, flags.processing());
+        s.setBoolean(index + 2, flags.exclusive());
+        s.setString(index + 3, flags.state());
+        s.setLong(index + 4, offsetMicros);
+        s.setLong(index + 5, offsetMicros);
+        return index + 6;
+    }
+
+    private static void bindProcess(PreparedStatement s, int index, NodeRow.Process process) throws SQLException {
+        s.setString(index, process.host());
+        if (process.pid() == null) {
+            s.setNull(index + 1, Types.BIGINT);
+        } else {
+            s.setLong(index + 1, process.pid());
+        }
+        s.setString(index + 2, process.version());
+    }
+
+    /**
+     * Moves this node's heartbeat to now and writes whether it processes.
+     *
+     * @return false if the row is gone or no longer running (the leader declared the node dead)
+     */
+    public boolean heartbeat(Connection c, String nodeId, boolean processing, long offsetMicros) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("UPDATE " + nodes + " SET heartbeat_at = "
+                + dialect.timePlusMicros() + ", processing = ? WHERE node_id = ? AND state = 'running'")) {
+            s.setLong(1, offsetMicros);
+            s.setBoolean(2, processing);
+            s.setString(3, nodeId);
+            return s.executeUpdate() == 1;
+        }
+    }
+
+    /** Marks this node's row as stopped gracefully. */
+    public void markStopped(Connection c, String nodeId, long offsetMicros) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("UPDATE " + nodes + " SET state = 'stopped', stopped_at = "
+                + dialect.timePlusMicros() + ", processing = FALSE WHERE node_id = ?")) {
+            s.setLong(1, offsetMicros);
+            s.setString(2, nodeId);
+            s.executeUpdate();
+        }
+    }
+
+    /** Every node row, with whether its heartbeat is younger than {@code timeoutMicros}. */
+    public List<NodeRow> nodes(Connection c, long timeoutMicros, long offsetMicros) throws SQLException {
+        String sql = "SELECT node_id, node_groups, processing, exclusive_mode, state, started_at, heartbeat_at,"
+                + " stopped_at, host, pid, version, CASE WHEN heartbeat_at >= " + dialect.timePlusMicros()
+                + " THEN 1 ELSE 0 END AS fresh FROM " + nodes + " ORDER BY node_id";
+        List<NodeRow> rows = new ArrayList<>();
+        try (PreparedStatement s = c.prepareStatement(sql)) {
+            s.setLong(1, offsetMicros - timeoutMicros);
+            try (ResultSet r = s.executeQuery()) {
+                while (r.next()) {
+                    long pid = r.getLong("pid");
+                    Long pidOrNull = r.wasNull() ? null : pid;
+                    rows.add(new NodeRow(
+                            new NodeRow.Identity(r.getString("node_id"), r.getString("node_groups")),
+                            new NodeRow.Flags(
+                                    r.getBoolean("processing"), r.getBoolean("exclusive_mode"), r.getString("state")),
+                            new NodeRow.Times(
+                                    dialect.readInstant(r, "started_at"),
+                                    dialect.readInstant(r, "heartbeat_at"),
+                                    dialect.readInstant(r, "stopped_at"),
+                                    r.getInt("fresh") == 1),
+                            new NodeRow.Process(r.getString("host"), pidOrNull, r.getString("version"))));
+                }
+            }
+        }
+        return rows;
+    }
+
+    /**
+     * The last heartbeat of every running node, and whether it is older than {@code timeoutMicros} on the
+     * database clock.
+     */
+    public Map<String, Heartbeat> runningHeartbeats(Connection c, long timeoutMicros, long offsetMicros)
+            throws SQLException {
+        Map<String, Heartbeat> beats = new LinkedHashMap<>();
+        try (PreparedStatement s = c.prepareStatement("SELECT node_id, heartbeat_at, CASE WHEN heartbeat_at < "
+                + dialect.timePlusMicros() + " THEN 1 ELSE 0 END AS stale FROM " + nodes
+                + " WHERE state = 'running' ORDER BY node_id")) {
+            s.setLong(1, offsetMicros - timeoutMicros);
+            try (ResultSet r = s.executeQuery()) {
+                while (r.next()) {
+                    beats.put(
+                            r.getString("node_id"),
+                            new Heartbeat(dialect.readInstant(r, "heartbeat_at"), r.getInt("stale") == 1));
+                }
+            }
+        }
+        return beats;
+    }
+
+    /**
+     * A node's last heartbeat.
+     *
+     * @param at when, on the database clock
+     * @param stale whether it is older than the dead-node timeout
+     */
+    public record Heartbeat(Instant at, boolean stale) {}
+
+    /**
+     * Marks a running node dead if its heartbeat is still older than {@code timeoutMicros}: a heartbeat
+     * that arrived since it was read keeps it alive.
+     *
+     * @return whether it marked the node
+     */
+    public boolean markDead(Connection c, String nodeId, long timeoutMicros, long offsetMicros) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("UPDATE " + nodes + " SET state = 'dead', processing = FALSE"
+                + " WHERE node_id = ? AND state = 'running' AND heartbeat_at < " + dialect.timePlusMicros())) {
+            s.setString(1, nodeId);
+            s.setLong(2, offsetMicros - timeoutMicros);
+            return s.executeUpdate() == 1;
+        }
+    }
+
+    /**
+     * Ends now the leases that dead nodes hold, so that the next rescue sweep takes their tasks at once.
+     * The lease token is untouched: the rescue that follows changes it, which fences off a late commit.
+     *
+     * @return how many leases it ended
+     */
+    public int expireLeasesOf(Connection c, List<String> deadNodes, long offsetMicros) throws SQLException {
+        if (deadNodes.isEmpty()) {
+            return 0;
+        }
+        try (PreparedStatement s = c.prepareStatement("UPDATE " + tasks + " SET lease_expires_at = "
+                + dialect.timePlusMicros() + " WHERE state = 'running' AND lease_owner IN ("
+                + placeholders(deadNodes.size()) + ") AND lease_expires_at > " + dialect.timePlusMicros())) {
+            s.setLong(1, offsetMicros - 1);
+            int i = 2;
+            for (String node : deadNodes) {
+                s.setString(i++, node);
+            }
+            s.setLong(i, offsetMicros);
+            return s.executeUpdate();
+        }
+    }
+
+    /**
+     * Takes or renews the named lease for {@code nodeId} until now plus {@code leaseMicros}, if it is free,
+     * expired or already this node's.
+     *
+     * @return whether this node holds the lease now
+     */
+    public boolean holdLease(Connection c, String name, String nodeId, long leaseMicros, long offsetMicros)
+            throws SQLException {
+        // acquired_at moves only when the holder changes, so operators see since when a leader leads.
+        try (PreparedStatement s = c.prepareStatement("UPDATE " + leaders + " SET acquired_at = CASE WHEN node_id = ?"
+                + " THEN acquired_at ELSE " + dialect.timePlusMicros() + " END, node_id = ?, expires_at = "
+                + dialect.timePlusMicros() + " WHERE name = ? AND (node_id = ? OR expires_at < "
+                + dialect.timePlusMicros() + ")")) {
+            s.setString(1, nodeId);
+            s.setLong(2, offsetMicros);
+            s.setString(3, nodeId);
+            s.setLong(4, offsetMicros + leaseMicros);
+            s.setString(5, name);
+            s.setString(6, nodeId);
+            s.setLong(7, offsetMicros);
+            return s.executeUpdate() == 1;
+        }
+    }
+
+    /** Gives the named lease up if this node holds it, so that another node can take it at once. */
+    public void releaseLease(Connection c, String name, String nodeId) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("UPDATE " + leaders + " SET expires_at = acquired_at,"
+                + " node_id = '' WHERE name = ? AND node_id = ?")) {
+            s.setString(1, name);
+            s.setString(2, nodeId);
+            s.executeUpdate();
+        }
+    }
+
+    /** The node holding the named lease now, if any. */
+    public Optional<String> leaseHolder(Connection c, String name, long offsetMicros) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT node_id FROM " + leaders + " WHERE name = ? AND"
+                + " expires_at >= " + dialect.timePlusMicros() + " AND node_id <> ''")) {
+            s.setString(1, name);
+            s.setLong(2, offsetMicros);
+            try (ResultSet r = s.executeQuery()) {
+                return r.next() ? Optional.of(r.getString(1)) : Optional.empty();
+            }
+        }
+    }
+
+    /** Inserts a command for one node, one group, or (both null) every node. */
+    public void insertCommand(Connection c, String command, String targetNode, String targetGroup) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(
+                "INSERT INTO " + commands + " (command, target_node, target_group) VALUES (?, ?, ?)")) {
+            s.setString(1, command);
+            s.setString(2, targetNode);
+            s.setString(3, targetGroup);
+            s.executeUpdate();
+        }
+    }
+
+    /** The highest command id so far, or 0; a starting node reads only commands after it. */
+    public long lastCommandId(Connection c) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT MAX(id) FROM " + commands);
+                ResultSet r = s.executeQuery()) {
+            return r.next() ? r.getLong(1) : 0;
+        }
+    }
+
+    /** Commands after {@code afterId}, oldest first. */
+    public List<CommandRow> commandsAfter(Connection c, long afterId) throws SQLException {
+        List<CommandRow> rows = new ArrayList<>();
+        try (PreparedStatement s = c.prepareStatement(
+                "SELECT id, command, target_node, target_group FROM " + commands + " WHERE id > ? ORDER BY id")) {
+            s.setLong(1, afterId);
+            try (ResultSet r = s.executeQuery()) {
+                while (r.next()) {
+                    rows.add(new CommandRow(r.getLong(1), r.getString(2), r.getString(3), r.getString(4)));
+                }
+            }
+        }
+        return rows;
+    }
+
+    /** Deletes commands older than {@code ageMicros}; every node has read them by then. */
+    public int deleteCommandsOlderThan(Connection c, long ageMicros, long offsetMicros) throws SQLException {
+        try (PreparedStatement s =
+                c.prepareStatement("DELETE FROM " + commands + " WHERE created_at < " + dialect.timePlusMicros())) {
+            s.setLong(1, offsetMicros - ageMicros);
+            return s.executeUpdate();
+        }
+    }
+
+    /** Every queue control row. */
+    public List<ControlRow> controls(Connection c) throws SQLException {
+        List<ControlRow> rows = new ArrayList<>();
+        try (PreparedStatement s = c.prepareStatement("SELECT queue, paused, concurrency, poll_interval_ms,"
+                        + " claim_batch_size FROM " + controls + " ORDER BY queue");
+                ResultSet r = s.executeQuery()) {
+            while (r.next()) {
+                rows.add(new ControlRow(
+                        r.getString(1),
+                        r.getBoolean(2),
+                        (Integer) nullable(r, r.getInt(3)),
+                        (Long) nullable(r, r.getLong(4)),
+                        (Integer) nullable(r, r.getInt(5))));
+            }
+        }
+        return rows;
+    }
+
+    /** Writes one queue's control row, inserting it if it is missing. */
+    public void writeControl(Connection c, ControlRow row, long offsetMicros) throws SQLException {
+        String set = " SET paused = ?, concurrency = ?, poll_interval_ms = ?, claim_batch_size = ?, updated_at = "
+                + dialect.timePlusMicros() + " WHERE queue = ?";
+        try (PreparedStatement s = c.prepareStatement("UPDATE " + controls + set)) {
+            bindControl(s, row, offsetMicros);
+            if (s.executeUpdate() == 1) {
+                return;
+            }
+        }
+        try (PreparedStatement s = c.prepareStatement("INSERT INTO " + controls + " (paused, concurrency,"
+                + " poll_interval_ms, claim_batch_size, updated_at, queue) VALUES (?, ?, ?, ?, "
+                + dialect.timePlusMicros() + ", ?)")) {
+            bindControl(s, row, offsetMicros);
+            s.executeUpdate();
+        }
+    }
+
+    /** Reads one queue's control row, locked for update, if it exists. */
+    public Optional<ControlRow> lockControl(Connection c, String queue) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT queue, paused, concurrency, poll_interval_ms,"
+                + " claim_batch_size FROM " + controls + " WHERE queue = ? FOR UPDATE")) {
+            s.setString(1, queue);
+            try (ResultSet r = s.executeQuery()) {
+                if (!r.next()) {
+                    return Optional.empty();
+                }
+                return Optional.of(new ControlRow(
+                        r.getString(1),
+                        r.getBoolean(2),
+                        (Integer) nullable(r, r.getInt(3)),
+                        (Long) nullable(r, r.getLong(4)),
+                        (Integer) nullable(r, r.getInt(5))));
+            }
+        }
+    }
+
+    private static void bindControl(PreparedStatement s, ControlRow row, long offsetMicros) throws SQLException {
+        s.setBoolean(1, row.paused());
+        s.setObject(2, row.concurrency(), Types.INTEGER);
+        s.setObject(3, row.pollIntervalMillis(), Types.BIGINT);
+        s.setObject(4, row.claimBatchSize(), Types.INTEGER);
+        s.setLong(5, offsetMicros);
+        s.setString(6, row.queue());
+    }
+
+    private static Object nullable(ResultSet r, Object value) throws SQLException {
+        return r.wasNull() ? null : value;
+    }
+
+    /**
+     * Clears the node pin of pending tasks of {@code kinds} pinned to a node that is not running, so that
+     * their group (or, without one, any node) takes them.
+     *
+     * @return how many tasks it released
+     */
+    public int unpinFromAbsentNodes(Connection c, List<String> kinds, long timeoutMicros, long offsetMicros)
+            throws SQLException {
+        if (kinds.isEmpty()) {
+            return 0;
+        }
+        try (PreparedStatement s = c.prepareStatement("UPDATE " + tasks + " SET node_id = NULL WHERE state = 'pending'"
+                + " AND node_id IS NOT NULL AND kind IN (" + placeholders(kinds.size()) + ") AND " + absentNode())) {
+            int i = bindKinds(s, kinds);
+            s.setLong(i, offsetMicros - timeoutMicros);
+            return s.executeUpdate();
+        }
+    }
+
+    /**
+     * The ids of pending tasks of {@code kind} pinned to a node that is not running, due for longer than
+     * {@code waitMicros}: the pin policy fails them.
+     */
+    public long[] pinnedToAbsentNodes(
+            Connection c, String kind, long waitMicros, long timeoutMicros, long offsetMicros, int limit)
+            throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT id FROM " + tasks + " WHERE state = 'pending'"
+                + " AND node_id IS NOT NULL AND kind = ? AND run_at < " + dialect.timePlusMicros() + " AND "
+                + absentNode() + " ORDER BY id LIMIT " + limit)) {
+            s.setString(1, kind);
+            s.setLong(2, offsetMicros - waitMicros);
+            s.setLong(3, offsetMicros - timeoutMicros);
+            return Jdbc.readIds(s);
+        }
+    }
+
+    /**
+     * Fails pending tasks by id with {@code error} as their last error.
+     *
+     * @return how many it failed (a task claimed or changed meanwhile is left alone)
+     */
+    public int failPending(Connection c, long[] ids, String error, long offsetMicros) throws SQLException {
+        if (ids.length == 0) {
+            return 0;
+        }
+        try (PreparedStatement s = c.prepareStatement("UPDATE " + tasks + " SET state = 'failed', last_error = ?,"
+                + " finished_at = " + dialect.timePlusMicros() + " WHERE state = 'pending' AND "
+                + dialect.idIn("id", ids.length))) {
+            s.setString(1, error);
+            s.setLong(2, offsetMicros);
+            dialect.bindIds(s, 3, ids);
+            return s.executeUpdate();
+        }
+    }
+
+    /** A task's node is absent: no row for it, or a row that is not running with a fresh heartbeat. */
+    private String absentNode() {
+        return "NOT EXISTS (SELECT 1 FROM " + nodes + " n WHERE n.node_id = " + tasks + ".node_id"
+                + " AND n.state = 'running' AND n.heartbeat_at >= " + dialect.timePlusMicros() + ")";
+    }
+
+    private static int bindKinds(PreparedStatement s, List<String> kinds) throws SQLException {
+        int i = 1;
+        for (String kind : kinds) {
+            s.setString(i++, kind);
+        }
+        return i;
+    }
+
+    private static String placeholders(int count) {
+        return String.join(", ", Collections.nCopies(count, "?"));
+    }
+}

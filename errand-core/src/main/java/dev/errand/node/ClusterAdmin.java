@@ -1,0 +1,60 @@
+package dev.errand.node;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The cluster seen from any node: the node registry, the leader, commands to other nodes, and
+ * cluster-wide queue controls. Commands travel through the database (a command row; on PostgreSQL also
+ * a notification): a node acts on one at its next heartbeat at the latest, on PostgreSQL at once.
+ * Obtain it from {@code Errand.cluster()}.
+ */
+public interface ClusterAdmin {
+
+    /** Every node in the registry, by id, with its state on the database clock. */
+    List<NodeInfo> nodes();
+
+    /** The node that holds the leader lease now, if any. */
+    Optional<String> leader();
+
+    /** Makes the targeted nodes claim now on every queue, instead of at their next poll. */
+    void repoll(NodeTarget target);
+
+    /** Stops processing on the targeted nodes: they finish running tasks and claim no more. */
+    void stopProcessing(NodeTarget target);
+
+    /** Starts processing again on the targeted nodes. */
+    void startProcessing(NodeTarget target);
+
+    /**
+     * Pauses a queue on every node: it keeps accepting enqueues, no node claims from it, running tasks finish.
+     *
+     * @throws IllegalArgumentException for a bad queue name
+     */
+    void pauseQueue(String queue);
+
+    /**
+     * Resumes a paused queue on every node.
+     *
+     * @throws IllegalArgumentException for a bad queue name
+     */
+    void resumeQueue(String queue);
+
+    /**
+     * Changes a queue's concurrency, poll interval or claim batch size on every node, at run time. The
+     * change is stored, so nodes that start later apply it too.
+     *
+     * @throws IllegalArgumentException for a bad queue name or a null change
+     */
+    void changeQueue(String queue, QueueChange change);
+
+    /**
+     * Removes a queue's run-time overrides (keeps its pause state): every node goes back to its own settings.
+     *
+     * @throws IllegalArgumentException for a bad queue name
+     */
+    void resetQueue(String queue);
+
+    /** The controls of every queue that has any. */
+    List<QueueControl> queueControls();
+}

@@ -1,0 +1,292 @@
+package dev.errand.contract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.errand.Errand;
+import dev.errand.enqueue.TaskRequest;
+import dev.errand.node.NodeInfo;
+import dev.errand.node.NodeState;
+import dev.errand.node.NodeTarget;
+import dev.errand.node.PinPolicy;
+import dev.errand.node.QueueChange;
+import dev.errand.task.ExecutionMode;
+import dev.errand.task.TaskDefinition;
+import dev.errand.task.TaskState;
+import dev.errand.testing.ErrandTestSupport;
+import dev.errand.testing.Target;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Cluster behaviour inside one JVM, on every database: the registry, pinning, exclusive and disabled
+ * nodes, the leader, commands, queue pause and run-time changes. Multi-process behaviour (SIGKILL, remote
+ * commands to another JVM) is in {@code dev.errand.crash.ClusterCrashTest}.
+ */
+@ParameterizedClass(name = "{0}")
+@MethodSource("dev.errand.testing.Targets#databases")
+class ClusterContractTest extends ErrandTestSupport {
+
+    private final Map<Long, String> ranOn = new ConcurrentHashMap<>();
+
+    ClusterContractTest(Target target) {
+        super(target);
+    }
+
+    private TaskDefinition<Integer> recording(String nodeId) {
+        return TaskDefinition.builder("work", Integer.class, (n, ctx) -> {
+                    ranOn.put(ctx.taskId(), nodeId);
+                })
+                .mode(ExecutionMode.NON_TRANSACTIONAL)
+                .build();
+    }
+
+    private Errand started(String nodeId, java.util.function.UnaryOperator<dev.errand.ErrandBuilder> options) {
+        Errand node = node(options.apply(builder().nodeId(nodeId).register(recording(nodeId))));
+        node.start();
+        return node;
+    }
+
+    private long enqueue(Errand node, java.util.function.UnaryOperator<TaskRequest.Builder> pin) {
+        return node.enqueue(pin.apply(TaskRequest.builder(dev.errand.task.TaskKind.of("work", Integer.class), 1))
+                        .build())
+                .id();
+    }
+
+    @Test
+    void registryListsNodesAndGracefulStopMarksTheRow() {
+        Errand a = started("node-a", b -> b.nodeGroups("eu", "batch"));
+        Errand b = started("node-b", o -> o.processingEnabled(false));
+        List<NodeInfo> nodes = a.cluster().nodes();
+        assertThat(nodes).extracting(NodeInfo::nodeId).containsExactly("node-a", "node-b");
+        NodeInfo first = nodes.get(0);
+        assertThat(first.groups()).containsExactlyInAnyOrder("eu", "batch");
+        assertThat(first.alive()).isTrue();
+        assertThat(first.processing()).isTrue();
+        assertThat(first.process().pid()).isEqualTo(ProcessHandle.current().pid());
+        assertThat(first.times().heartbeatAt()).isNotNull();
+        assertThat(nodes.get(1).processing()).as("disabled node").isFalse();
+        assertThat(nodes.get(1).state()).isEqualTo(NodeState.RUNNING);
+
+        b.stop(Duration.ofSeconds(5));
+        NodeInfo stopped = a.cluster().nodes().get(1);
+        assertThat(stopped.state()).isEqualTo(NodeState.STOPPED);
+        assertThat(stopped.alive()).isFalse();
+        assertThat(stopped.times().stoppedAt()).isNotNull();
+    }
+
+    @Test
+    void pinnedTasksRunOnlyOnTheirNodeOrGroupAndExclusiveNodesOnlyTakeTheirOwn() {
+        Errand a = started("node-a", b -> b.nodeGroups("eu"));
+        Errand b = started("node-b", o -> o.nodeGroups("us"));
+        Errand x = started("node-x", o -> o.nodeGroups("special").exclusive(true));
+        Errand off =
+                started("node-off", o -> o.nodeGroups("eu", "us", "special").processingEnabled(false));
+        long toA = enqueue(off, r -> r.node("node-a"));
+        long toB = enqueue(off, r -> r.node("node-b"));
+        long toUs = enqueue(off, r -> r.nodeGroup("us"));
+        long toSpecial = enqueue(off, r -> r.nodeGroup("special"));
+        long toX = enqueue(off, r -> r.node("node-x"));
+        long[] unpinned = new long[20];
+        for (int i = 0; i < unpinned.length; i++) {
+            unpinned[i] = enqueue(off, r -> r);
+        }
+        await().atMost(Duration.ofSeconds(20)).until(() -> ranOn.size() == 25);
+        assertThat(ranOn.get(toA)).isEqualTo("node-a");
+        assertThat(ranOn.get(toB)).isEqualTo("node-b");
+        assertThat(ranOn.get(toUs)).isEqualTo("node-b");
+        assertThat(ranOn.get(toSpecial)).isEqualTo("node-x");
+        assertThat(ranOn.get(toX)).isEqualTo("node-x");
+        for (long id : unpinned) {
+            assertThat(ranOn.get(id)).as("unpinned task %d", id).isIn("node-a", "node-b");
+        }
+        assertThat(ranOn.values()).doesNotContain("node-off");
+        assertThat(a.isRunning()).isTrue();
+        assertThat(off.isRunning()).isFalse();
+    }
+
+    @Test
+    void pinPoliciesFallBackOrFailForAnAbsentNode() throws Exception {
+        Errand leader = node(builder()
+                .nodeId("leader")
+                .nodeGroups("eu")
+                .register(TaskDefinition.builder("falls", Integer.class, (n, ctx) -> ranOn.put(ctx.taskId(), "leader"))
+                        .mode(ExecutionMode.NON_TRANSACTIONAL)
+                        .pinPolicy(PinPolicy.fallBackToGroup())
+                        .build())
+                .register(TaskDefinition.builder("fails", Integer.class, (n, ctx) -> ranOn.put(ctx.taskId(), "leader"))
+                        .mode(ExecutionMode.NON_TRANSACTIONAL)
+                        .pinPolicy(PinPolicy.failAfter(Duration.ofMillis(200)))
+                        .build())
+                .register(TaskDefinition.builder("waits", Integer.class, (n, ctx) -> ranOn.put(ctx.taskId(), "leader"))
+                        .mode(ExecutionMode.NON_TRANSACTIONAL)
+                        .build()));
+        leader.start();
+        long falls = leader.enqueue(TaskRequest.builder(dev.errand.task.TaskKind.of("falls", Integer.class), 1)
+                        .node("gone")
+                        .nodeGroup("eu")
+                        .build())
+                .id();
+        long fails = leader.enqueue(TaskRequest.builder(dev.errand.task.TaskKind.of("fails", Integer.class), 1)
+                        .node("never-registered")
+                        .build())
+                .id();
+        long waits = leader.enqueue(TaskRequest.builder(dev.errand.task.TaskKind.of("waits", Integer.class), 1)
+                        .node("gone")
+                        .build())
+                .id();
+        await().atMost(Duration.ofSeconds(20)).until(() -> ranOn.containsKey(falls));
+        await().atMost(Duration.ofSeconds(20)).until(() -> task(leader, fails).state() == TaskState.FAILED);
+        assertThat(task(leader, fails).lastError()).contains("not alive").contains("PinPolicy.failAfter");
+        assertThat(ranOn).doesNotContainKey(fails);
+        assertThat(task(leader, waits).state()).isEqualTo(TaskState.PENDING);
+        assertThat(leader.isLeader()).isTrue();
+        assertThat(leader.cluster().leader()).contains("leader");
+    }
+
+    @Test
+    void anEngineStopsAndStartsAgainInTheSameJvm() {
+        Errand a = started("node-a", b -> b);
+        assertThat(a.isRunning()).isTrue();
+        a.stop(Duration.ofSeconds(5));
+        assertThat(a.isRunning()).isFalse();
+        a.start();
+        assertThat(a.isRunning()).isTrue();
+        long id = enqueue(a, r -> r);
+        await().atMost(Duration.ofSeconds(10)).until(() -> ranOn.containsKey(id));
+        assertThat(a.cluster().nodes().get(0).state()).isEqualTo(NodeState.RUNNING);
+    }
+
+    @Test
+    void remoteCommandsStopStartAndRepollOtherNodes() {
+        Errand admin = started("admin", b -> b.processingEnabled(false));
+        Errand worker = started("worker", b -> b.nodeGroups("g").pollInterval(Duration.ofHours(1)));
+        // A poll interval of an hour: only a repoll makes the worker claim a task enqueued elsewhere.
+        long id = enqueue(admin, r -> r);
+        admin.cluster().repoll(NodeTarget.group("g"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> ranOn.containsKey(id));
+
+        admin.cluster().stopProcessing(NodeTarget.node("worker"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> !worker.isRunning());
+        await().atMost(Duration.ofSeconds(10)).until(() -> !admin.cluster().nodes().stream()
+                .filter(n -> n.nodeId().equals("worker"))
+                .findFirst()
+                .orElseThrow()
+                .processing());
+        admin.cluster().startProcessing(NodeTarget.all());
+        await().atMost(Duration.ofSeconds(10)).until(worker::isRunning);
+        assertThat(admin.isRunning()).as("a disabled node ignores start").isFalse();
+    }
+
+    @Test
+    void aPausedQueueAcceptsEnqueuesButNoNodeClaimsUntilResumed() throws Exception {
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Errand a = node(builder()
+                .nodeId("node-a")
+                .register(TaskDefinition.builder("slow", Integer.class, (n, ctx) -> {
+                            running.countDown();
+                            release.await(10, TimeUnit.SECONDS);
+                            ranOn.put(ctx.taskId(), "node-a");
+                        })
+                        .mode(ExecutionMode.NON_TRANSACTIONAL)
+                        .build()));
+        a.start();
+        long slow = a.enqueue(TaskRequest.builder(dev.errand.task.TaskKind.of("slow", Integer.class), 1)
+                        .build())
+                .id();
+        assertThat(running.await(10, TimeUnit.SECONDS)).isTrue();
+        a.cluster().pauseQueue("default");
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> a.cluster().queueControls().get(0).paused());
+        // The reload command reaches the node within a heartbeat (200 ms here).
+        Thread.sleep(400);
+        long held = a.enqueue(TaskRequest.builder(dev.errand.task.TaskKind.of("slow", Integer.class), 2)
+                        .build())
+                .id();
+        release.countDown();
+        await().atMost(Duration.ofSeconds(5)).until(() -> ranOn.containsKey(slow));
+        // Ten poll intervals: a queue that was not paused would have claimed the task by now.
+        Thread.sleep(500);
+        assertThat(task(a, held).state()).as("paused queue").isEqualTo(TaskState.PENDING);
+        a.cluster().resumeQueue("default");
+        await().atMost(Duration.ofSeconds(10)).until(() -> ranOn.containsKey(held));
+    }
+
+    @Test
+    void queueSettingsChangeAtRunTimeOnEveryNode() throws Exception {
+        Errand a = started("node-a", b -> b.queue("default", 1));
+        a.cluster().changeQueue("default", new QueueChange(3, Duration.ofMillis(100), 7));
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> a.activity().get("default").concurrency() == 3);
+        assertThat(a.cluster().queueControls().get(0)).satisfies(control -> {
+            assertThat(control.concurrency()).isEqualTo(3);
+            assertThat(control.pollInterval()).isEqualTo(Duration.ofMillis(100));
+            assertThat(control.claimBatchSize()).isEqualTo(7);
+        });
+        CountDownLatch together = new CountDownLatch(3);
+        Errand b = node(builder()
+                .nodeId("node-b")
+                .queue("default", 1)
+                .register(TaskDefinition.builder("work", Integer.class, (n, ctx) -> {
+                            together.countDown();
+                            together.await(10, TimeUnit.SECONDS);
+                        })
+                        .mode(ExecutionMode.NON_TRANSACTIONAL)
+                        .build()));
+        a.stop(Duration.ofSeconds(5));
+        b.start();
+        assertThat(b.activity().get("default").concurrency())
+                .as("a node started later applies it")
+                .isEqualTo(3);
+        for (int i = 0; i < 3; i++) {
+            enqueue(b, r -> r);
+        }
+        assertThat(together.await(10, TimeUnit.SECONDS))
+                .as("three tasks at once")
+                .isTrue();
+        b.cluster().resetQueue("default");
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> b.activity().get("default").concurrency() == 1);
+    }
+
+    @Test
+    void deadNodesAreDeclaredByTheLeaderAndTheirLeasesRescuedAtOnce() throws Exception {
+        Errand survivor = started("survivor", b -> b.deadNodeTimeout(Duration.ofSeconds(1)));
+        // A node row whose heartbeat stopped, holding a running task with a lease of an hour.
+        long id = enqueue(survivor, r -> r.node("ghost"));
+        try (Connection c = dataSource().getConnection()) {
+            try (PreparedStatement s = c.prepareStatement("INSERT INTO " + prefix + "node (node_id, node_groups,"
+                    + " processing, exclusive_mode, state, started_at, heartbeat_at) VALUES ('ghost', ',', "
+                    + "TRUE, FALSE, 'running', ?, ?)")) {
+                java.time.OffsetDateTime old =
+                        java.time.OffsetDateTime.now(java.time.ZoneOffset.UTC).minusMinutes(5);
+                Object value = database == dev.errand.testkit.TestDatabase.MARIADB ? old.toLocalDateTime() : old;
+                s.setObject(1, value);
+                s.setObject(2, value);
+                s.executeUpdate();
+            }
+            try (PreparedStatement s = c.prepareStatement("UPDATE " + prefix + "task SET state = 'running',"
+                    + " lease_owner = 'ghost', lease_token = 1, attempt = 1, lease_expires_at = ? WHERE id = ?")) {
+                java.time.OffsetDateTime later =
+                        java.time.OffsetDateTime.now(java.time.ZoneOffset.UTC).plusHours(1);
+                s.setObject(1, database == dev.errand.testkit.TestDatabase.MARIADB ? later.toLocalDateTime() : later);
+                s.setLong(2, id);
+                s.executeUpdate();
+            }
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> survivor.cluster().nodes().stream()
+                .anyMatch(n -> n.nodeId().equals("ghost") && n.state() == NodeState.DEAD));
+        await().atMost(Duration.ofSeconds(10)).until(() -> task(survivor, id).state() == TaskState.PENDING);
+        assertThat(task(survivor, id).lastError()).contains("ghost");
+    }
+}

@@ -1,0 +1,178 @@
+package dev.errand.crash;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.errand.Errand;
+import dev.errand.enqueue.TaskRequest;
+import dev.errand.node.NodeState;
+import dev.errand.node.NodeTarget;
+import dev.errand.task.ExecutionMode;
+import dev.errand.task.Task;
+import dev.errand.task.TaskDefinition;
+import dev.errand.task.TaskKind;
+import dev.errand.task.TaskState;
+import dev.errand.testing.ErrandTestSupport;
+import dev.errand.testing.Target;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongConsumer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The cluster across real processes on PostgreSQL and MariaDB: a node JVM killed with SIGKILL while it
+ * leads and runs a task is replaced as leader and its task rescued by the dead-node sweep (the time from
+ * SIGKILL to rescue is printed and bounded); a remote repoll reaches another JVM; an exclusive node in
+ * another JVM takes only its group's tasks while a disabled node takes none.
+ */
+@ParameterizedClass(name = "{0}")
+@MethodSource("dev.errand.testing.Targets#servers")
+class ClusterCrashTest extends ErrandTestSupport {
+
+    static final TaskKind<Integer> WORK = TaskKind.of("work", Integer.class);
+
+    private final Map<Long, String> ranHere = new ConcurrentHashMap<>();
+
+    ClusterCrashTest(Target target) {
+        super(target);
+    }
+
+    /** The kind every node of the test runs: payload 1 hangs, anything else returns. */
+    static TaskDefinition<Integer> work(String nodeId, LongConsumer ran) {
+        return TaskDefinition.builder(WORK, (payload, ctx) -> {
+                    ran.accept(ctx.taskId());
+                    if (payload == 1) {
+                        Thread.sleep(Long.MAX_VALUE);
+                    }
+                })
+                .mode(ExecutionMode.NON_TRANSACTIONAL)
+                .build();
+    }
+
+    private CrashChild child(String nodeId, String group, boolean exclusive, long pollMillis) throws Exception {
+        CrashChild child = CrashChild.startMain(
+                ClusterNodeMain.class,
+                "128m",
+                nodeId,
+                database.url(),
+                database.userName(),
+                prefix,
+                nodeId,
+                group,
+                Boolean.toString(exclusive),
+                Long.toString(pollMillis));
+        child.awaitLine(ClusterNodeMain.READY, Duration.ofSeconds(30));
+        return child;
+    }
+
+    private Errand parent(String nodeId, boolean processing) {
+        Errand node = node(builder()
+                .nodeId(nodeId)
+                .processingEnabled(processing)
+                .heartbeatInterval(Duration.ofMillis(200))
+                .deadNodeTimeout(Duration.ofSeconds(1))
+                .leaseDuration(Duration.ofSeconds(60))
+                .register(work(nodeId, id -> ranHere.put(id, nodeId))));
+        node.start();
+        return node;
+    }
+
+    @Test
+    void aKilledLeaderIsReplacedAndItsTaskRescuedWithinTheDeadNodeTimeout() throws Exception {
+        CrashChild victim = child("victim", "-", false, 50);
+        try {
+            victim.awaitLine(ClusterNodeMain.LEADER, Duration.ofSeconds(10));
+            Errand survivor = parent("survivor", true);
+            long id = survivor.enqueue(TaskRequest.builder(WORK, 1)
+                            .node("victim")
+                            .nodeGroup("any")
+                            .build())
+                    .id();
+            victim.awaitLine(ClusterNodeMain.RAN + " " + id, Duration.ofSeconds(10));
+            // The task falls back to nobody: it is pinned to the victim; once rescued it waits for it again.
+            long killed = System.nanoTime();
+            assertThat(victim.killHard(Duration.ofSeconds(10))).isEqualTo(CrashChild.SIGKILL_EXIT_STATUS);
+            long rescuedAt = -1;
+            long leaderAt = -1;
+            while (System.nanoTime() - killed < Duration.ofSeconds(15).toNanos() && (rescuedAt < 0 || leaderAt < 0)) {
+                if (leaderAt < 0 && survivor.isLeader()) {
+                    leaderAt = System.nanoTime();
+                }
+                Task task = task(survivor, id);
+                if (rescuedAt < 0 && task.state() != TaskState.RUNNING) {
+                    rescuedAt = System.nanoTime();
+                    assertThat(task.state()).isEqualTo(TaskState.PENDING);
+                    assertThat(task.lastError()).contains("victim");
+                }
+                Thread.sleep(20);
+            }
+            assertThat(leaderAt).as("survivor became the leader").isPositive();
+            assertThat(rescuedAt).as("task rescued").isPositive();
+            long rescueMillis = Duration.ofNanos(rescuedAt - killed).toMillis();
+            long leaderMillis = Duration.ofNanos(leaderAt - killed).toMillis();
+            System.out.println("[cluster] " + database + ": SIGKILL to new leader " + leaderMillis
+                    + " ms, SIGKILL to rescue " + rescueMillis + " ms (heartbeat 200 ms, dead-node timeout 1 s,"
+                    + " lease 60 s)");
+            // Dead-node timeout (1 s) + leader lease expiry (1 s) + a heartbeat or two: far below the 60 s lease.
+            assertThat(rescueMillis).isLessThan(6_000);
+            assertThat(survivor.cluster().nodes()).anySatisfy(n -> {
+                assertThat(n.nodeId()).isEqualTo("victim");
+                assertThat(n.state()).isEqualTo(NodeState.DEAD);
+            });
+        } finally {
+            victim.destroy();
+        }
+    }
+
+    @Test
+    void aRemoteRepollReachesAnotherJvmAndDisabledAndExclusiveNodesKeepToThemselves() throws Exception {
+        // The child polls once an hour and is exclusive to group 'g': only a repoll makes it claim.
+        CrashChild worker = child("worker", "g", true, 3_600_000);
+        try {
+            Errand admin = parent("admin", false);
+            Errand normal = parent("normal", true);
+            List<Long> groupTasks = new ArrayList<>();
+            Set<Long> unpinned = ConcurrentHashMap.newKeySet();
+            for (int i = 0; i < 5; i++) {
+                unpinned.add(admin.enqueue(TaskRequest.of(WORK, 2)).id());
+            }
+            // Let the child's start-up poll pass, so that the next claim can only come from the repoll.
+            Thread.sleep(1_000);
+            for (int i = 0; i < 3; i++) {
+                groupTasks.add(admin.enqueue(
+                                TaskRequest.builder(WORK, 2).nodeGroup("g").build())
+                        .id());
+            }
+            long sent = System.nanoTime();
+            admin.cluster().repoll(NodeTarget.node("worker"));
+            // The three run in any order; the transcript holds every line the child printed.
+            org.awaitility.Awaitility.await()
+                    .atMost(Duration.ofSeconds(10))
+                    .pollInterval(Duration.ofMillis(10))
+                    .until(() -> groupTasks.stream().allMatch(id -> (worker.transcript() + "\n")
+                            .contains(ClusterNodeMain.RAN + " " + id + "\n")));
+            long repollMillis = Duration.ofNanos(System.nanoTime() - sent).toMillis();
+            System.out.println("[cluster] " + database + ": remote repoll to tasks run in the other JVM " + repollMillis
+                    + " ms (heartbeat 200 ms)");
+            assertThat(repollMillis).isLessThan(3_000);
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> ranHere.keySet()
+                    .containsAll(unpinned));
+            assertThat(ranHere).allSatisfy((id, node) -> assertThat(node).isEqualTo("normal"));
+            assertThat(ranHere.keySet()).doesNotContainAnyElementsOf(groupTasks);
+            assertThat(worker.transcript())
+                    .doesNotContain(unpinned.stream()
+                            .map(id -> ClusterNodeMain.RAN + " " + id + "\n")
+                            .toList()
+                            .toArray(String[]::new));
+            assertThat(admin.isRunning()).isFalse();
+            assertThat(normal.isRunning()).isTrue();
+        } finally {
+            worker.destroy();
+        }
+    }
+}
