@@ -118,13 +118,13 @@ class ExecutionTimeoutContractTest extends ErrandTestSupport {
     }
 
     @Test
-    void postgresEndsAStalledAttemptsTransactionAfterOneLeaseSoAnotherNodeRescuesIt() throws Exception {
+    void postgresEndsAStalledAttemptsTransactionAfterTwoLeasesSoAnotherNodeRescuesIt() throws Exception {
         Assumptions.assumeTrue(database == TestDatabase.POSTGRES, "idle_in_transaction_session_timeout");
         TaskDefinition.Builder<Integer> kind = TaskDefinition.builder("stalls", Integer.class, (n, ctx) -> {
             recordEffect(ctx.connection(), ctx.taskId(), "run-" + runs.incrementAndGet());
             if (runs.get() == 1) {
                 // A stalled worker (a SIGSTOP, a long GC pause): its transaction sits idle with the row lock.
-                Thread.sleep(6_000);
+                Thread.sleep(9_000);
             }
         });
         Errand stalled = node(builder().register(kind.build()));
@@ -132,8 +132,8 @@ class ExecutionTimeoutContractTest extends ErrandTestSupport {
         stalled.start();
         await().atMost(Duration.ofSeconds(10)).until(() -> runs.get() == 1);
         Errand rescuer = node(builder().register(kind.build()));
-        // The lease is 2 s: the server ends the idle transaction, which frees the row for rescue.
-        await().atMost(Duration.ofSeconds(5))
+        // The lease is 2 s: the server ends the transaction after 4 s idle, which frees the row for rescue.
+        await().atMost(Duration.ofSeconds(8))
                 .pollInterval(Duration.ofMillis(200))
                 .until(() -> {
                     rescuer.rescueExpiredLeases();

@@ -230,9 +230,10 @@ public final class ChaosRun {
             }
             case STOP -> {
                 CrashChild victim = workers.get(random.nextInt(workers.size()));
-                log("SIGSTOP " + victim.pid() + " for longer than the lease");
+                // Longer than two leases: past that, PostgreSQL ends a stopped worker's idle transaction.
+                log("SIGSTOP " + victim.pid() + " for longer than two leases");
                 signal("STOP", victim.pid());
-                Thread.sleep(lease.toMillis() + 3_000);
+                Thread.sleep(2 * lease.toMillis() + 3_000);
                 signal("CONT", victim.pid());
                 stops++;
             }

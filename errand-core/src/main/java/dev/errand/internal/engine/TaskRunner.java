@@ -96,11 +96,14 @@ final class TaskRunner {
                 if (!storage.tasks().lockForRun(connection, task, storage.offsetMicros())) {
                     throw new LeaseLost();
                 }
-                // A stalled or partitioned worker must not hold the row lock for ever: past one lease of
-                // idleness the server ends the transaction, and rescue can take the task.
+                // A stalled or partitioned worker must not hold the row lock for ever: past two leases of
+                // idleness the server ends the transaction, and rescue can take the task. Two, not one: a
+                // live run whose lease has just lapsed keeps its row (rescue skips locked rows), as before.
                 storage.dialect()
                         .boundTransaction(
-                                connection, kind.lease(), kind.definition().executionTimeout());
+                                connection,
+                                kind.lease().multipliedBy(2),
+                                kind.definition().executionTimeout());
                 observers.listener().started(task.kind(), task.queue(), task.attempt());
                 GuardedConnection guarded = GuardedConnection.around(connection);
                 AttemptContext context = new AttemptContext(task, guarded.connection(), lines, continuations);
