@@ -43,7 +43,8 @@ public final class PinnedClaimBench {
 
     static final List<String> VARIANTS = List.of("unpinned", "group", "node", "exclusive", "walk-past");
     private static final TaskKind<Integer> KIND = TaskKind.of("noop", Integer.class);
-    private static final String PREFIX = "bench_pin_";
+    /** Each run's tables get a fresh prefix and are dropped afterwards: a schema left by another version never gets in the way. */
+    private static final String PREFIX_STEM = "bench_pin_";
 
     private PinnedClaimBench() {}
 
@@ -65,38 +66,81 @@ public final class PinnedClaimBench {
         config.setUsername(user);
         config.setPassword(password);
         config.setMaximumPoolSize(4);
+        String prefix = PREFIX_STEM + Long.toHexString(System.nanoTime() & 0xffffffL) + "_";
         try (HikariDataSource dataSource = new HikariDataSource(config)) {
-            Errand errand = Errand.builder(dataSource)
-                    .tablePrefix(PREFIX)
-                    .processingEnabled(false)
-                    .build();
-            Dialect dialect = url.startsWith("jdbc:postgresql") ? new PostgresDialect() : new MariaDbDialect();
-            ClaimStrategy strategy =
-                    ClaimStrategies.skipLocked().create(new DialectClaimEnvironment(dialect, PREFIX + "task"));
-            Map<String, List<Double>> rates = new LinkedHashMap<>();
-            for (int round = 1; round <= rounds; round++) {
-                for (String variant : VARIANTS) {
-                    double rate = trial(dataSource, errand, strategy, variant, tasks);
-                    rates.computeIfAbsent(variant, v -> new ArrayList<>()).add(rate);
-                    System.out.printf(Locale.ROOT, "round %d %-10s %10.0f tasks/s%n", round, variant, rate);
+            try {
+                return runVariants(dataSource, url, prefix, tasks, rounds);
+            } finally {
+                dropTables(dataSource, prefix);
+            }
+        }
+    }
+
+    private static Map<String, Double> runVariants(
+            HikariDataSource dataSource, String url, String prefix, int tasks, int rounds) throws Exception {
+        Errand errand = Errand.builder(dataSource)
+                .tablePrefix(prefix)
+                .processingEnabled(false)
+                .build();
+        Dialect dialect = url.startsWith("jdbc:postgresql") ? new PostgresDialect() : new MariaDbDialect();
+        ClaimStrategy strategy =
+                ClaimStrategies.skipLocked().create(new DialectClaimEnvironment(dialect, prefix + "task"));
+        Map<String, List<Double>> rates = new LinkedHashMap<>();
+        for (int round = 1; round <= rounds; round++) {
+            for (String variant : VARIANTS) {
+                double rate = trial(dataSource, errand, strategy, new Variant(variant, prefix), tasks);
+                rates.computeIfAbsent(variant, v -> new ArrayList<>()).add(rate);
+                System.out.printf(Locale.ROOT, "round %d %-10s %10.0f tasks/s%n", round, variant, rate);
+            }
+        }
+        Map<String, Double> medians = new LinkedHashMap<>();
+        rates.forEach((variant, list) -> medians.put(variant, median(list)));
+        return medians;
+    }
+
+    /** One variant's name and the run's table prefix. */
+    private record Variant(String name, String prefix) {}
+
+    /** Drops every table of this run: Errand's, and Flyway's history table under the same prefix. */
+    private static void dropTables(HikariDataSource dataSource, String prefix) throws Exception {
+        List<String> tables = new ArrayList<>();
+        try (Connection c = dataSource.getConnection()) {
+            for (String pattern : List.of(prefix.toLowerCase(Locale.ROOT), prefix.toUpperCase(Locale.ROOT))) {
+                try (var rows = c.getMetaData().getTables(c.getCatalog(), null, pattern + "%", null)) {
+                    while (rows.next()) {
+                        // "_" is a wildcard in the pattern: keep only the names that really start with it.
+                        String table = rows.getString("TABLE_NAME");
+                        if (table.toLowerCase(Locale.ROOT).startsWith(prefix.toLowerCase(Locale.ROOT))) {
+                            tables.add(table);
+                        }
+                    }
                 }
             }
-            Map<String, Double> medians = new LinkedHashMap<>();
-            rates.forEach((variant, list) -> medians.put(variant, median(list)));
-            return medians;
+        }
+        // Referencing tables first would be needed for foreign keys; retry the rest until none is left.
+        for (int pass = 0; pass < 5 && !tables.isEmpty(); pass++) {
+            List<String> left = new ArrayList<>();
+            for (String table : tables) {
+                try {
+                    execute(dataSource, "DROP TABLE " + table);
+                } catch (Exception dependedOn) {
+                    left.add(table);
+                }
+            }
+            tables = left;
         }
     }
 
     private static double trial(
-            HikariDataSource dataSource, Errand errand, ClaimStrategy strategy, String variant, int tasks)
+            HikariDataSource dataSource, Errand errand, ClaimStrategy strategy, Variant variant, int tasks)
             throws Exception {
-        execute(dataSource, "DELETE FROM " + PREFIX + "task");
-        if (variant.equals("walk-past")) {
+        execute(dataSource, "DELETE FROM " + variant.prefix() + "task");
+        if (variant.name().equals("walk-past")) {
             // Older due tasks pinned to another node come first in the claim index.
             enqueue(errand, tasks, r -> r.node("elsewhere"));
         }
         UnaryOperator<TaskRequest.Builder> pin =
-                switch (variant) {
+                switch (variant.name()) {
                     case "group", "exclusive" -> r -> r.nodeGroup("bench");
                     case "node" -> r -> r.node("bench-node");
                     default -> r -> r;
@@ -105,10 +149,17 @@ public final class PinnedClaimBench {
         execute(
                 dataSource,
                 dataSource.getJdbcUrl().startsWith("jdbc:postgresql")
-                        ? "ANALYZE " + PREFIX + "task"
-                        : "ANALYZE TABLE " + PREFIX + "task");
+                        ? "ANALYZE " + variant.prefix() + "task"
+                        : "ANALYZE TABLE " + variant.prefix() + "task");
         ClaimRequest request = new ClaimRequest(
-                "default", 100, "bench-node", 42L, 600_000_000L, 0L, List.of("bench"), variant.equals("exclusive"));
+                "default",
+                100,
+                "bench-node",
+                42L,
+                600_000_000L,
+                0L,
+                List.of("bench"),
+                variant.name().equals("exclusive"));
         int claimed = 0;
         long begin = System.nanoTime();
         try (Connection c = dataSource.getConnection()) {

@@ -25,7 +25,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Worker JVMs are killed with SIGKILL in the middle of a batch and of diamond workflows: every batch task is
  * counted once, each callback runs once, no dependent runs before its dependencies or twice, and nothing is
  * left waiting. CI runs 1,000 tasks on PostgreSQL; {@code -Derrand.crash.batchTasks=10000} runs the full
- * size on every server database (the script {@code .ci/workflow-crash-full}).
+ * size on every server database (the script {@code scripts/workflow-crash-full.sh}).
  */
 @ParameterizedClass(name = "{0}")
 @MethodSource("dev.errand.testing.Targets#servers")
