@@ -141,6 +141,43 @@ public final class Errand implements AutoCloseable {
         return new ErrandBuilder(dataSource);
     }
 
+    /** How long {@link #start()} keeps trying to register while the database cannot be reached. */
+    private static final Duration REGISTER_PATIENCE = Duration.ofSeconds(30);
+
+    /**
+     * Registers the node. A database that cannot be reached (restarting, or a connection cut) is waited
+     * for up to {@link #REGISTER_PATIENCE}, so that a node started during an outage does not give up its
+     * cluster features for good; any other failure is thrown at once.
+     */
+    private List<ClusterStore.ControlRow> register() throws SQLException {
+        long deadline = System.nanoTime() + REGISTER_PATIENCE.toNanos();
+        boolean warned = false;
+        while (true) {
+            try {
+                return agent.start(new AgentHooks(), settings.processingEnabled());
+            } catch (SQLException e) {
+                if (!storage.dialect().isConnectionFailure(e) || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                if (!warned) {
+                    org.slf4j.LoggerFactory.getLogger(Errand.class)
+                            .warn(
+                                    "Node {} cannot reach the database to register ({}); trying again for up to {}",
+                                    settings.nodeId(),
+                                    e.getMessage(),
+                                    REGISTER_PATIENCE);
+                    warned = true;
+                }
+                try {
+                    Thread.sleep(500);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
+    }
+
     /**
      * Starts the node: registers it in the node registry, starts its cluster heartbeat and command
      * reader, and runs tasks unless processing is turned off. Calling it again while running has no
@@ -159,7 +196,7 @@ public final class Errand implements AutoCloseable {
             }
             List<ClusterStore.ControlRow> controls = List.of();
             try {
-                controls = agent.start(new AgentHooks(), settings.processingEnabled());
+                controls = register();
                 agentRunning = true;
             } catch (SQLException e) {
                 // A schema without the cluster tables (own DDL, migration 9 not applied) still runs tasks.
@@ -167,7 +204,8 @@ public final class Errand implements AutoCloseable {
                         .error(
                                 "Node {} could not register in the node registry ({}); it runs without cluster"
                                         + " features (registry, leader, commands, queue controls). Apply"
-                                        + " migration V9__add_cluster.sql",
+                                        + " migration V9__add_cluster.sql, or restart the node once the database"
+                                        + " answers",
                                 settings.nodeId(),
                                 e.getMessage());
             }
