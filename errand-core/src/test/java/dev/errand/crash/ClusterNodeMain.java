@@ -1,7 +1,5 @@
 package dev.errand.crash;
 
-import com.zaxxer.hikari.HikariConfig;
-import com.zaxxer.hikari.HikariDataSource;
 import dev.errand.Errand;
 import dev.errand.ErrandBuilder;
 import java.time.Duration;
@@ -23,12 +21,7 @@ public final class ClusterNodeMain {
     /** Starts the node. */
     public static void main(String[] args) throws Exception {
         CrashWorkerMain.exitWhenStdinCloses();
-        HikariConfig config = new HikariConfig();
-        config.setJdbcUrl(args[0]);
-        config.setUsername(args[1]);
-        config.setPassword("");
-        config.setMaximumPoolSize(8);
-        ErrandBuilder builder = Errand.builder(new HikariDataSource(config))
+        ErrandBuilder builder = Errand.builder(CrashWorkerMain.pool(args[0], args[1], 8))
                 .tablePrefix(args[2])
                 .nodeId(args[3])
                 .exclusive(Boolean.parseBoolean(args[5]))

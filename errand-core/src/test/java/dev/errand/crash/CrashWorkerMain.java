@@ -101,6 +101,16 @@ public final class CrashWorkerMain {
         return nodeId + " attempt=" + attempt;
     }
 
+    /** A child's own pool on the test database (no password), {@code size} connections at most. */
+    static HikariDataSource pool(String url, String user, int size) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(url);
+        config.setUsername(user);
+        config.setPassword("");
+        config.setMaximumPoolSize(size);
+        return new HikariDataSource(config);
+    }
+
     /** Inserts one row into {@code <prefix>effect}, the table that {@code ErrandTestSupport} creates. */
     static void insertEffect(Connection connection, String prefix, long taskId, String note) throws SQLException {
         try (PreparedStatement insert =

@@ -1,6 +1,5 @@
 package dev.errand.crash;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.errand.Errand;
 import dev.errand.task.TaskDefinition;
@@ -27,12 +26,7 @@ public final class OutOfMemoryWorkerMain {
     /** Starts the worker. */
     public static void main(String[] args) throws Exception {
         CrashWorkerMain.exitWhenStdinCloses();
-        HikariConfig config = new HikariConfig();
-        config.setJdbcUrl(args[0]);
-        config.setUsername(args[1]);
-        config.setPassword("");
-        config.setMaximumPoolSize(6);
-        HikariDataSource dataSource = new HikariDataSource(config);
+        HikariDataSource dataSource = CrashWorkerMain.pool(args[0], args[1], 6);
         Errand errand = Errand.builder(dataSource)
                 .tablePrefix(args[2])
                 .queue("default", 1)

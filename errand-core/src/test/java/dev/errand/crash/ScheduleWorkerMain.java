@@ -1,7 +1,5 @@
 package dev.errand.crash;
 
-import com.zaxxer.hikari.HikariConfig;
-import com.zaxxer.hikari.HikariDataSource;
 import dev.errand.Errand;
 import java.time.Duration;
 
@@ -18,12 +16,7 @@ public final class ScheduleWorkerMain {
     /** Starts the node. */
     public static void main(String[] args) throws Exception {
         CrashWorkerMain.exitWhenStdinCloses();
-        HikariConfig config = new HikariConfig();
-        config.setJdbcUrl(args[0]);
-        config.setUsername(args[1]);
-        config.setPassword("");
-        config.setMaximumPoolSize(8);
-        Errand errand = Errand.builder(new HikariDataSource(config))
+        Errand errand = Errand.builder(CrashWorkerMain.pool(args[0], args[1], 8))
                 .tablePrefix(args[2])
                 .nodeId(args[3])
                 .pollInterval(Duration.ofMillis(20))

@@ -1,6 +1,5 @@
 package dev.errand.crash;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.errand.Errand;
 import dev.errand.ErrandBuilder;
@@ -27,12 +26,7 @@ public final class WorkflowWorkerMain {
     /** Starts the node. */
     public static void main(String[] args) throws Exception {
         CrashWorkerMain.exitWhenStdinCloses();
-        HikariConfig config = new HikariConfig();
-        config.setJdbcUrl(args[0]);
-        config.setUsername(args[1]);
-        config.setPassword("");
-        config.setMaximumPoolSize(12);
-        HikariDataSource dataSource = new HikariDataSource(config);
+        HikariDataSource dataSource = CrashWorkerMain.pool(args[0], args[1], 12);
         Errand errand = kinds(
                         Errand.builder(dataSource)
                                 .tablePrefix(args[2])
