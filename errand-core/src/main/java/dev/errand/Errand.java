@@ -38,8 +38,10 @@ import dev.errand.node.PinPolicy;
 import dev.errand.node.QueueActivity;
 import dev.errand.schedule.ScheduleAdmin;
 import dev.errand.spi.ClaimStrategy;
+import dev.errand.spi.ClaimedTask;
 import dev.errand.spi.TaskListener;
 import dev.errand.task.ExecutionMode;
+import dev.errand.task.FailureCause;
 import dev.errand.workflow.EnqueuedWorkflow;
 import dev.errand.workflow.Workflow;
 import java.sql.Connection;
@@ -338,6 +340,11 @@ public final class Errand implements AutoCloseable {
         @Override
         public void applyControls(List<ClusterStore.ControlRow> controls) {
             engine.applyControls(controls);
+        }
+
+        @Override
+        public boolean failPinned(ClaimedTask task, FailureCause.PinnedNodeAbsent cause) {
+            return engine.failPinned(task, cause);
         }
 
         @Override

@@ -15,6 +15,11 @@ public enum AttemptOutcome {
     /** The task's deadline passed before it ran again; it failed as expired without an attempt. */
     EXPIRED("expired"),
     /**
+     * The task was pinned to a node that stayed away longer than its kind's pin policy allows; it failed
+     * without an attempt.
+     */
+    NODE_ABSENT("node-absent"),
+    /**
      * The infrastructure cut the attempt off (a lost connection, a database shutdown or restart): its
      * transaction rolled back, and the attempt is given back without counting against the maximum.
      */

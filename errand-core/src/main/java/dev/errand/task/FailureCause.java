@@ -1,12 +1,14 @@
 package dev.errand.task;
 
+import java.time.Duration;
 import java.time.Instant;
 
 /**
  * Why a task failed for good, as its kind's {@link FailureCallback} sees it. The three causes that
  * need different handling are told apart by type: the handler's own exception ({@link HandlerFailed}),
  * a worker that was lost ({@link WorkerLost}), a deadline that passed before the task ran
- * ({@link Expired}), and the rest, where Errand itself gave up.
+ * ({@link Expired}), a pinned node that stayed away ({@link PinnedNodeAbsent}), and the rest, where
+ * Errand itself gave up.
  */
 public sealed interface FailureCause {
 
@@ -94,6 +96,22 @@ public sealed interface FailureCause {
             return condition == null
                     ? "Expired: the task's deadline " + deadline + " passed before it ran"
                     : "Expired: condition '" + condition + "' was not fulfilled by its deadline " + deadline;
+        }
+    }
+
+    /**
+     * The task was pinned to a node that was not alive (dead, stopped, or never registered) for longer
+     * than its kind's {@link dev.errand.node.PinPolicy#failAfter pin policy} allows. The handler never ran.
+     *
+     * @param node the node the task was pinned to
+     * @param waited how long the policy let it wait past its run time
+     */
+    record PinnedNodeAbsent(String node, Duration waited) implements FailureCause {
+        @Override
+        public String describe() {
+            return "Pinned to node '" + node + "', which was not alive (dead, stopped or never registered) for more"
+                    + " than " + waited + " after the task's run time; failed by its kind's pin policy"
+                    + " (PinPolicy.failAfter). Start that node, or pin the task to a node group instead";
         }
     }
 }

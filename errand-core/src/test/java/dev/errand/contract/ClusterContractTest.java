@@ -4,14 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.errand.Errand;
+import dev.errand.batch.BatchEvent;
+import dev.errand.batch.BatchProgress;
+import dev.errand.batch.BatchRequest;
+import dev.errand.batch.EnqueuedBatch;
 import dev.errand.enqueue.TaskRequest;
+import dev.errand.history.AttemptOutcome;
 import dev.errand.node.NodeInfo;
 import dev.errand.node.NodeState;
 import dev.errand.node.NodeTarget;
 import dev.errand.node.PinPolicy;
 import dev.errand.node.QueueChange;
 import dev.errand.task.ExecutionMode;
+import dev.errand.task.FailureCause;
 import dev.errand.task.TaskDefinition;
+import dev.errand.task.TaskKind;
 import dev.errand.task.TaskState;
 import dev.errand.testing.ErrandTestSupport;
 import dev.errand.testing.Target;
@@ -151,6 +158,47 @@ class ClusterContractTest extends ErrandTestSupport {
         assertThat(task(leader, waits).state()).isEqualTo(TaskState.PENDING);
         assertThat(leader.isLeader()).isTrue();
         assertThat(leader.cluster().leader()).contains("leader");
+    }
+
+    @Test
+    void aPinFailureRunsTheFailureCallbackRecordsHistoryAndMovesItsBatchOn() throws Exception {
+        Map<Long, FailureCause> causes = new ConcurrentHashMap<>();
+        Errand leader = node(builder()
+                .nodeId("leader")
+                .historyEnabled(true)
+                .register(TaskDefinition.builder("fails", Integer.class, (n, ctx) -> ranOn.put(ctx.taskId(), "leader"))
+                        .mode(ExecutionMode.NON_TRANSACTIONAL)
+                        .pinPolicy(PinPolicy.failAfter(Duration.ofMillis(200)))
+                        .onFailure((task, connection) -> causes.put(task.id(), task.cause()))
+                        .build())
+                .register(TaskDefinition.builder("done", String.class, (s, ctx) -> ranOn.put(ctx.taskId(), s))
+                        .mode(ExecutionMode.NON_TRANSACTIONAL)
+                        .build()));
+        leader.start();
+        TaskKind<Integer> fails = TaskKind.of("fails", Integer.class);
+        EnqueuedBatch batch = leader.enqueueBatch(BatchRequest.builder()
+                .add(TaskRequest.builder(fails, 1).node("never-registered").build())
+                .add(TaskRequest.of(fails, 2))
+                .on(BatchEvent.COMPLETE, id -> TaskRequest.of("done", "complete"))
+                .on(BatchEvent.FAILURE, id -> TaskRequest.of("done", "failure"))
+                .build());
+        long pinned = batch.taskIds().get(0);
+        await().atMost(Duration.ofSeconds(20)).until(() -> ranOn.containsValue("complete"));
+        assertThat(ranOn).containsValue("failure").doesNotContainKey(pinned);
+        assertThat(causes.get(pinned)).isInstanceOfSatisfying(FailureCause.PinnedNodeAbsent.class, cause -> {
+            assertThat(cause.node()).isEqualTo("never-registered");
+            assertThat(cause.waited()).isEqualTo(Duration.ofMillis(200));
+        });
+        assertThat(task(leader, pinned).state()).isEqualTo(TaskState.FAILED);
+        assertThat(task(leader, pinned).lastError())
+                .contains("never-registered")
+                .contains("PinPolicy.failAfter");
+        BatchProgress progress = leader.batches().progress(batch.id()).orElseThrow();
+        assertThat(progress.succeeded()).isEqualTo(1);
+        assertThat(progress.failed()).isEqualTo(1);
+        assertThat(progress.isFinished()).isTrue();
+        assertThat(leader.history().attempts(pinned)).singleElement().satisfies(attempt -> assertThat(attempt.outcome())
+                .isEqualTo(AttemptOutcome.NODE_ABSENT));
     }
 
     @Test

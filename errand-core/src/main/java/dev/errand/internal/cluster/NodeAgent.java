@@ -8,6 +8,8 @@ import dev.errand.internal.store.Micros;
 import dev.errand.internal.store.Storage;
 import dev.errand.internal.wakeup.QueueSignal;
 import dev.errand.node.PinPolicy;
+import dev.errand.spi.ClaimedTask;
+import dev.errand.task.FailureCause;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Collections;
@@ -62,6 +64,12 @@ public final class NodeAgent {
 
         /** After a dead-node sweep ended leases: rescues now. */
         void rescueNow();
+
+        /**
+         * Fails a pending task whose pinned node stayed away past its kind's pin policy, with the kind's
+         * failure callback; returns whether this node failed it.
+         */
+        boolean failPinned(ClaimedTask task, FailureCause.PinnedNodeAbsent cause);
     }
 
     private final Storage storage;
@@ -251,7 +259,7 @@ public final class NodeAgent {
         if (result.endedLeases() > 0) {
             hooks.rescueNow();
         }
-        pins.sweep();
+        pins.sweep(hooks);
         storage.transactions()
                 .runStatement(
                         "prune commands",

@@ -4,6 +4,7 @@ import dev.errand.internal.store.ClusterStore;
 import dev.errand.internal.store.Micros;
 import dev.errand.internal.store.Storage;
 import dev.errand.node.PinPolicy;
+import dev.errand.task.FailureCause;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
@@ -43,7 +44,7 @@ final class PinSweep {
     }
 
     /** Applies the policies once; returns how many tasks it moved or failed. */
-    int sweep() throws SQLException {
+    int sweep(NodeAgent.Hooks hooks) throws SQLException {
         long timeout = Micros.of(deadNodeTimeout);
         int changed = 0;
         if (!fallBackKinds.isEmpty()) {
@@ -57,20 +58,26 @@ final class PinSweep {
             changed += released;
         }
         for (Map.Entry<String, Duration> kind : failingKinds.entrySet()) {
-            changed += failAbsent(kind.getKey(), kind.getValue(), timeout);
+            changed += failAbsent(hooks, kind.getKey(), kind.getValue(), timeout);
         }
         return changed;
     }
 
-    private int failAbsent(String kind, Duration wait, long timeout) throws SQLException {
-        String error = "Pinned to a node that is not alive (dead, stopped or never registered) for more than " + wait
-                + " after its run time; failed by its kind's pin policy (PinPolicy.failAfter)";
-        int failed = storage.transactions().run("pin failure", c -> {
-            long[] ids = store.pinnedToAbsentNodes(c, kind, Micros.of(wait), timeout, storage.offsetMicros(), BATCH);
-            return store.failPending(c, ids, error, storage.offsetMicros());
-        });
-        if (failed > 0) {
-            log.error("Failed {} tasks of kind '{}': {}", failed, kind, error);
+    /**
+     * Fails the kind's tasks whose node stayed away, each in a transaction of its own with its failure
+     * callback, as an expiry does; the writer logs each one.
+     */
+    private int failAbsent(NodeAgent.Hooks hooks, String kind, Duration wait, long timeout) throws SQLException {
+        List<ClusterStore.PinnedTask> due = storage.transactions()
+                .runStatement(
+                        "pinned to absent nodes",
+                        c -> store.pinnedToAbsentNodes(
+                                c, kind, Micros.of(wait), timeout, storage.offsetMicros(), BATCH));
+        int failed = 0;
+        for (ClusterStore.PinnedTask pinned : due) {
+            if (hooks.failPinned(pinned.task(), new FailureCause.PinnedNodeAbsent(pinned.node(), wait))) {
+                failed++;
+            }
         }
         return failed;
     }

@@ -13,6 +13,7 @@ import dev.errand.node.QueueActivity;
 import dev.errand.spi.ClaimStrategy;
 import dev.errand.spi.ClaimedTask;
 import dev.errand.spi.TaskListener;
+import dev.errand.task.FailureCause;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -62,6 +63,7 @@ public final class Engine {
     private final TaskRunner runner;
     private final Rescuer rescuer;
     private final Expirer expirer;
+    private final PinFailer pinFailer;
     private final dev.errand.internal.workflow.BatchSweeper batches;
     private final Pruner pruner;
     private final CancelWatcher cancels;
@@ -113,6 +115,7 @@ public final class Engine {
                 settings);
         this.rescuer = new Rescuer(storage, parts.kinds(), settler, observers);
         this.expirer = new Expirer(storage, settings.tablePrefix(), parts.kinds(), writer);
+        this.pinFailer = new PinFailer(storage, settings.tablePrefix(), parts.kinds(), writer);
         this.pruner = new Pruner(storage, settings, parts.kinds().definitions());
         this.batches = new dev.errand.internal.workflow.BatchSweeper(storage);
     }
@@ -251,6 +254,16 @@ public final class Engine {
     /** Runs one expiry sweep now; returns how many tasks it expired. */
     public int expireNow() throws SQLException {
         return expirer.sweep();
+    }
+
+    /**
+     * Fails a pending task whose pinned node stayed away past its kind's pin policy, with the kind's
+     * failure callback and the batch or workflow it belongs to moved on, as an expiry would.
+     *
+     * @return whether this node failed it (false when it was claimed or changed meanwhile)
+     */
+    public boolean failPinned(ClaimedTask task, FailureCause.PinnedNodeAbsent cause) {
+        return pinFailer.fail(task, cause);
     }
 
     /** Runs one sweep of batch callbacks now; returns how many batches it checked. */

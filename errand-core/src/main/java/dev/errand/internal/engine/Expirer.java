@@ -1,6 +1,7 @@
 package dev.errand.internal.engine;
 
 import dev.errand.config.TablePrefix;
+import dev.errand.history.AttemptOutcome;
 import dev.errand.internal.store.Expirations;
 import dev.errand.internal.store.Storage;
 import dev.errand.task.FailureCause;
@@ -69,12 +70,13 @@ final class Expirer {
     private boolean expire(Expirations.Expiring expiring) {
         long id = expiring.task().id();
         FailureCause.Expired cause = new FailureCause.Expired(expiring.deadline(), expiring.condition());
-        return writer.expire(expiring.task(), kinds.of(expiring.task()), cause, (c, error) -> {
-            if (!expirations.expire(c, id, error, storage.offsetMicros())) {
-                return false;
-            }
-            storage.events().forgetConditions(c, id);
-            return true;
-        });
+        return writer.failBeforeRun(
+                expiring.task(), kinds.of(expiring.task()), cause, AttemptOutcome.EXPIRED, (c, error) -> {
+                    if (!expirations.failBeforeRun(c, id, error, storage.offsetMicros())) {
+                        return false;
+                    }
+                    storage.events().forgetConditions(c, id);
+                    return true;
+                });
     }
 }

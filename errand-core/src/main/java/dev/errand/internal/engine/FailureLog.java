@@ -75,8 +75,8 @@ final class FailureLog {
         }
     }
 
-    void expired(ClaimedTask task, FailureCause.Expired cause) {
-        long skipped = budget.take("expired:" + task.kind());
+    void failedBeforeRun(ClaimedTask task, FailureCause cause) {
+        long skipped = budget.take("before-run:" + task.kind());
         if (skipped >= 0 && log.isWarnEnabled()) {
             log.warn("Task {} ({}) failed: {}{}", task.id(), task.kind(), cause.describe(), suppressed(skipped));
         }

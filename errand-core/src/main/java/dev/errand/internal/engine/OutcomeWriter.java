@@ -365,15 +365,24 @@ final class OutcomeWriter {
     }
 
     /**
-     * Fails a task that expired before it ran, and runs its kind's callback with the expiry as its cause.
+     * Fails a task before it ran (it expired, or its pinned node stayed away), and runs its kind's
+     * callback with {@code cause}.
      *
+     * @param outcome what the attempt history records for it
      * @param write the guarded statement that marks it failed
-     * @return whether this node expired it
+     * @return whether this node failed it
      */
-    boolean expire(ClaimedTask task, RegisteredKind kind, FailureCause.Expired cause, FailWrite write) {
+    boolean failBeforeRun(
+            ClaimedTask task, RegisteredKind kind, FailureCause cause, AttemptOutcome outcome, FailWrite write) {
         Written written;
         try {
-            written = expireWrite(task, kind, cause, write);
+            written = fail(task, kind, cause, (c, error) -> {
+                if (!write.write(c, error)) {
+                    return false;
+                }
+                history.record(c, task, outcome, NO_RUN, cause);
+                return true;
+            });
         } finally {
             finisher.recheckPending();
         }
@@ -382,18 +391,8 @@ final class OutcomeWriter {
         }
         observers.stats().recordFailed();
         observers.listener().failed(task.kind(), task.queue(), task.attempt());
-        failureLog.expired(task, cause);
+        failureLog.failedBeforeRun(task, cause);
         return true;
-    }
-
-    private Written expireWrite(ClaimedTask task, RegisteredKind kind, FailureCause.Expired cause, FailWrite write) {
-        return fail(task, kind, cause, (c, error) -> {
-            if (!write.write(c, error)) {
-                return false;
-            }
-            history.record(c, task, AttemptOutcome.EXPIRED, NO_RUN, cause);
-            return true;
-        });
     }
 
     /** Whether a write of a task's failure changed its row. */

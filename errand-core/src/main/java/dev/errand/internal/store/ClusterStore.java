@@ -1,5 +1,6 @@
 package dev.errand.internal.store;
 
+import dev.errand.spi.ClaimedTask;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -418,40 +419,35 @@ public final class ClusterStore {
     }
 
     /**
-     * The ids of pending tasks of {@code kind} pinned to a node that is not running, due for longer than
-     * {@code waitMicros}: the pin policy fails them.
+     * The pending tasks of {@code kind} pinned to a node that is not running, due for longer than
+     * {@code waitMicros}, oldest id first: the pin policy fails them.
      */
-    public long[] pinnedToAbsentNodes(
+    public List<PinnedTask> pinnedToAbsentNodes(
             Connection c, String kind, long waitMicros, long timeoutMicros, long offsetMicros, int limit)
             throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("SELECT id FROM " + tasks + " WHERE state = 'pending'"
-                + " AND node_id IS NOT NULL AND kind = ? AND run_at < " + dialect.timePlusMicros() + " AND "
-                + absentNode() + " ORDER BY id LIMIT " + limit)) {
+        try (PreparedStatement s = c.prepareStatement("SELECT " + TaskRows.CLAIMED_COLUMNS + ", node_id FROM " + tasks
+                + " WHERE state = 'pending' AND node_id IS NOT NULL AND kind = ? AND run_at < "
+                + dialect.timePlusMicros() + " AND " + absentNode() + " ORDER BY id LIMIT " + limit)) {
             s.setString(1, kind);
             s.setLong(2, offsetMicros - waitMicros);
             s.setLong(3, offsetMicros - timeoutMicros);
-            return Jdbc.readIds(s);
+            List<PinnedTask> pinned = new ArrayList<>();
+            try (ResultSet rows = s.executeQuery()) {
+                while (rows.next()) {
+                    pinned.add(new PinnedTask(TaskRows.claimed(rows, 0, 0), rows.getString("node_id")));
+                }
+            }
+            return pinned;
         }
     }
 
     /**
-     * Fails pending tasks by id with {@code error} as their last error.
+     * A pending task pinned to a node that is not alive.
      *
-     * @return how many it failed (a task claimed or changed meanwhile is left alone)
+     * @param task the task, as a claim would read it (no lease)
+     * @param node the node it is pinned to
      */
-    public int failPending(Connection c, long[] ids, String error, long offsetMicros) throws SQLException {
-        if (ids.length == 0) {
-            return 0;
-        }
-        try (PreparedStatement s = c.prepareStatement("UPDATE " + tasks + " SET state = 'failed', last_error = ?,"
-                + " finished_at = " + dialect.timePlusMicros() + " WHERE state = 'pending' AND "
-                + dialect.idIn("id", ids.length))) {
-            s.setString(1, error);
-            s.setLong(2, offsetMicros);
-            dialect.bindIds(s, 3, ids);
-            return s.executeUpdate();
-        }
-    }
+    public record PinnedTask(ClaimedTask task, String node) {}
 
     /** A task's node is absent: no row for it, or a row that is not running with a fresh heartbeat. */
     private String absentNode() {

@@ -59,11 +59,12 @@ public final class Expirations {
     }
 
     /**
-     * Marks a pending or waiting task failed as expired, with its error.
+     * Marks a pending or waiting task failed before it ran (it expired, or its pinned node stayed away),
+     * with its error.
      *
-     * @return false if it was no longer pending or waiting (it ran, or another node expired it)
+     * @return false if it was no longer pending or waiting (it ran, or another node failed it)
      */
-    public boolean expire(Connection c, long id, AttemptError error, long offsetMicros) throws SQLException {
+    public boolean failBeforeRun(Connection c, long id, AttemptError error, long offsetMicros) throws SQLException {
         try (PreparedStatement statement = c.prepareStatement("UPDATE " + taskTable + " SET state = "
                 + States.FAILED + ", finished_at = " + now + ", last_error = ?, errors = "
                 + dialect.appendErrorEntry("errors") + " WHERE id = ? AND state IN "
