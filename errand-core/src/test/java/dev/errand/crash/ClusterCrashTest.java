@@ -130,6 +130,36 @@ class ClusterCrashTest extends ErrandTestSupport {
     }
 
     @Test
+    void aKilledNodeThatDoesNotLeadHasItsTaskRescuedByTheLeaderWithinTheDeadNodeTimeout() throws Exception {
+        Errand leader = parent("leader", true);
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(leader::isLeader);
+        CrashChild victim = child("victim", "-", false, 50);
+        try {
+            long id = leader.enqueue(TaskRequest.builder(WORK, 1).node("victim").build())
+                    .id();
+            victim.awaitLine(ClusterNodeMain.RAN + " " + id, Duration.ofSeconds(10));
+            assertThat(victim.transcript()).doesNotContain(ClusterNodeMain.LEADER);
+            long killed = System.nanoTime();
+            assertThat(victim.killHard(Duration.ofSeconds(10))).isEqualTo(CrashChild.SIGKILL_EXIT_STATUS);
+            org.awaitility.Awaitility.await()
+                    .atMost(Duration.ofSeconds(15))
+                    .pollInterval(Duration.ofMillis(20))
+                    .until(() -> task(leader, id).state() != TaskState.RUNNING);
+            long rescueMillis = Duration.ofNanos(System.nanoTime() - killed).toMillis();
+            Task task = task(leader, id);
+            assertThat(task.state()).isEqualTo(TaskState.PENDING);
+            assertThat(task.lastError()).contains("victim");
+            System.out.println("[cluster] " + database + ": SIGKILL of a node that does not lead to rescue "
+                    + rescueMillis + " ms (heartbeat 200 ms, dead-node timeout 1 s, lease 60 s)");
+            // Dead-node timeout (1 s) + the leader's next sweep (one heartbeat): no leader change to wait for.
+            assertThat(rescueMillis).isLessThan(4_000);
+            assertThat(leader.isLeader()).isTrue();
+        } finally {
+            victim.destroy();
+        }
+    }
+
+    @Test
     void aRemoteRepollReachesAnotherJvmAndDisabledAndExclusiveNodesKeepToThemselves() throws Exception {
         // The child polls once an hour and is exclusive to group 'g': only a repoll makes it claim.
         CrashChild worker = child("worker", "g", true, 3_600_000);
