@@ -271,6 +271,17 @@ public final class ErrandBuilder {
         return this;
     }
 
+    /**
+     * {@link Settings#SCHEDULE_FIRING_PERCENT}: the most of its time, in percent, the scheduler spends firing
+     * while more than 100 schedules are due at once (default 25; 100 fires without pauses).
+     *
+     * @throws IllegalArgumentException if {@code percent} is not between 1 and 100
+     */
+    public ErrandBuilder scheduleFiringPercent(int percent) {
+        settings.scheduleFiringPercent(percent);
+        return this;
+    }
+
     /** {@link Settings#HISTORY_STACK_TRACE_LIMIT}: the most characters of a stack trace kept per attempt (default 4,000). */
     public ErrandBuilder historyStackTraceLimit(int limit) {
         settings.historyStackTraceLimit(limit);

@@ -42,6 +42,7 @@ public final class ErrandSettings {
     private final boolean processingLogsEnabled;
     private final Duration historyRetention;
     private final int historyStackTraceLimit;
+    private final int scheduleFiringPercent;
     private final Duration unknownKindRetryDelay;
     private final int defaultMaxAttempts;
     private final RetryPolicy defaultRetryPolicy;
@@ -74,6 +75,7 @@ public final class ErrandSettings {
         this.processingLogsEnabled = builder.processingLogsEnabled;
         this.historyRetention = builder.historyRetention;
         this.historyStackTraceLimit = builder.historyStackTraceLimit;
+        this.scheduleFiringPercent = builder.scheduleFiringPercent;
         this.unknownKindRetryDelay = builder.unknownKindRetryDelay;
         this.defaultMaxAttempts = builder.defaultMaxAttempts;
         this.defaultRetryPolicy = builder.defaultRetryPolicy;
@@ -198,6 +200,11 @@ public final class ErrandSettings {
         return historyStackTraceLimit;
     }
 
+    /** {@link Settings#SCHEDULE_FIRING_PERCENT}. */
+    public int scheduleFiringPercent() {
+        return scheduleFiringPercent;
+    }
+
     /** {@link Settings#PREMATURE_EVENT_RETENTION}, or {@code null}: premature events are kept. */
     public Duration prematureEventRetention() {
         return prematureEventRetention;
@@ -263,6 +270,7 @@ public final class ErrandSettings {
         private boolean processingLogsEnabled = true;
         private Duration historyRetention = Settings.HISTORY_RETENTION.defaultValue();
         private int historyStackTraceLimit = Settings.HISTORY_STACK_TRACE_LIMIT.defaultValue();
+        private int scheduleFiringPercent = Settings.SCHEDULE_FIRING_PERCENT.defaultValue();
         private Duration unknownKindRetryDelay = Settings.UNKNOWN_KIND_RETRY_DELAY.defaultValue();
         private int defaultMaxAttempts = Settings.DEFAULT_MAX_ATTEMPTS.defaultValue();
         private RetryPolicy defaultRetryPolicy = RetryPolicy.exponential(Duration.ofSeconds(1), Duration.ofHours(1));
@@ -392,6 +400,12 @@ public final class ErrandSettings {
         /** {@link Settings#HISTORY_STACK_TRACE_LIMIT}. */
         public Builder historyStackTraceLimit(int limit) {
             this.historyStackTraceLimit = Settings.HISTORY_STACK_TRACE_LIMIT.require(limit);
+            return this;
+        }
+
+        /** {@link Settings#SCHEDULE_FIRING_PERCENT}. */
+        public Builder scheduleFiringPercent(int percent) {
+            this.scheduleFiringPercent = Settings.SCHEDULE_FIRING_PERCENT.require(percent);
             return this;
         }
 

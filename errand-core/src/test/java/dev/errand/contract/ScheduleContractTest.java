@@ -179,6 +179,47 @@ class ScheduleContractTest extends ErrandTestSupport {
     }
 
     @Test
+    void aPacedSweepThatStopsHalfWayLeavesTheRestToTheNextNodeWithNoSlotLostOrDoubled() throws Exception {
+        ErrandBuilder builder = node().scheduleFiringPercent(1);
+        for (int i = 0; i < 250; i++) {
+            builder.schedule(
+                    Schedule.every("paced-" + i, "tick", Duration.ofHours(1)).build());
+        }
+        Errand paced = node(builder);
+        Instant slot = paced.schedules().find("paced-0").orElseThrow().nextRunAt();
+        advanceToNextSlot(paced, "paced-0");
+        paced.start();
+        // One transaction of 100, then a pause of 99 times its length: stop during it.
+        await().atMost(Duration.ofSeconds(30)).until(() -> effects() >= 100);
+        assertThat(paced.stop(Duration.ofSeconds(10))).isTrue();
+        long firedBeforeStop = effects();
+        assertThat(firedBeforeStop).isLessThan(250).isEqualTo(firedBeforeStop / 100 * 100);
+
+        ErrandBuilder rest = node().scheduleFiringPercent(100);
+        for (int i = 0; i < 250; i++) {
+            rest.schedule(
+                    Schedule.every("paced-" + i, "tick", Duration.ofHours(1)).build());
+        }
+        node(rest).start();
+        await().atMost(Duration.ofSeconds(30)).until(() -> effects() == 250);
+        Thread.sleep(500);
+        assertThat(effects()).isEqualTo(250);
+        assertThat(distinctEffects()).isEqualTo(250);
+        assertThat(paced.schedules().list()).hasSize(250).allSatisfy(info -> assertThat(info.lastRunAt())
+                .isEqualTo(slot));
+    }
+
+    @Test
+    void aFiringShareOutsideOneToAHundredPercentIsRefused() {
+        assertThatThrownBy(() -> builder().scheduleFiringPercent(0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("scheduleFiringPercent");
+        assertThatThrownBy(() -> builder().scheduleFiringPercent(101))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("scheduleFiringPercent");
+    }
+
+    @Test
     void aSlotWhoseKeyIsAlreadyHeldIsSkippedAndTheRestOfItsTransactionFires() throws Exception {
         ErrandBuilder builder = node();
         for (int i = 0; i < 20; i++) {

@@ -34,6 +34,7 @@ public final class ScheduleFirer {
     private final TaskInserter inserter;
     private final Map<String, TaskDefinition<?>> kinds;
     private final ErrandSettings settings;
+    private final FiringPace pace;
 
     /**
      * Creates the firer.
@@ -50,6 +51,7 @@ public final class ScheduleFirer {
         this.inserter = storage.dialect().inserter(storage.tasks().table(), storage.dataSource());
         this.kinds = kinds;
         this.settings = settings;
+        this.pace = new FiringPace(settings.scheduleFiringPercent());
     }
 
     /**
@@ -61,7 +63,9 @@ public final class ScheduleFirer {
     public int fire() throws SQLException {
         int enqueued = 0;
         int[] locked = new int[1];
+        long started;
         do {
+            started = System.nanoTime();
             enqueued += storage.transactions().run("fire schedules", c -> {
                 Instant now = schedules.now(c, storage.offsetMicros());
                 List<ScheduleStore.Stored> due = schedules.lockDue(c, now, SCHEDULES_PER_SWEEP);
@@ -82,7 +86,7 @@ public final class ScheduleFirer {
                 schedules.advanceAll(c, advances);
                 return created;
             });
-        } while (locked[0] == SCHEDULES_PER_SWEEP);
+        } while (locked[0] == SCHEDULES_PER_SWEEP && pace.pauseAfter(System.nanoTime() - started));
         return enqueued;
     }
 

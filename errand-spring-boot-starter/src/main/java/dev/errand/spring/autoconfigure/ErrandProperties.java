@@ -124,6 +124,12 @@ public class ErrandProperties implements Validator {
     /** The most characters of a failed attempt's stack trace the attempt history keeps: 0 to 100000. */
     private int historyStackTraceLimit = Settings.HISTORY_STACK_TRACE_LIMIT.defaultValue();
 
+    /**
+     * The most of its time, in percent, the scheduler spends firing while more than 100 schedules are due
+     * at once: 1 to 100 (100 fires without pauses).
+     */
+    private int scheduleFiringPercent = Settings.SCHEDULE_FIRING_PERCENT.defaultValue();
+
     /** The delay before another attempt of a task whose kind this node does not know: 0 to 24h. */
     private Duration unknownKindRetryDelay = Settings.UNKNOWN_KIND_RETRY_DELAY.defaultValue();
 
@@ -367,6 +373,16 @@ public class ErrandProperties implements Validator {
         this.historyStackTraceLimit = historyStackTraceLimit;
     }
 
+    /** The most of its time, in percent, the scheduler spends firing a large minute. */
+    public int getScheduleFiringPercent() {
+        return scheduleFiringPercent;
+    }
+
+    /** Sets the most of its time, in percent, the scheduler spends firing a large minute. */
+    public void setScheduleFiringPercent(int scheduleFiringPercent) {
+        this.scheduleFiringPercent = scheduleFiringPercent;
+    }
+
     /** How long failed tasks are kept, or {@code null} to keep them. */
     public Duration getFailedRetention() {
         return failedRetention;
@@ -598,6 +614,7 @@ public class ErrandProperties implements Validator {
                 .processingLogsEnabled(processingLogs.isEnabled())
                 .historyRetention(historyRetention)
                 .historyStackTraceLimit(historyStackTraceLimit)
+                .scheduleFiringPercent(scheduleFiringPercent)
                 .unknownKindRetryDelay(unknownKindRetryDelay)
                 .defaultMaxAttempts(defaultMaxAttempts)
                 .tablePrefix(tablePrefix)
@@ -721,6 +738,7 @@ public class ErrandProperties implements Validator {
         }
         check(errors, Settings.HISTORY_RETENTION, p.historyRetention);
         check(errors, Settings.HISTORY_STACK_TRACE_LIMIT, p.historyStackTraceLimit);
+        check(errors, Settings.SCHEDULE_FIRING_PERCENT, p.scheduleFiringPercent);
         check(errors, Settings.UNKNOWN_KIND_RETRY_DELAY, p.unknownKindRetryDelay);
         check(errors, Settings.DEFAULT_MAX_ATTEMPTS, p.defaultMaxAttempts);
         if (p.tablePrefix == null || !TABLE_PREFIX.matcher(p.tablePrefix).matches()) {
