@@ -174,6 +174,10 @@ public record Plan(String name, int rounds, List<Pairing> pairings) {
         String count = label(schedulesClaim.integer("schedules", 0));
         list.add(new Pairing("schedules-" + count, schedulesClaim, "errand", Systems.SCHEDULES));
         list.add(new Pairing("schedule-cost-" + count, scheduleCost, "errand", Systems.SCHEDULES));
+        if (!name.equals("smoke")) {
+            // The same claiming with the scheduler's pacing off: what pacing changes (the full profile only).
+            list.add(new Pairing("schedules-unpaced-" + count, schedulesClaim, "errand", Systems.SCHEDULES_UNPACED));
+        }
         return new Plan(name, rounds, list);
     }
 

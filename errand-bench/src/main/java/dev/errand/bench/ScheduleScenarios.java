@@ -265,7 +265,8 @@ final class ScheduleScenarios {
         if (system instanceof ErrandSystem errand && !system.id().equals("errand-tx")) {
             return errand;
         }
-        throw new IllegalArgumentException("The schedule scenarios run errand and " + Systems.SCHEDULES + " only");
+        throw new IllegalArgumentException("The schedule scenarios run errand, " + Systems.SCHEDULES + " and "
+                + Systems.SCHEDULES_UNPACED + " only");
     }
 
     /** Waits (up to a minute) until the node has fired every due schedule. */

@@ -30,6 +30,17 @@ public final class Systems {
      */
     public static final String SCHEDULES = "errand-schedules";
 
+    /**
+     * {@link #SCHEDULES} with the scheduler's pacing off ({@code scheduleFiringPercent(100)}): the slots of a
+     * large minute fire back to back, as before pacing.
+     */
+    public static final String SCHEDULES_UNPACED = "errand-schedules-unpaced";
+
+    /** Whether {@code id} is one of the systems with schedules. */
+    public static boolean hasSchedules(String id) {
+        return SCHEDULES.equals(id) || SCHEDULES_UNPACED.equals(id);
+    }
+
     private Systems() {}
 
     /**
@@ -47,6 +58,10 @@ public final class Systems {
             case SCHEDULES ->
                 new ErrandSystem(db, false, "bench_errand_", poll)
                         .withSchedules(p.integer("schedules", 10_000), p.get("sched-queue", "default"));
+            case SCHEDULES_UNPACED ->
+                new ErrandSystem(db, false, "bench_errand_", poll)
+                        .withSchedules(p.integer("schedules", 10_000), p.get("sched-queue", "default"))
+                        .unpaced();
             case "errand-tx" -> new ErrandSystem(db, true, "bench_errandtx_", poll);
             // The same, without the attempt history: the pairing with these measures what history costs.
             case "errand-nohistory" -> new ErrandSystem(db, false, "bench_errandnh_", poll).withoutHistory();

@@ -183,7 +183,7 @@ public final class ReportWriter {
         md.append("| scenario | figure | Errand variant | Errand | peer | peer's figure | Errand against the peer |\n");
         md.append("| --- | --- | --- | ---: | --- | ---: | ---: |\n");
         for (Plan.Pairing pairing : plan.pairings()) {
-            if (pairing.peer() == null || pairing.peer().equals(Systems.SCHEDULES)) {
+            if (pairing.peer() == null || Systems.hasSchedules(pairing.peer())) {
                 continue; // Errand against itself with schedules: in its own section
             }
             for (String key : keysOf(pairing.group())) {
@@ -215,7 +215,7 @@ public final class ReportWriter {
      */
     void schedules(StringBuilder md) {
         List<Plan.Pairing> pairings = plan.pairings().stream()
-                .filter(p -> Systems.SCHEDULES.equals(p.peer()))
+                .filter(p -> Systems.hasSchedules(p.peer()))
                 .toList();
         if (pairings.isEmpty()) {
             return;

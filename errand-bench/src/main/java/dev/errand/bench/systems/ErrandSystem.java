@@ -40,6 +40,7 @@ public final class ErrandSystem implements BenchSystem {
     private Errand worker;
     private int schedules;
     private String scheduleQueue = ErrandSettings.DEFAULT_QUEUE;
+    private boolean unpaced;
     private SchedulerMeter meter;
 
     /**
@@ -70,6 +71,15 @@ public final class ErrandSystem implements BenchSystem {
     public ErrandSystem withSchedules(int count, String queue) {
         this.schedules = count;
         this.scheduleQueue = queue;
+        return this;
+    }
+
+    /**
+     * Turns the scheduler's pacing off ({@code scheduleFiringPercent(100)}): this system is then {@code
+     * errand-schedules-unpaced}.
+     */
+    public ErrandSystem unpaced() {
+        this.unpaced = true;
         return this;
     }
 
@@ -109,7 +119,9 @@ public final class ErrandSystem implements BenchSystem {
 
     @Override
     public String id() {
-        String base = transactional ? "errand-tx" : schedules > 0 ? "errand-schedules" : "errand";
+        String base = transactional
+                ? "errand-tx"
+                : schedules > 0 ? (unpaced ? "errand-schedules-unpaced" : "errand-schedules") : "errand";
         return base + (history ? "" : "-nohistory");
     }
 
@@ -236,6 +248,9 @@ public final class ErrandSystem implements BenchSystem {
         Integer prefetch = Integer.getInteger("bench.errand.prefetch");
         if (prefetch != null) {
             builder.prefetch(prefetch);
+        }
+        if (unpaced) {
+            builder.scheduleFiringPercent(100);
         }
         worker = builder.tablePrefix(prefix)
                 .historyEnabled(history)
