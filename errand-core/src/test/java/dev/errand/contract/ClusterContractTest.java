@@ -122,6 +122,43 @@ class ClusterContractTest extends ErrandTestSupport {
     }
 
     @Test
+    void pinnedTasksEnqueuedTogetherWithUnpinnedOnesKeepTheirPins() throws Exception {
+        Errand a = started("node-a", b -> b.nodeGroups("eu"));
+        Errand b = started("node-b", o -> o.nodeGroups("us"));
+        dev.errand.task.TaskKind<Integer> work = dev.errand.task.TaskKind.of("work", Integer.class);
+        List<TaskRequest> requests = new java.util.ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            TaskRequest.Builder request = TaskRequest.builder(work, i);
+            switch (i % 3) {
+                case 0 -> request.node("node-a");
+                case 1 -> request.nodeGroup("us");
+                default -> {}
+            }
+            requests.add(request.build());
+        }
+        List<dev.errand.enqueue.Enqueued> enqueued;
+        try (java.sql.Connection connection = dataSource().getConnection()) {
+            connection.setAutoCommit(false);
+            enqueued = a.enqueueAll(connection, requests);
+            connection.commit();
+        }
+        await().atMost(Duration.ofSeconds(20)).until(() -> ranOn.size() == 30);
+        for (int i = 0; i < 30; i++) {
+            long id = enqueued.get(i).id();
+            switch (i % 3) {
+                case 0 ->
+                    assertThat(ranOn.get(id)).as("task %d pinned to node-a", i).isEqualTo("node-a");
+                case 1 ->
+                    assertThat(ranOn.get(id))
+                            .as("task %d pinned to group us", i)
+                            .isEqualTo("node-b");
+                default -> assertThat(ranOn.get(id)).as("unpinned task %d", i).isIn("node-a", "node-b");
+            }
+        }
+        assertThat(b.isRunning()).isTrue();
+    }
+
+    @Test
     void pinPoliciesFallBackOrFailForAnAbsentNode() throws Exception {
         Errand leader = node(builder()
                 .nodeId("leader")

@@ -71,8 +71,8 @@ public record NewTask(String kind, String queue, String payloadJson, Placement p
         return placement.uniqueKey();
     }
 
-    /** Whether the row can go in a plain batch insert: no unique key, no conditions, no deadline, no pin. */
+    /** Whether the row can go in a plain batch insert: no unique key, no conditions, no deadline. */
     public boolean plain() {
-        return placement.uniqueKey() == null && gate.isNone() && !pin.pinned();
+        return placement.uniqueKey() == null && gate.isNone();
     }
 }

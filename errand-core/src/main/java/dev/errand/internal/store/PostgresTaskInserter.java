@@ -21,6 +21,11 @@ final class PostgresTaskInserter implements TaskInserter {
 
     private static final int MAX_CONFLICT_ROUNDS = 10;
 
+    /** The column arrays that {@link #bindColumns} binds, one parameter each. */
+    private static final String COLUMN_ARRAYS = "CAST(? AS varchar[]), CAST(? AS varchar[]), CAST(? AS text[]),"
+            + " CAST(? AS int[]), CAST(? AS text[]), CAST(? AS bigint[]), CAST(? AS int[]), CAST(? AS varchar[]),"
+            + " CAST(? AS varchar[])";
+
     private final InsertStatement insert;
     private final String insertOne;
     private final String insertMany;
@@ -31,24 +36,26 @@ final class PostgresTaskInserter implements TaskInserter {
         this.insert = insert;
         this.insertOne = insert.sql() + " ON CONFLICT DO NOTHING RETURNING id, pg_notify(?, ?)";
         // One pg_notify per row; PostgreSQL folds identical notifications of a transaction into one.
-        this.insertMany = "INSERT INTO " + insert.table() + " (kind, queue, payload, priority, run_at, max_attempts)"
+        this.insertMany = "INSERT INTO " + insert.table()
+                + " (kind, queue, payload, priority, run_at, max_attempts, node_id, node_group)"
                 + " SELECT r.kind, r.queue, CAST(r.payload AS jsonb), r.priority,"
                 + " COALESCE(CAST(r.run_at AS timestamptz),"
-                + " statement_timestamp() + r.delay_micros * INTERVAL '1 microsecond'), r.max_attempts"
-                + " FROM unnest(CAST(? AS varchar[]), CAST(? AS varchar[]), CAST(? AS text[]),"
-                + " CAST(? AS int[]), CAST(? AS text[]), CAST(? AS bigint[]), CAST(? AS int[]))"
-                + " AS r(kind, queue, payload, priority, run_at, delay_micros, max_attempts)"
+                + " statement_timestamp() + r.delay_micros * INTERVAL '1 microsecond'), r.max_attempts,"
+                + " r.node_id, r.node_group"
+                + " FROM unnest(" + COLUMN_ARRAYS + ")"
+                + " AS r(kind, queue, payload, priority, run_at, delay_micros, max_attempts, node_id, node_group)"
                 + " RETURNING id, pg_notify(?, queue)";
         // The same with unique keys: a key that an active task holds, or that an earlier row of the same
         // statement took, skips its row instead of aborting the caller's transaction.
         this.insertKeyed = "INSERT INTO " + insert.table()
-                + " (kind, queue, payload, priority, run_at, max_attempts, unique_key)"
+                + " (kind, queue, payload, priority, run_at, max_attempts, node_id, node_group, unique_key)"
                 + " SELECT r.kind, r.queue, CAST(r.payload AS jsonb), r.priority,"
                 + " COALESCE(CAST(r.run_at AS timestamptz),"
-                + " statement_timestamp() + r.delay_micros * INTERVAL '1 microsecond'), r.max_attempts, r.unique_key"
-                + " FROM unnest(CAST(? AS varchar[]), CAST(? AS varchar[]), CAST(? AS text[]),"
-                + " CAST(? AS int[]), CAST(? AS text[]), CAST(? AS bigint[]), CAST(? AS int[]), CAST(? AS varchar[]))"
-                + " AS r(kind, queue, payload, priority, run_at, delay_micros, max_attempts, unique_key)"
+                + " statement_timestamp() + r.delay_micros * INTERVAL '1 microsecond'), r.max_attempts,"
+                + " r.node_id, r.node_group, r.unique_key"
+                + " FROM unnest(" + COLUMN_ARRAYS + ", CAST(? AS varchar[]))"
+                + " AS r(kind, queue, payload, priority, run_at, delay_micros, max_attempts, node_id, node_group,"
+                + " unique_key)"
                 + " ON CONFLICT DO NOTHING RETURNING id, unique_key, pg_notify(?, queue)";
         this.uniqueKeys = uniqueKeys;
     }
@@ -121,7 +128,7 @@ final class PostgresTaskInserter implements TaskInserter {
         return enqueued;
     }
 
-    /** Binds the seven column arrays of {@code tasks} from parameter 1; returns the next parameter's index. */
+    /** Binds the nine column arrays of {@code tasks} from parameter 1; returns the next parameter's index. */
     private static int bindColumns(PreparedStatement statement, Connection connection, List<NewTask> tasks)
             throws SQLException {
         int size = tasks.size();
@@ -132,6 +139,8 @@ final class PostgresTaskInserter implements TaskInserter {
         String[] runAts = new String[size];
         Long[] delays = new Long[size];
         Integer[] maxAttempts = new Integer[size];
+        String[] nodes = new String[size];
+        String[] groups = new String[size];
         for (int i = 0; i < size; i++) {
             NewTask task = tasks.get(i);
             kinds[i] = task.kind();
@@ -141,6 +150,8 @@ final class PostgresTaskInserter implements TaskInserter {
             runAts[i] = task.runAt() == null ? null : task.runAt().toString();
             delays[i] = task.delayMicros();
             maxAttempts[i] = task.maxAttempts();
+            nodes[i] = task.pin().node();
+            groups[i] = task.pin().group();
         }
         statement.setArray(1, connection.createArrayOf("varchar", kinds));
         statement.setArray(2, connection.createArrayOf("varchar", queues));
@@ -149,6 +160,8 @@ final class PostgresTaskInserter implements TaskInserter {
         statement.setArray(5, connection.createArrayOf("text", runAts));
         statement.setArray(6, connection.createArrayOf("int8", delays));
         statement.setArray(7, connection.createArrayOf("int4", maxAttempts));
-        return 8;
+        statement.setArray(8, connection.createArrayOf("varchar", nodes));
+        statement.setArray(9, connection.createArrayOf("varchar", groups));
+        return 10;
     }
 }
