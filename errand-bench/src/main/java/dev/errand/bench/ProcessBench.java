@@ -22,8 +22,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A distributed process over a table of {@code rows} rows, with {@code nodes} worker JVMs
- * ({@link ProcessBenchNode}): this JVM creates the process from a paged query (1,000 rows per batch... see
- * {@code batchSize}) in one transaction, the workers run its batches, and the clock stops when the process has
+ * ({@link ProcessBenchNode}): this JVM creates the process from a paged query ({@code batchSize} rows per batch,
+ * {@code pageSize} rows per page) in one transaction, the workers run its batches, and the clock stops when the process has
  * succeeded. It records the creation time, the wall time (creation to the end of the process), rows per second,
  * and the heap this JVM uses (after a full GC) when the query has read {@code checkpoint} rows and when it has read
  * all of them: paging and writing the batches in chunks keep it flat.
@@ -36,6 +36,20 @@ public final class ProcessBench {
 
     private ProcessBench() {}
 
+    /**
+     * The size of a run.
+     *
+     * @param rows the rows of the source table
+     * @param nodes the worker JVMs
+     * @param checkpoint after how many rows read the creating JVM's heap is measured the first time
+     * @param batchSize rows per batch
+     * @param pageSize rows per page of the query
+     */
+    public record Size(long rows, int nodes, long checkpoint, int batchSize, int pageSize) {}
+
+    /** A database to run on. */
+    record Database(String url, String user, String password) {}
+
     /** Runs the benchmark and prints its figures. */
     public static void main(String[] args) throws Exception {
         String password = args[2].equals("-") ? "" : args[2];
@@ -44,62 +58,47 @@ public final class ProcessBench {
                 args[0],
                 args[1],
                 password,
-                rows,
-                Integer.parseInt(args[4]),
-                args.length > 5 ? Long.parseLong(args[5]) : rows / 10,
-                args.length > 6 ? Integer.parseInt(args[6]) : 100,
-                args.length > 7 ? Integer.parseInt(args[7]) : 10_000);
+                new Size(
+                        rows,
+                        Integer.parseInt(args[4]),
+                        args.length > 5 ? Long.parseLong(args[5]) : rows / 10,
+                        args.length > 6 ? Integer.parseInt(args[6]) : 100,
+                        args.length > 7 ? Integer.parseInt(args[7]) : 10_000));
         figures.forEach((key, value) -> System.out.println(key + ": " + value));
     }
 
-    /**
-     * Runs one process; returns its figures.
-     *
-     * @param checkpoint after how many rows read the creating JVM's heap is measured the first time
-     */
-    public static Map<String, String> run(
-            String url,
-            String user,
-            String password,
-            long rows,
-            int nodes,
-            long checkpoint,
-            int batchSize,
-            int pageSize)
-            throws Exception {
+    /** Runs one process; returns its figures. */
+    public static Map<String, String> run(String url, String user, String password, Size size) throws Exception {
         String prefix = PREFIX_STEM + Long.toHexString(System.nanoTime() & 0xffffffL) + "_";
         try (HikariDataSource dataSource = ProcessBenchNode.pool(url, user, password, 4)) {
             try {
-                return measure(dataSource, url, user, password, prefix, rows, nodes, checkpoint, batchSize, pageSize);
+                return measure(dataSource, new Database(url, user, password), prefix, size);
             } finally {
                 dropTables(dataSource, prefix);
             }
         }
     }
 
-    @SuppressWarnings("checkstyle:ParameterNumber")
-    private static Map<String, String> measure(
-            HikariDataSource dataSource,
-            String url,
-            String user,
-            String password,
-            String prefix,
-            long rows,
-            int nodes,
-            long checkpoint,
-            int batchSize,
-            int pageSize)
+    private static Map<String, String> measure(HikariDataSource dataSource, Database db, String prefix, Size size)
             throws Exception {
+        String url = db.url();
+        long rows = size.rows();
+        long checkpoint = size.checkpoint();
         Errand creator = ProcessBenchNode.register(Errand.builder(dataSource), prefix)
                 .processingEnabled(false)
                 .build();
         fillSource(dataSource, url, prefix, rows);
         List<Process> workers = new ArrayList<>();
         try {
-            for (int i = 0; i < nodes; i++) {
+            for (int i = 0; i < size.nodes(); i++) {
                 Process worker = Forks.java(
                                 ProcessBenchNode.class,
-                                List.of(url, user, password.isEmpty() ? "-" : password, prefix, "bench-node-" + i),
+                                List.of(
+                                        url,
+                                        db.user(),
+                                        db.password().isEmpty() ? "-" : db.password(),
+                                        prefix,
+                                        "bench-node-" + i),
                                 "-Xmx256m")
                         .start();
                 workers.add(worker);
@@ -122,8 +121,8 @@ public final class ProcessBench {
                                 }
                                 return new ProcessBenchNode.Row(row.getLong(1), row.getInt(2));
                             })
-                            .batchSize(batchSize)
-                            .pageSize(pageSize)
+                            .batchSize(size.batchSize())
+                            .pageSize(size.pageSize())
                             .build());
             double created = (System.nanoTime() - begin) / 1e9;
             ProcessInfo info = creator.processes().wait(id, Duration.ofMinutes(60));
@@ -140,7 +139,7 @@ public final class ProcessBench {
             }
             Map<String, String> figures = new LinkedHashMap<>();
             figures.put("rows", Long.toString(rows));
-            figures.put("nodes", Integer.toString(nodes));
+            figures.put("nodes", Integer.toString(size.nodes()));
             figures.put("batches", Integer.toString(info.batches()));
             figures.put("creation_s", fmt(created));
             figures.put("wall_s", fmt(seconds));

@@ -13,8 +13,11 @@ class ProcessBenchSmokeTest {
 
     @Test
     void aSmallProcessRunsOnTwoWorkerJvms() throws Exception {
-        Map<String, String> figures =
-                ProcessBench.run("jdbc:postgresql://127.0.0.1:5432/test", "postgres", "", 5_000, 2, 500, 100, 1_000);
+        Map<String, String> figures = ProcessBench.run(
+                "jdbc:postgresql://127.0.0.1:5432/test",
+                "postgres",
+                "",
+                new ProcessBench.Size(5_000, 2, 500, 100, 1_000));
         assertThat(figures).containsEntry("rows", "5000").containsEntry("batches", "50");
         assertThat(Double.parseDouble(figures.get("rows_per_s"))).isPositive();
         System.out.println(figures);

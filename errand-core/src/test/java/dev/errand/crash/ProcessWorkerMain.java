@@ -10,7 +10,6 @@ import dev.errand.process.ProcessHandler;
 import dev.errand.process.ProcessKind;
 import dev.errand.process.TurnDecision;
 import dev.errand.process.TurnResult;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -36,24 +35,12 @@ public final class ProcessWorkerMain {
         CrashWorkerMain.exitWhenStdinCloses();
         HikariDataSource dataSource = CrashWorkerMain.pool(args[0], args[1], 8);
         Errand errand = register(
-                        Errand.builder(dataSource)
-                                .tablePrefix(args[2])
-                                .nodeId(args[3])
-                                .queue("default", 4)
-                                .pollInterval(Duration.ofMillis(50))
-                                .heartbeatInterval(Duration.ofMillis(200))
-                                .leaseDuration(Duration.ofSeconds(2))
-                                // Workers only work and die; the test's own node rescues.
-                                .rescueInterval(Duration.ofHours(1)),
+                        CrashWorkerMain.workerBuilder(dataSource, args[2], args[3])
+                                .queue("default", 4),
                         args[2],
                         args[4])
                 .build();
-        errand.start();
-        System.out.println(READY);
-        System.out.flush();
-        while (true) {
-            Thread.sleep(Long.MAX_VALUE);
-        }
+        CrashWorkerMain.runUntilKilled(errand, READY);
     }
 
     /**

@@ -341,7 +341,6 @@ public final class ProcessStore {
      * @param limit the most rows
      */
     public List<FailedBatch> failedBatches(Connection c, String id, int turn, int limit) throws SQLException {
-        List<FailedBatch> failed = new ArrayList<>();
         try (PreparedStatement query = c.prepareStatement("SELECT turn, batch_no, tries, node_id, error FROM " + batches
                 + " WHERE process_id = ? AND state = 'failed'" + (turn > 0 ? " AND turn = ?" : "")
                 + " ORDER BY turn DESC, batch_no LIMIT ?")) {
@@ -351,14 +350,8 @@ public final class ProcessStore {
                 query.setInt(i++, turn);
             }
             query.setInt(i, limit);
-            try (ResultSet rows = query.executeQuery()) {
-                while (rows.next()) {
-                    failed.add(new FailedBatch(
-                            rows.getInt(1), rows.getInt(2), rows.getInt(3), rows.getString(4), rows.getString(5)));
-                }
-            }
+            return readFailed(query);
         }
-        return failed;
     }
 
     /** The first failed batch of a turn that has run more than {@code 1 + retries} times allow, if any. */
@@ -368,13 +361,19 @@ public final class ProcessStore {
             query.setString(1, id);
             query.setInt(2, turn);
             query.setInt(3, retries);
-            try (ResultSet row = query.executeQuery()) {
-                return row.next()
-                        ? Optional.of(new FailedBatch(
-                                row.getInt(1), row.getInt(2), row.getInt(3), row.getString(4), row.getString(5)))
-                        : Optional.empty();
+            return readFailed(query).stream().findFirst();
+        }
+    }
+
+    private static List<FailedBatch> readFailed(PreparedStatement query) throws SQLException {
+        List<FailedBatch> failed = new ArrayList<>();
+        try (ResultSet rows = query.executeQuery()) {
+            while (rows.next()) {
+                failed.add(new FailedBatch(
+                        rows.getInt(1), rows.getInt(2), rows.getInt(3), rows.getString(4), rows.getString(5)));
             }
         }
+        return failed;
     }
 
     /** The next failed batches of a turn after batch number {@code after}, with their items, by number. */
