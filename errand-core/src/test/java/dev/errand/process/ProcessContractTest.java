@@ -256,6 +256,31 @@ class ProcessContractTest extends ErrandTestSupport {
         assertThat(effectNotes()).filteredOn(note -> note.startsWith("turn3-")).hasSize(6);
     }
 
+    @Test
+    void aTurnIsAnalysedOnceEvenWhenItsAnalysisTaskRunsAgain() throws Exception {
+        Errand errand = processNode();
+        String id = errand.processes()
+                .start(ProcessRequest.builder(TURNS).items(items(2)).build());
+        errand.start();
+        assertThat(errand.processes().wait(id, WAIT).state()).isEqualTo(ProcessState.SUCCEEDED);
+
+        // The analysis tasks of every turn again, as a repeated callback would enqueue them.
+        for (int turn = 1; turn <= 3; turn++) {
+            errand.enqueue(dev.errand.enqueue.TaskRequest.of(
+                    dev.errand.internal.process.ProcessRegistry.turnKind(TURNS.name()),
+                    new dev.errand.internal.process.TurnRef(id, turn)));
+        }
+        org.awaitility.Awaitility.await().atMost(WAIT).until(() -> taskRows() == 0);
+
+        assertThat(analysed).extracting(TurnResult::turn).containsExactly(1, 2, 3);
+        assertThat(effectNotes())
+                .filteredOn(note -> note.startsWith("analysed-"))
+                .hasSize(3);
+        ProcessInfo info = errand.processes().find(id).orElseThrow();
+        assertThat(info.state()).isEqualTo(ProcessState.SUCCEEDED);
+        assertThat(info.turns()).hasSize(3);
+    }
+
     // ---- retries and failure ----
 
     @Test
