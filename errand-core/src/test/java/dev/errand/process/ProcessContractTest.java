@@ -74,6 +74,7 @@ class ProcessContractTest extends ErrandTestSupport {
                     public TurnDecision<Item> analyse(TurnResult result, AnalysisContext context) throws Exception {
                         analysed.add(result);
                         effect(context.connection(), "analysed-" + result.turn());
+                        effect(context.connection(), "analysed-on-" + nodeId);
                         if (result.turn() == 3) {
                             return TurnDecision.finish();
                         }
@@ -249,7 +250,7 @@ class ProcessContractTest extends ErrandTestSupport {
         assertThat(info.batches()).isEqualTo(9);
         assertThat(analysed).extracting(TurnResult::turn).containsExactly(1, 2, 3);
         assertThat(effectNotes())
-                .filteredOn(note -> note.startsWith("analysed-"))
+                .filteredOn(note -> note.matches("analysed-\\d"))
                 .hasSize(3);
         assertThat(effectNotes()).filteredOn(note -> note.startsWith("turn1-")).hasSize(5);
         assertThat(effectNotes()).filteredOn(note -> note.startsWith("turn2-")).hasSize(6);
@@ -268,13 +269,13 @@ class ProcessContractTest extends ErrandTestSupport {
         for (int turn = 1; turn <= 3; turn++) {
             errand.enqueue(dev.errand.enqueue.TaskRequest.of(
                     dev.errand.internal.process.ProcessRegistry.turnKind(TURNS.name()),
-                    new dev.errand.internal.process.TurnRef(id, turn)));
+                    new dev.errand.internal.process.TurnRef(id, turn, false)));
         }
         org.awaitility.Awaitility.await().atMost(WAIT).until(() -> taskRows() == 0);
 
         assertThat(analysed).extracting(TurnResult::turn).containsExactly(1, 2, 3);
         assertThat(effectNotes())
-                .filteredOn(note -> note.startsWith("analysed-"))
+                .filteredOn(note -> note.matches("analysed-\\d"))
                 .hasSize(3);
         ProcessInfo info = errand.processes().find(id).orElseThrow();
         assertThat(info.state()).isEqualTo(ProcessState.SUCCEEDED);
@@ -374,7 +375,10 @@ class ProcessContractTest extends ErrandTestSupport {
 
     @Test
     void aProcessRestrictedToANodeGroupRunsItsBatchesOnlyThere() throws Exception {
-        Errand inGroup = node(processNode(builder(), "in-group").nodeGroups("reports"));
+        // Exclusive: it claims only tasks pinned to its group, so the (unpinned) callbacks that end each turn go to
+        // the other node, which passes each analysis on to the group.
+        Errand inGroup =
+                node(processNode(builder(), "in-group").nodeGroups("reports").exclusive(true));
         Errand outside = node(processNode(builder(), "outside"));
         String id = inGroup.processes()
                 .start(ProcessRequest.builder(SIMPLE)
@@ -390,6 +394,18 @@ class ProcessContractTest extends ErrandTestSupport {
         assertThat(info.state()).isEqualTo(ProcessState.SUCCEEDED);
         assertThat(info.nodeGroup()).isEqualTo("reports");
         assertThat(handled).hasSize(40).allSatisfy(entry -> assertThat(entry).endsWith("@in-group"));
+        // A process of turns in the group: its analyses run there too, also when the other node fires the callback.
+        String turns = outside.processes()
+                .start(ProcessRequest.builder(TURNS)
+                        .items(items(6))
+                        .batchSize(1)
+                        .nodeGroup("reports")
+                        .build());
+        assertThat(inGroup.processes().wait(turns, WAIT).state()).isEqualTo(ProcessState.SUCCEEDED);
+        assertThat(effectNotes())
+                .filteredOn(note -> note.startsWith("analysed-on-"))
+                .containsOnly("analysed-on-in-group")
+                .hasSize(3);
         assertThat(scalar("SELECT COUNT(*) FROM " + prefix + "process_batch WHERE node_id <> 'in-group'"))
                 .isZero();
     }

@@ -261,7 +261,7 @@ public final class ProcessRuntime {
                         requests.resolve(
                                 TaskRequest.builder(
                                                 ProcessRegistry.turnKind(process.name()),
-                                                new TurnRef(process.id(), turn))
+                                                new TurnRef(process.id(), turn, false))
                                         .queue(process.queue())
                                         .build(),
                                 offset));
@@ -381,6 +381,24 @@ public final class ProcessRuntime {
             return;
         }
         ProcessStore.ProcessRow process = locked.get();
+        if (process.nodeGroup() != null
+                && !ref.relayed()
+                && !settings.cluster().groups().contains(process.nodeGroup())) {
+            // The batch callback is not pinned: pass the analysis on to the process's node group, in this
+            // transaction, so that it runs where the process's batches run.
+            inserter.insert(
+                    c,
+                    requests.resolve(
+                            TaskRequest.builder(
+                                            ProcessRegistry.turnKind(process.name()),
+                                            new TurnRef(process.id(), ref.turn(), true))
+                                    .queue(process.queue())
+                                    .nodeGroup(process.nodeGroup())
+                                    .build(),
+                            offset),
+                    storage.workflows().channel());
+            return;
+        }
         String id = process.id();
         int turn = ref.turn();
         store.failUnfinished(c, id, turn, offset);

@@ -5,5 +5,7 @@ package dev.errand.internal.process;
  *
  * @param process the process id
  * @param turn the turn
+ * @param relayed whether a node outside the process's node group passed it on to the group (it then runs
+ *     wherever it is claimed, so that it cannot be passed on forever)
  */
-public record TurnRef(String process, int turn) {}
+public record TurnRef(String process, int turn, boolean relayed) {}
