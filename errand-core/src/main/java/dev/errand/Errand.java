@@ -15,6 +15,7 @@ import dev.errand.internal.admin.JdbcBatchAdmin;
 import dev.errand.internal.admin.JdbcClusterAdmin;
 import dev.errand.internal.admin.JdbcEventAdmin;
 import dev.errand.internal.admin.JdbcHistoryAdmin;
+import dev.errand.internal.admin.JdbcProcessAdmin;
 import dev.errand.internal.admin.JdbcScheduleAdmin;
 import dev.errand.internal.admin.JdbcTaskAdmin;
 import dev.errand.internal.cluster.NodeAgent;
@@ -23,6 +24,8 @@ import dev.errand.internal.engine.Kinds;
 import dev.errand.internal.engine.PoolSizeCheck;
 import dev.errand.internal.enqueue.Enqueuer;
 import dev.errand.internal.enqueue.Requests;
+import dev.errand.internal.process.ProcessRegistry;
+import dev.errand.internal.process.ProcessRuntime;
 import dev.errand.internal.store.ClusterStore;
 import dev.errand.internal.store.Jdbc;
 import dev.errand.internal.store.NewTask;
@@ -36,6 +39,7 @@ import dev.errand.node.NodeHealth;
 import dev.errand.node.NodeStats;
 import dev.errand.node.PinPolicy;
 import dev.errand.node.QueueActivity;
+import dev.errand.process.ProcessAdmin;
 import dev.errand.schedule.ScheduleAdmin;
 import dev.errand.spi.ClaimStrategy;
 import dev.errand.spi.ClaimedTask;
@@ -104,6 +108,7 @@ public final class Errand implements AutoCloseable {
     private final dev.errand.internal.workflow.WorkflowEnqueuer workflows;
     private final BatchAdmin batches;
     private PostgresNotificationListener notifications;
+    private volatile ProcessAdmin processes;
     private volatile boolean running;
     private boolean stopped;
 
@@ -512,6 +517,17 @@ public final class Errand implements AutoCloseable {
     /** Batches: their progress, cancelling them, and the callbacks that fired. */
     public BatchAdmin batches() {
         return batches;
+    }
+
+    /** Connects the processes this node registers; the builder calls it once. */
+    void attachProcesses(ProcessRegistry registry) {
+        this.processes = new JdbcProcessAdmin(
+                new ProcessRuntime(storage, settings, engineParts.kinds(), registry), wakeUps::wake);
+    }
+
+    /** Distributed processes: start them, read their turns and failed batches, wait for, cancel and re-run them. */
+    public ProcessAdmin processes() {
+        return processes;
     }
 
     /** Runs one sweep of batch callbacks now, as every node does every rescue interval. */

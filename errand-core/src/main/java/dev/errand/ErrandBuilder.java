@@ -7,6 +7,7 @@ import dev.errand.error.ErrandException;
 import dev.errand.internal.claim.DialectClaimEnvironment;
 import dev.errand.internal.engine.Kinds;
 import dev.errand.internal.engine.TaskListeners;
+import dev.errand.internal.process.ProcessRegistry;
 import dev.errand.internal.schema.SchemaMigrator;
 import dev.errand.internal.store.AttemptHistory;
 import dev.errand.internal.store.CancelRequests;
@@ -17,6 +18,7 @@ import dev.errand.internal.store.Storage;
 import dev.errand.internal.store.TaskStore;
 import dev.errand.internal.store.Transactions;
 import dev.errand.internal.store.WorkflowStore;
+import dev.errand.process.ProcessDefinition;
 import dev.errand.retry.RetryPolicy;
 import dev.errand.schedule.Schedule;
 import dev.errand.spi.ClaimStrategy;
@@ -50,6 +52,7 @@ public final class ErrandBuilder {
     private final Map<String, Schedule> schedules = new LinkedHashMap<>();
     private final ErrandSettings.Builder settings = ErrandSettings.builder(defaultNodeId());
     private final List<TaskListener> listeners = new ArrayList<>();
+    private final ProcessRegistry processes = new ProcessRegistry();
     private PayloadCodec codec = new PayloadCodec();
     private TransactionRunner transactionRunner = TransactionRunner.jdbc();
     private ClaimStrategy.Factory claimStrategy = ClaimStrategies.skipLocked();
@@ -89,6 +92,18 @@ public final class ErrandBuilder {
             throw new IllegalArgumentException("Task kind '" + definition.kind() + "' is registered twice;"
                     + " each kind needs exactly one handler");
         }
+        return this;
+    }
+
+    /**
+     * Registers a distributed process: this node can then create it, run its batches and analyse its turns (two
+     * task kinds, {@code errand:process:<name>:batch} and {@code errand:process:<name>:turn}, in the queue each
+     * process request names). Each process may be registered once.
+     *
+     * @throws IllegalArgumentException if the definition is null or its name is registered already
+     */
+    public ErrandBuilder registerProcess(ProcessDefinition<?> definition) {
+        processes.add(definition).forEach(this::register);
         return this;
     }
 
@@ -457,6 +472,7 @@ public final class ErrandBuilder {
         ClaimStrategy claim = claimStrategy.create(new DialectClaimEnvironment(database, table));
         Errand errand =
                 new Errand(new Errand.Assembly(built, storage, new Kinds(definitions, codec, built), claim, listener));
+        errand.attachProcesses(processes);
         upsertSchedules(errand);
         return errand;
     }

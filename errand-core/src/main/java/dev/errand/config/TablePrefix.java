@@ -85,6 +85,21 @@ public record TablePrefix(String value) {
         return value + "batch_fired";
     }
 
+    /** The table of distributed processes. */
+    public String processTable() {
+        return value + "process";
+    }
+
+    /** The table of the turns of processes. */
+    public String processTurnTable() {
+        return value + "process_turn";
+    }
+
+    /** The table of the batches of processes' turns. */
+    public String processBatchTable() {
+        return value + "process_batch";
+    }
+
     /** The name of Errand's own Flyway history table. */
     public String historyTable() {
         return value + "schema_history";

@@ -3,6 +3,7 @@ package dev.errand.crash;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.errand.Errand;
+import dev.errand.ErrandBuilder;
 import dev.errand.task.ExecutionMode;
 import dev.errand.task.TaskDefinition;
 import java.io.IOException;
@@ -11,6 +12,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
+import javax.sql.DataSource;
 
 /**
  * The worker JVM that {@link CrashRecoveryTest} kills with SIGKILL. It exists so that a crash is a real
@@ -118,6 +120,30 @@ public final class CrashWorkerMain {
             insert.setLong(1, taskId);
             insert.setString(2, note);
             insert.executeUpdate();
+        }
+    }
+
+    /**
+     * The settings the worker children of the workflow and process crash tests share: fast polls and heartbeats,
+     * 2 s leases, and no rescue of their own (they only work and die; the test's own node rescues).
+     */
+    static ErrandBuilder workerBuilder(DataSource dataSource, String prefix, String nodeId) {
+        return Errand.builder(dataSource)
+                .tablePrefix(prefix)
+                .nodeId(nodeId)
+                .pollInterval(Duration.ofMillis(50))
+                .heartbeatInterval(Duration.ofMillis(200))
+                .leaseDuration(Duration.ofSeconds(2))
+                .rescueInterval(Duration.ofHours(1));
+    }
+
+    /** Starts a worker child's node, prints {@code ready}, and waits to be killed. */
+    static void runUntilKilled(Errand errand, String ready) throws InterruptedException {
+        errand.start();
+        System.out.println(ready);
+        System.out.flush();
+        while (true) {
+            Thread.sleep(Long.MAX_VALUE);
         }
     }
 

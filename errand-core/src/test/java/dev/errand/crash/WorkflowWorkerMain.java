@@ -9,7 +9,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Duration;
 import javax.sql.DataSource;
 
 /**
@@ -28,24 +27,12 @@ public final class WorkflowWorkerMain {
         CrashWorkerMain.exitWhenStdinCloses();
         HikariDataSource dataSource = CrashWorkerMain.pool(args[0], args[1], 12);
         Errand errand = kinds(
-                        Errand.builder(dataSource)
-                                .tablePrefix(args[2])
-                                .nodeId(args[3])
-                                .queue("default", 8)
-                                .pollInterval(Duration.ofMillis(50))
-                                .heartbeatInterval(Duration.ofMillis(200))
-                                .leaseDuration(Duration.ofSeconds(2))
-                                // Workers only work and die; the test's own node rescues.
-                                .rescueInterval(Duration.ofHours(1)),
+                        CrashWorkerMain.workerBuilder(dataSource, args[2], args[3])
+                                .queue("default", 8),
                         dataSource,
                         args[2])
                 .build();
-        errand.start();
-        System.out.println(READY);
-        System.out.flush();
-        while (true) {
-            Thread.sleep(Long.MAX_VALUE);
-        }
+        CrashWorkerMain.runUntilKilled(errand, READY);
     }
 
     /**

@@ -196,6 +196,29 @@ public final class ErrandClient {
                 result -> queuesOf(batch.tasks()));
     }
 
+    /**
+     * Starts a distributed process: inside a Spring-managed transaction on its connection, so that the process and
+     * its first turn's batches exist if and only if the transaction commits (a query is read page by page on that
+     * connection); outside one in a transaction of its own.
+     *
+     * @return the process id
+     * @throws IllegalArgumentException for a bad request, a process this node does not register, or an id that exists
+     * @throws DataAccessException if the database fails
+     */
+    public String startProcess(dev.errand.process.ProcessRequest<?> request) {
+        Objects.requireNonNull(request, "request must not be null: build one with ProcessRequest.builder(kind)");
+        return inCallersTransaction(
+                "startProcess",
+                connection -> errand.processes().start(connection, request),
+                () -> errand.processes().start(request),
+                result -> Set.of(request.queue()));
+    }
+
+    /** Distributed processes: read them, wait for them, cancel them and re-run their failed batches. */
+    public dev.errand.process.ProcessAdmin processes() {
+        return errand.processes();
+    }
+
     /** Batches: their progress, cancelling them, and the callbacks that fired. */
     public BatchAdmin batches() {
         return errand.batches();

@@ -5,13 +5,9 @@ import dev.errand.batch.BatchEvent;
 import dev.errand.batch.BatchProgress;
 import dev.errand.error.ErrandException;
 import dev.errand.internal.store.Storage;
-import dev.errand.internal.store.WorkflowStore;
 import dev.errand.internal.workflow.Finisher;
-import dev.errand.task.TaskState;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -37,21 +33,9 @@ public final class JdbcBatchAdmin implements BatchAdmin {
     @Override
     public long cancel(long batchId) {
         requireId(batchId);
-        long cancelled = run("cancelBatch", c -> {
-            WorkflowStore store = storage.workflows();
-            if (!store.markCancelled(c, batchId, storage.offsetMicros())) {
-                return store.progress(c, batchId).isEmpty() ? -1L : 0L;
-            }
-            List<WorkflowStore.Dependent> unstarted = store.lockUnstarted(c, batchId);
-            long[] ids =
-                    unstarted.stream().mapToLong(WorkflowStore.Dependent::id).toArray();
-            int count = store.cancelUnstarted(
-                    c, ids, "Cancelled: its batch " + batchId + " was cancelled", storage.offsetMicros());
-            List<Finisher.Finished> finished = new ArrayList<>(unstarted.size());
-            unstarted.forEach(task -> finished.add(new Finisher.Finished(task.id(), task.links())));
-            finisher.finished(c, finished, TaskState.CANCELLED);
-            return (long) count;
-        });
+        long cancelled = run(
+                "cancelBatch",
+                c -> finisher.cancelBatch(c, batchId, "Cancelled: its batch " + batchId + " was cancelled"));
         if (cancelled < 0) {
             throw new IllegalArgumentException("There is no batch " + batchId + "; pass the id of EnqueuedBatch.id()");
         }

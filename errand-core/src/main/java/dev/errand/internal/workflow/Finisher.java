@@ -112,6 +112,26 @@ public final class Finisher {
         return recheck;
     }
 
+    /**
+     * Cancels a batch in the caller's transaction: marks it cancelled and cancels its tasks that have not
+     * started, which count as cancelled. Call {@link #recheckPending()} once the transaction is over.
+     *
+     * @param reason the {@code last_error} of the cancelled tasks
+     * @return how many tasks it cancelled; 0 if the batch was cancelled already; -1 if there is no such batch
+     */
+    public long cancelBatch(Connection c, long batchId, String reason) throws SQLException {
+        if (!store.markCancelled(c, batchId, storage.offsetMicros())) {
+            return store.progress(c, batchId).isEmpty() ? -1L : 0L;
+        }
+        List<WorkflowStore.Dependent> unstarted = store.lockUnstarted(c, batchId);
+        long[] ids = unstarted.stream().mapToLong(WorkflowStore.Dependent::id).toArray();
+        int count = store.cancelUnstarted(c, ids, reason, storage.offsetMicros());
+        List<Finished> cancelled = new ArrayList<>(unstarted.size());
+        unstarted.forEach(task -> cancelled.add(new Finished(task.id(), task.links())));
+        finished(c, cancelled, TaskState.CANCELLED);
+        return count;
+    }
+
     /** Checks again the batches this thread's transactions counted since the last call; see {@link #finished}. */
     public void recheckPending() {
         Set<Long> pending = TO_RECHECK.get();

@@ -26,6 +26,9 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 @Endpoint(id = "errand")
 public class ErrandEndpoint {
 
+    /** How many of the newest processes the endpoint shows. */
+    static final int RECENT_PROCESSES = 20;
+
     private final Errand errand;
     private final ErrandTasks tasks;
     private final TaskStatistics statistics;
@@ -106,7 +109,8 @@ public class ErrandEndpoint {
                 nodes,
                 errand.schedules().list(),
                 overview.databaseTime().toString(),
-                errand.cluster().nodes());
+                errand.cluster().nodes(),
+                errand.processes().list(null, RECENT_PROCESSES));
     }
 
     /**
@@ -120,6 +124,7 @@ public class ErrandEndpoint {
      * @param schedules the recurring schedules, with their next and last slots
      * @param databaseTime the database's time when the counts were read
      * @param cluster every node in the node registry, with its state
+     * @param processes the newest distributed processes, with their state, turns, counts per turn and error
      */
     public record ErrandDescriptor(
             NodeDescriptor node,
@@ -129,7 +134,8 @@ public class ErrandEndpoint {
             List<String> nodes,
             List<ScheduleInfo> schedules,
             String databaseTime,
-            List<dev.errand.node.NodeInfo> cluster) {}
+            List<dev.errand.node.NodeInfo> cluster,
+            List<dev.errand.process.ProcessInfo> processes) {}
 
     /**
      * This node.

@@ -2,6 +2,7 @@ package dev.errand.spring.autoconfigure;
 
 import dev.errand.Errand;
 import dev.errand.ErrandBuilder;
+import dev.errand.process.ProcessDefinition;
 import dev.errand.schedule.Schedule;
 import dev.errand.spi.PayloadCodec;
 import dev.errand.spi.TaskListener;
@@ -112,12 +113,14 @@ public class ErrandAutoConfiguration {
             ObjectProvider<TaskListener> listeners,
             ObjectProvider<PayloadCodec> payloadCodec,
             ObjectProvider<ErrandBuilderCustomizer> customizers,
-            ObjectProvider<Schedule> schedules) {
+            ObjectProvider<Schedule> schedules,
+            ObjectProvider<ProcessDefinition<?>> processes) {
         ErrandBuilder builder = Errand.builder(dataSource);
         properties.applyTo(builder);
         tasks.definitions().forEach(builder::register);
         properties.buildSchedules().forEach(builder::schedule);
         schedules.orderedStream().forEach(builder::schedule);
+        processes.orderedStream().forEach(builder::registerProcess);
         builder.transactionRunner(transactionRunner);
         listeners.orderedStream().forEach(builder::listener);
         payloadCodec.ifAvailable(builder::payloadCodec);

@@ -1,0 +1,153 @@
+package dev.errand.internal.admin;
+
+import dev.errand.error.ErrandException;
+import dev.errand.internal.process.ProcessRuntime;
+import dev.errand.internal.store.Jdbc;
+import dev.errand.process.FailedBatch;
+import dev.errand.process.ProcessAdmin;
+import dev.errand.process.ProcessInfo;
+import dev.errand.process.ProcessRequest;
+import dev.errand.process.ProcessState;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/** The process admin API on a node's storage; each call without a connection is one transaction. */
+public final class JdbcProcessAdmin implements ProcessAdmin {
+
+    private static final long POLL_MILLIS = 100;
+
+    private final ProcessRuntime runtime;
+    private final Consumer<String> wakeUp;
+
+    /**
+     * Creates the admin API.
+     *
+     * @param runtime the node's process runtime
+     * @param wakeUp wakes this node's poller of a queue after a commit
+     */
+    public JdbcProcessAdmin(ProcessRuntime runtime, Consumer<String> wakeUp) {
+        this.runtime = runtime;
+        this.wakeUp = wakeUp;
+    }
+
+    @Override
+    public String start(Connection connection, ProcessRequest<?> request) {
+        if (connection == null) {
+            throw new IllegalArgumentException("connection must not be null: pass the connection of the"
+                    + " transaction the process belongs to, or use start(request)");
+        }
+        requireRequest(request);
+        try {
+            boolean autoCommit = connection.getAutoCommit();
+            String id = Jdbc.atomically(connection, c -> runtime.start(c, request));
+            if (autoCommit) {
+                wakeUp.accept(request.queue());
+            }
+            return id;
+        } catch (SQLException e) {
+            throw new ErrandException("startProcess", e);
+        }
+    }
+
+    @Override
+    public String start(ProcessRequest<?> request) {
+        requireRequest(request);
+        String id = run("startProcess", c -> runtime.start(c, request));
+        wakeUp.accept(request.queue());
+        return id;
+    }
+
+    @Override
+    public Optional<ProcessInfo> find(String processId) {
+        requireId(processId);
+        return run("findProcess", c -> runtime.store().info(c, processId));
+    }
+
+    @Override
+    public List<ProcessInfo> list(ProcessState state, int limit) {
+        if (limit < 1 || limit > 1_000) {
+            throw new IllegalArgumentException("limit must be between 1 and 1000, was " + limit);
+        }
+        return run("listProcesses", c -> runtime.store().list(c, state, limit));
+    }
+
+    @Override
+    public List<FailedBatch> failedBatches(String processId, int limit) {
+        requireId(processId);
+        if (limit < 1 || limit > 10_000) {
+            throw new IllegalArgumentException("limit must be between 1 and 10000, was " + limit);
+        }
+        return run("failedBatches", c -> runtime.store().failedBatches(c, processId, 0, limit));
+    }
+
+    @Override
+    public ProcessInfo wait(String processId, Duration timeout) throws InterruptedException {
+        requireId(processId);
+        if (timeout == null || timeout.isNegative()) {
+            throw new IllegalArgumentException("timeout must be zero or more, was " + timeout);
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            ProcessInfo info = find(processId)
+                    .orElseThrow(() -> new IllegalArgumentException("There is no process '" + processId + "'"));
+            long left = deadline - System.nanoTime();
+            if (info.state().isFinal() || left <= 0) {
+                return info;
+            }
+            Thread.sleep(Math.min(POLL_MILLIS, Math.max(1, left / 1_000_000)));
+        }
+    }
+
+    @Override
+    public boolean cancel(String processId) {
+        requireId(processId);
+        try {
+            return run("cancelProcess", c -> runtime.cancel(c, processId))
+                    .orElseThrow(() -> new IllegalArgumentException("There is no process '" + processId + "'"));
+        } finally {
+            runtime.recheckBatches();
+        }
+    }
+
+    @Override
+    public int rerunFailed(String processId) {
+        requireId(processId);
+        int rerun = run("rerunFailedBatches", c -> runtime.rerunFailed(c, processId))
+                .orElseThrow(() -> new IllegalArgumentException("There is no process '" + processId + "'"));
+        if (rerun > 0) {
+            wakeUp.accept(queueOf(processId));
+        }
+        return rerun;
+    }
+
+    private String queueOf(String processId) {
+        return run("processQueue", c -> runtime.store()
+                .process(c, processId, false)
+                .map(row -> row.queue())
+                .orElse("default"));
+    }
+
+    private static void requireRequest(ProcessRequest<?> request) {
+        if (request == null) {
+            throw new IllegalArgumentException("request must not be null: build one with ProcessRequest.builder(kind)");
+        }
+    }
+
+    private static void requireId(String processId) {
+        if (processId == null || processId.isBlank()) {
+            throw new IllegalArgumentException("processId must not be blank: pass the id start(...) returned");
+        }
+    }
+
+    private <T> T run(String operation, Jdbc.ConnectionWork<T> work) {
+        try {
+            return runtime.storage().transactions().run(operation, work);
+        } catch (SQLException e) {
+            throw new ErrandException(operation, e);
+        }
+    }
+}

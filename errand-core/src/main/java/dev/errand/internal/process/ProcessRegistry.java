@@ -1,0 +1,74 @@
+package dev.errand.internal.process;
+
+import dev.errand.process.ProcessDefinition;
+import dev.errand.task.TaskDefinition;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The processes a node registers, and the two task kinds each is run by: one that runs a batch and one that
+ * analyses a turn. The tasks' handlers reach the node's {@link ProcessRuntime} once the node is built.
+ */
+public final class ProcessRegistry {
+
+    /** How many attempts a process task has: a node that dies during one costs an attempt. */
+    static final int TASK_ATTEMPTS = 5;
+
+    private final Map<String, ProcessDefinition<?>> definitions = new LinkedHashMap<>();
+    private volatile ProcessRuntime runtime;
+
+    /** The kind of the tasks that run the batches of process {@code name}. */
+    public static String batchKind(String name) {
+        return "errand:process:" + name + ":batch";
+    }
+
+    /** The kind of the tasks that analyse the turns of process {@code name}. */
+    public static String turnKind(String name) {
+        return "errand:process:" + name + ":turn";
+    }
+
+    /**
+     * Adds a process.
+     *
+     * @return the task definitions to register for it
+     * @throws IllegalArgumentException if it is null or registered already
+     */
+    public List<TaskDefinition<?>> add(ProcessDefinition<?> definition) {
+        if (definition == null) {
+            throw new IllegalArgumentException(
+                    "definition must not be null: build one with ProcessDefinition.of or ProcessDefinition.simple");
+        }
+        if (definitions.putIfAbsent(definition.name(), definition) != null) {
+            throw new IllegalArgumentException("Process '" + definition.name() + "' is registered twice; each"
+                    + " process needs exactly one definition");
+        }
+        return List.of(
+                TaskDefinition.builder(batchKind(definition.name()), BatchRef.class, (ref, context) -> runtime()
+                                .runBatch(ref, context))
+                        .maxAttempts(TASK_ATTEMPTS)
+                        .build(),
+                TaskDefinition.builder(turnKind(definition.name()), TurnRef.class, (ref, context) -> runtime()
+                                .analyse(ref, context))
+                        .maxAttempts(TASK_ATTEMPTS)
+                        .build());
+    }
+
+    /** The definition of a process, or {@code null} if this node does not register it. */
+    public ProcessDefinition<?> definition(String name) {
+        return definitions.get(name);
+    }
+
+    /** Connects the registry to the node's runtime, once it is built. */
+    public void bind(ProcessRuntime runtime) {
+        this.runtime = runtime;
+    }
+
+    private ProcessRuntime runtime() {
+        ProcessRuntime bound = runtime;
+        if (bound == null) {
+            throw new IllegalStateException("The process runtime is not bound; build the node with ErrandBuilder");
+        }
+        return bound;
+    }
+}

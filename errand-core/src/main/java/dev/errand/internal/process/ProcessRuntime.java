@@ -1,0 +1,533 @@
+package dev.errand.internal.process;
+
+import dev.errand.batch.BatchEvent;
+import dev.errand.config.ErrandSettings;
+import dev.errand.enqueue.TaskRequest;
+import dev.errand.internal.engine.Kinds;
+import dev.errand.internal.enqueue.Requests;
+import dev.errand.internal.store.NewTask;
+import dev.errand.internal.store.ProcessStore;
+import dev.errand.internal.store.Storage;
+import dev.errand.internal.store.TaskInserter;
+import dev.errand.internal.store.WorkflowStore;
+import dev.errand.internal.workflow.Finisher;
+import dev.errand.process.AnalysisContext;
+import dev.errand.process.BatchContext;
+import dev.errand.process.FailedBatch;
+import dev.errand.process.ProcessDefinition;
+import dev.errand.process.ProcessRequest;
+import dev.errand.process.ProcessState;
+import dev.errand.process.TurnDecision;
+import dev.errand.process.TurnResult;
+import dev.errand.spi.PayloadCodec;
+import dev.errand.task.TaskContext;
+import java.lang.reflect.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Savepoint;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Runs the phases of processes on one node: creation (on the caller's connection), the task that runs a batch,
+ * the batch callback that analyses a turn and starts the next one, and the operator's cancel and re-run. Every
+ * phase is one transaction; a node that dies in one leaves nothing behind, and the task's retry does it again.
+ */
+public final class ProcessRuntime {
+
+    /** How many batches are written per round trip, so that creation holds one chunk and one page at a time. */
+    static final int CHUNK = 200;
+
+    /** How many failed batches an analysis is shown. */
+    static final int SHOWN_FAILURES = 1_000;
+
+    private final Storage storage;
+    private final ProcessStore store;
+    private final Requests requests;
+    private final PayloadCodec codec;
+    private final ProcessRegistry registry;
+    private final ErrandSettings settings;
+    private final TaskInserter inserter;
+    private final Finisher finisher;
+
+    /** Creates the runtime of a node and binds the registry's task handlers to it. */
+    public ProcessRuntime(Storage storage, ErrandSettings settings, Kinds kinds, ProcessRegistry registry) {
+        this.storage = storage;
+        this.settings = settings;
+        this.store = new ProcessStore(storage.dialect(), settings.tablePrefix());
+        this.requests = new Requests(settings, kinds.definitions(), kinds.codec());
+        this.codec = kinds.codec();
+        this.registry = registry;
+        this.inserter = storage.dialect().inserter(storage.tasks().table(), storage.dataSource());
+        this.finisher = new Finisher(storage);
+        registry.bind(this);
+    }
+
+    /** The process SQL. */
+    public ProcessStore store() {
+        return store;
+    }
+
+    /** The node's storage. */
+    public Storage storage() {
+        return storage;
+    }
+
+    /** Fires what the batches counted by this thread's last transaction call for; see {@link Finisher}. */
+    public void recheckBatches() {
+        finisher.recheckPending();
+    }
+
+    // ---- creation ----
+
+    /**
+     * Creates a process on the caller's connection: its row, its first turn and that turn's batches and tasks,
+     * written a chunk at a time while the input is read.
+     *
+     * @return the process id
+     */
+    public String start(Connection c, ProcessRequest<?> request) throws SQLException {
+        ProcessDefinition<?> definition = registry.definition(request.kind().name());
+        if (definition == null) {
+            throw new IllegalArgumentException("Process '" + request.kind().name() + "' is not registered on this"
+                    + " node; register it with ErrandBuilder.registerProcess(...) on the nodes that create or run it");
+        }
+        if (!definition.kind().itemType().equals(request.kind().itemType())) {
+            throw new IllegalArgumentException("Process '" + request.kind().name() + "' is registered with items of "
+                    + definition.kind().itemType().getName() + ", not "
+                    + request.kind().itemType().getName());
+        }
+        if (!settings.queues().containsKey(request.queue())) {
+            throw new IllegalArgumentException("Queue '" + request.queue() + "' is not configured; declare it with"
+                    + " Errand.builder(dataSource).queue(\"" + request.queue() + "\", concurrency)");
+        }
+        String id = request.processId() != null
+                ? request.processId()
+                : UUID.randomUUID().toString();
+        if (store.exists(c, id)) {
+            throw new IllegalArgumentException(
+                    "Process '" + id + "' exists already; give the new one another id, or leave the id out");
+        }
+        long offset = storage.offsetMicros();
+        ProcessStore.ProcessRow row = new ProcessStore.ProcessRow(
+                id,
+                request.kind().name(),
+                ProcessState.RUNNING,
+                1,
+                0,
+                request.queue(),
+                request.nodeGroup(),
+                request.retries(),
+                0);
+        store.insertProcess(c, row, offset);
+        store.insertTurn(c, id, 1, offset);
+        TurnWriter writer = new TurnWriter(c, row, 1);
+        Splitter splitter = new Splitter(writer, request.batchSize());
+        if (request.items() != null) {
+            for (Object item : request.items()) {
+                splitter.add(item);
+            }
+        } else {
+            readPages(c, request, splitter);
+        }
+        splitter.close();
+        int written = writer.finish();
+        if (written == 0) {
+            store.closeTurn(c, id, 1, 0, 0, offset);
+            store.finish(c, id, ProcessState.SUCCEEDED, null, offset);
+        } else {
+            store.advance(c, id, 1, writer.batchId, writer.lastNumber);
+        }
+        return id;
+    }
+
+    /** Reads the query a page at a time with LIMIT and OFFSET; each page is split and written before the next. */
+    private void readPages(Connection c, ProcessRequest<?> request, Splitter splitter) throws SQLException {
+        if (request.hook() != null) {
+            request.hook().beforeQuery(c);
+        }
+        int pageSize = request.pageSize();
+        try (PreparedStatement page = c.prepareStatement(request.sql() + " LIMIT ? OFFSET ?")) {
+            List<Object> parameters = request.parameters();
+            for (long offset = 0; ; offset += pageSize) {
+                for (int i = 0; i < parameters.size(); i++) {
+                    page.setObject(i + 1, parameters.get(i));
+                }
+                page.setInt(parameters.size() + 1, pageSize);
+                page.setLong(parameters.size() + 2, offset);
+                int rows = 0;
+                try (ResultSet result = page.executeQuery()) {
+                    while (result.next()) {
+                        Object item = request.mapper().map(result);
+                        if (item == null) {
+                            throw new IllegalArgumentException("The row mapper of process '"
+                                    + request.kind().name() + "' returned null for row " + (offset + rows + 1)
+                                    + "; return an item");
+                        }
+                        splitter.add(item);
+                        rows++;
+                    }
+                }
+                if (rows < pageSize) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /** Cuts a stream of items into batches of a fixed size. */
+    private final class Splitter {
+        private final TurnWriter writer;
+        private final int size;
+        private List<Object> current;
+
+        Splitter(TurnWriter writer, int size) {
+            this.writer = writer;
+            this.size = size;
+            this.current = new ArrayList<>(size);
+        }
+
+        void add(Object item) throws SQLException {
+            current.add(item);
+            if (current.size() == size) {
+                close();
+            }
+        }
+
+        void close() throws SQLException {
+            if (!current.isEmpty()) {
+                writer.add(writer.lastNumber + 1, 1, encode(current));
+                current = new ArrayList<>(size);
+            }
+        }
+    }
+
+    private String encode(List<?> items) {
+        return codec.encode(items);
+    }
+
+    /**
+     * Writes the batches of one turn a chunk at a time: their tasks (in the turn's Errand batch, created with its
+     * analysis callback at the first chunk) and their rows.
+     */
+    private final class TurnWriter {
+        private final Connection c;
+        private final ProcessStore.ProcessRow process;
+        private final int turn;
+        private final long offset = storage.offsetMicros();
+        private final List<ProcessStore.NewBatch> pending = new ArrayList<>(CHUNK);
+        private long batchId;
+        private int lastNumber;
+        private int written;
+
+        TurnWriter(Connection c, ProcessStore.ProcessRow process, int turn) {
+            this.c = c;
+            this.process = process;
+            this.turn = turn;
+            this.lastNumber = process.batches();
+        }
+
+        void add(int number, int tries, String contextJson) throws SQLException {
+            pending.add(new ProcessStore.NewBatch(number, tries, contextJson, 0));
+            lastNumber = Math.max(lastNumber, number);
+            if (pending.size() == CHUNK) {
+                flush();
+            }
+        }
+
+        int finish() throws SQLException {
+            flush();
+            store.sizeTurn(c, process.id(), turn, batchId, written);
+            return written;
+        }
+
+        private void flush() throws SQLException {
+            if (pending.isEmpty()) {
+                return;
+            }
+            WorkflowStore workflows = storage.workflows();
+            if (batchId == 0) {
+                batchId = workflows.createBatch(c, 0, offset);
+                workflows.insertCallback(
+                        c,
+                        batchId,
+                        BatchEvent.COMPLETE.dbValue(),
+                        requests.resolve(
+                                TaskRequest.builder(
+                                                ProcessRegistry.turnKind(process.name()),
+                                                new TurnRef(process.id(), turn, false))
+                                        .queue(process.queue())
+                                        .build(),
+                                offset));
+            }
+            List<NewTask> tasks = new ArrayList<>(pending.size());
+            for (ProcessStore.NewBatch batch : pending) {
+                TaskRequest.Builder request = TaskRequest.builder(
+                                ProcessRegistry.batchKind(process.name()),
+                                new BatchRef(process.id(), turn, batch.number()))
+                        .queue(process.queue());
+                if (process.nodeGroup() != null) {
+                    request.nodeGroup(process.nodeGroup());
+                }
+                tasks.add(requests.resolve(request.build(), offset));
+            }
+            long[] ids;
+            if (process.nodeGroup() == null) {
+                ids = inserter.insertAll(c, tasks, workflows.channel());
+            } else {
+                ids = new long[tasks.size()];
+                for (int i = 0; i < ids.length; i++) {
+                    ids[i] = inserter.insert(c, tasks.get(i), workflows.channel())
+                            .id();
+                }
+            }
+            workflows.setBatch(c, batchId, ids);
+            List<ProcessStore.NewBatch> rows = new ArrayList<>(pending.size());
+            for (int i = 0; i < ids.length; i++) {
+                ProcessStore.NewBatch batch = pending.get(i);
+                rows.add(new ProcessStore.NewBatch(batch.number(), batch.tries(), batch.contextJson(), ids[i]));
+            }
+            store.insertBatches(c, process.id(), turn, rows);
+            written += rows.size();
+            pending.clear();
+        }
+    }
+
+    // ---- execution ----
+
+    /** Runs one batch in its task's transaction; a batch that is not pending, or whose process stopped, is skipped. */
+    void runBatch(BatchRef ref, TaskContext context) throws Exception {
+        Connection c = context.connection();
+        Optional<ProcessStore.BatchToRun> found = store.batchToRun(c, ref.process(), ref.turn(), ref.batch());
+        if (found.isEmpty()
+                || found.get().processState() != ProcessState.RUNNING
+                || !"pending".equals(found.get().state())) {
+            return;
+        }
+        ProcessDefinition<?> definition = registry.definition(found.get().processName());
+        String error = execute(definition, found.get(), ref, c);
+        store.endBatch(c, ref.process(), ref.turn(), ref.batch(), settings.nodeId(), error, storage.offsetMicros());
+    }
+
+    /** Runs the handler under a savepoint, so that a failing batch's writes roll back and its failure is recorded. */
+    private <T> String execute(
+            ProcessDefinition<T> definition, ProcessStore.BatchToRun batch, BatchRef ref, Connection c)
+            throws SQLException, InterruptedException {
+        Savepoint savepoint = c.setSavepoint();
+        try {
+            List<T> items = decode(batch.contextJson(), definition.kind().itemType());
+            definition.handler().execute(items, new Batch(ref, batch.tries(), c));
+            return null;
+        } catch (InterruptedException e) {
+            // The node is stopping: let the task's retry run the batch, rather than count a failure.
+            throw e;
+        } catch (Exception e) {
+            c.rollback(savepoint);
+            return describe(e);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T> List<T> decode(String json, Class<T> type) {
+        T[] items = codec.decode(json, (Class<T[]>) Array.newInstance(type, 0).getClass());
+        return Collections.unmodifiableList(Arrays.asList(items));
+    }
+
+    private static String describe(Throwable e) {
+        String message = e.getMessage();
+        return e.getClass().getName() + (message == null ? "" : ": " + message);
+    }
+
+    /** What a batch handler sees. */
+    private record Batch(BatchRef ref, int tries, Connection connection) implements BatchContext {
+        @Override
+        public String processId() {
+            return ref.process();
+        }
+
+        @Override
+        public int turn() {
+            return ref.turn();
+        }
+
+        @Override
+        public int batchNumber() {
+            return ref.batch();
+        }
+    }
+
+    /** What an analysis sees. */
+    private record Analysis(String processId, Connection connection) implements AnalysisContext {}
+
+    // ---- analysis ----
+
+    /**
+     * Analyses a turn once its Errand batch is complete: fails the batches its tasks never ran, records the turn's
+     * counts once, and then fails the process, finishes it, or starts the next turn, all in this transaction.
+     */
+    void analyse(TurnRef ref, TaskContext context) throws Exception {
+        Connection c = context.connection();
+        long offset = storage.offsetMicros();
+        Optional<ProcessStore.ProcessRow> locked = store.process(c, ref.process(), true);
+        if (locked.isEmpty()
+                || locked.get().state() != ProcessState.RUNNING
+                || locked.get().turn() != ref.turn()) {
+            return;
+        }
+        ProcessStore.ProcessRow process = locked.get();
+        if (process.nodeGroup() != null
+                && !ref.relayed()
+                && !settings.cluster().groups().contains(process.nodeGroup())) {
+            // The batch callback is not pinned: pass the analysis on to the process's node group, in this
+            // transaction, so that it runs where the process's batches run.
+            inserter.insert(
+                    c,
+                    requests.resolve(
+                            TaskRequest.builder(
+                                            ProcessRegistry.turnKind(process.name()),
+                                            new TurnRef(process.id(), ref.turn(), true))
+                                    .queue(process.queue())
+                                    .nodeGroup(process.nodeGroup())
+                                    .build(),
+                            offset),
+                    storage.workflows().channel());
+            return;
+        }
+        String id = process.id();
+        int turn = ref.turn();
+        store.failUnfinished(c, id, turn, offset);
+        int[] counts = store.countTurn(c, id, turn);
+        if (!store.closeTurn(c, id, turn, counts[0], counts[1], offset)) {
+            return;
+        }
+        Optional<FailedBatch> exhausted = store.exhausted(c, id, turn, process.retries());
+        if (exhausted.isPresent()) {
+            FailedBatch batch = exhausted.get();
+            store.finish(
+                    c,
+                    id,
+                    ProcessState.FAILED,
+                    "Batch " + batch.batchNumber() + " failed " + batch.tries() + " times (retries " + process.retries()
+                            + "); its last error: " + batch.error(),
+                    offset);
+            return;
+        }
+        ProcessDefinition<?> definition = registry.definition(process.name());
+        TurnResult result = new TurnResult(
+                turn, counts[0] + counts[1], counts[0], counts[1], store.failedBatches(c, id, turn, SHOWN_FAILURES));
+        decide(c, process, definition, result, offset);
+    }
+
+    private <T> void decide(
+            Connection c,
+            ProcessStore.ProcessRow process,
+            ProcessDefinition<T> definition,
+            TurnResult result,
+            long offset)
+            throws SQLException, InterruptedException {
+        TurnDecision<T> decision;
+        Savepoint savepoint = c.setSavepoint();
+        try {
+            decision = definition.handler().analyse(result, new Analysis(process.id(), c));
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception e) {
+            c.rollback(savepoint);
+            store.finish(
+                    c,
+                    process.id(),
+                    ProcessState.FAILED,
+                    "The analysis of turn " + result.turn() + " failed: " + describe(e),
+                    offset);
+            return;
+        }
+        if (decision == null) {
+            decision = TurnDecision.finish();
+        }
+        if (decision.failure() != null) {
+            store.finish(c, process.id(), ProcessState.FAILED, decision.failure(), offset);
+        } else if (result.failed() == 0 && decision.batches().isEmpty()) {
+            store.finish(c, process.id(), ProcessState.SUCCEEDED, null, offset);
+        } else {
+            List<String> contexts = new ArrayList<>(decision.batches().size());
+            for (List<T> batch : decision.batches()) {
+                contexts.add(encode(batch));
+            }
+            startTurn(c, process, false, contexts);
+        }
+    }
+
+    /**
+     * Starts the turn after the process's current one: the current turn's failed batches (their tries counted on,
+     * or from 1 again when {@code resetTries}), then new batches.
+     *
+     * @return how many batches the turn runs
+     */
+    private int startTurn(Connection c, ProcessStore.ProcessRow process, boolean resetTries, List<String> contexts)
+            throws SQLException {
+        int turn = process.turn() + 1;
+        store.insertTurn(c, process.id(), turn, storage.offsetMicros());
+        TurnWriter writer = new TurnWriter(c, process, turn);
+        int after = 0;
+        while (true) {
+            List<ProcessStore.Retry> failed = store.failedAfter(c, process.id(), process.turn(), after, CHUNK);
+            for (ProcessStore.Retry retry : failed) {
+                writer.add(retry.number(), resetTries ? 1 : retry.tries() + 1, retry.contextJson());
+                after = retry.number();
+            }
+            if (failed.size() < CHUNK) {
+                break;
+            }
+        }
+        for (String context : contexts) {
+            writer.add(writer.lastNumber + 1, 1, context);
+        }
+        int written = writer.finish();
+        store.advance(c, process.id(), turn, writer.batchId, writer.lastNumber);
+        return written;
+    }
+
+    // ---- operators ----
+
+    /**
+     * Cancels a running process and the tasks of its turn that have not started.
+     *
+     * @return empty if there is no such process; false if it was not running
+     */
+    public Optional<Boolean> cancel(Connection c, String id) throws SQLException {
+        Optional<ProcessStore.ProcessRow> locked = store.process(c, id, true);
+        if (locked.isEmpty()) {
+            return Optional.empty();
+        }
+        if (!store.finish(c, id, ProcessState.CANCELLED, "Cancelled by an operator", storage.offsetMicros())) {
+            return Optional.of(false);
+        }
+        if (locked.get().batchId() > 0) {
+            finisher.cancelBatch(c, locked.get().batchId(), "Cancelled: its process " + id + " was cancelled");
+        }
+        return Optional.of(true);
+    }
+
+    /**
+     * Runs the failed batches of a failed process's last turn again in a new turn.
+     *
+     * @return empty if there is no such process; else how many batches run again
+     */
+    public Optional<Integer> rerunFailed(Connection c, String id) throws SQLException {
+        Optional<ProcessStore.ProcessRow> locked = store.process(c, id, true);
+        if (locked.isEmpty()) {
+            return Optional.empty();
+        }
+        ProcessStore.ProcessRow process = locked.get();
+        if (process.state() != ProcessState.FAILED || store.countTurn(c, id, process.turn())[1] == 0) {
+            return Optional.of(0);
+        }
+        return Optional.of(startTurn(c, process, true, List.of()));
+    }
+}

@@ -1,0 +1,501 @@
+package dev.errand.internal.store;
+
+import dev.errand.config.TablePrefix;
+import dev.errand.process.FailedBatch;
+import dev.errand.process.ProcessInfo;
+import dev.errand.process.ProcessState;
+import dev.errand.process.TurnInfo;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The SQL of distributed processes: the process rows, their turns and their batches. Every state change is one
+ * set-based statement in the transaction that causes it; a turn's analysis happens once because it locks the
+ * process row and sets the turn's {@code analysed_at} only while it is null.
+ */
+public final class ProcessStore {
+
+    /** The longest error text stored. */
+    public static final int MAX_ERROR = 4_000;
+
+    private final Dialect dialect;
+    private final String processes;
+    private final String turns;
+    private final String batches;
+    private final String tasks;
+    private final String errandBatches;
+    private final String now;
+
+    /**
+     * Creates the statements.
+     *
+     * @param dialect the database's dialect
+     * @param tables the table prefix
+     */
+    public ProcessStore(Dialect dialect, TablePrefix tables) {
+        this.dialect = dialect;
+        this.processes = tables.processTable();
+        this.turns = tables.processTurnTable();
+        this.batches = tables.processBatchTable();
+        this.tasks = tables.taskTable();
+        this.errandBatches = tables.batchTable();
+        this.now = dialect.timePlusMicros();
+    }
+
+    /**
+     * A process row.
+     *
+     * @param id its id
+     * @param name its kind's name
+     * @param state its state
+     * @param turn its current turn
+     * @param batchId the Errand batch of its current turn, 0 for none
+     * @param queue the queue of its tasks
+     * @param nodeGroup its node group, or {@code null}
+     * @param retries how often a failed batch runs again
+     * @param batches how many batches it created
+     */
+    public record ProcessRow(
+            String id,
+            String name,
+            ProcessState state,
+            int turn,
+            long batchId,
+            String queue,
+            String nodeGroup,
+            int retries,
+            int batches) {}
+
+    /**
+     * A batch to insert.
+     *
+     * @param number its number within the process
+     * @param tries its runs, this one included
+     * @param contextJson its items as a JSON array
+     * @param taskId the task that runs it
+     */
+    public record NewBatch(int number, int tries, String contextJson, long taskId) {}
+
+    /**
+     * A batch as its task reads it, with its process's state.
+     *
+     * @param processName the process's kind name
+     * @param processState the process's state
+     * @param state the batch's state
+     * @param tries its runs, this one included
+     * @param contextJson its items
+     */
+    public record BatchToRun(
+            String processName, ProcessState processState, String state, int tries, String contextJson) {}
+
+    /**
+     * A failed batch to copy into a new turn.
+     *
+     * @param number its number
+     * @param tries its runs so far
+     * @param contextJson its items
+     */
+    public record Retry(int number, int tries, String contextJson) {}
+
+    // ---- processes ----
+
+    /** Whether a process with this id exists. */
+    public boolean exists(Connection c, String id) throws SQLException {
+        try (PreparedStatement query = c.prepareStatement("SELECT 1 FROM " + processes + " WHERE id = ?")) {
+            query.setString(1, id);
+            try (ResultSet row = query.executeQuery()) {
+                return row.next();
+            }
+        }
+    }
+
+    /** Inserts a running process in turn 1 with no batches yet. */
+    public void insertProcess(Connection c, ProcessRow row, long offsetMicros) throws SQLException {
+        try (PreparedStatement insert = c.prepareStatement("INSERT INTO " + processes
+                + " (id, name, state, turn, queue, node_group, retries, batches, created_at)"
+                + " VALUES (?, ?, 'running', 1, ?, ?, ?, 0, " + now + ")")) {
+            insert.setString(1, row.id());
+            insert.setString(2, row.name());
+            insert.setString(3, row.queue());
+            insert.setString(4, row.nodeGroup());
+            insert.setInt(5, row.retries());
+            insert.setLong(6, offsetMicros);
+            insert.executeUpdate();
+        }
+    }
+
+    /** Reads a process row, locking it for the rest of the transaction when {@code lock} is set. */
+    public Optional<ProcessRow> process(Connection c, String id, boolean lock) throws SQLException {
+        try (PreparedStatement query =
+                c.prepareStatement("SELECT id, name, state, turn, batch_id, queue, node_group, retries, batches FROM "
+                        + processes + " WHERE id = ?" + (lock ? " FOR UPDATE" : ""))) {
+            query.setString(1, id);
+            try (ResultSet row = query.executeQuery()) {
+                if (!row.next()) {
+                    return Optional.empty();
+                }
+                return Optional.of(new ProcessRow(
+                        row.getString(1),
+                        row.getString(2),
+                        ProcessState.fromDb(row.getString(3)),
+                        row.getInt(4),
+                        row.getLong(5),
+                        row.getString(6),
+                        row.getString(7),
+                        row.getInt(8),
+                        row.getInt(9)));
+            }
+        }
+    }
+
+    /** Makes {@code turn} the process's current turn, run by Errand batch {@code batchId}; running again. */
+    public void advance(Connection c, String id, int turn, long batchId, int createdBatches) throws SQLException {
+        try (PreparedStatement update = c.prepareStatement("UPDATE " + processes + " SET turn = ?, batch_id = ?,"
+                + " batches = ?, state = 'running', error = NULL, finished_at = NULL WHERE id = ?")) {
+            update.setInt(1, turn);
+            if (batchId > 0) {
+                update.setLong(2, batchId);
+            } else {
+                update.setNull(2, java.sql.Types.BIGINT);
+            }
+            update.setInt(3, createdBatches);
+            update.setString(4, id);
+            update.executeUpdate();
+        }
+    }
+
+    /**
+     * Ends a running process.
+     *
+     * @return whether it was running
+     */
+    public boolean finish(Connection c, String id, ProcessState state, String error, long offsetMicros)
+            throws SQLException {
+        try (PreparedStatement update = c.prepareStatement("UPDATE " + processes + " SET state = ?, error = ?,"
+                + " finished_at = " + now + " WHERE id = ? AND state = 'running'")) {
+            update.setString(1, state.dbValue());
+            update.setString(2, truncate(error));
+            update.setLong(3, offsetMicros);
+            update.setString(4, id);
+            return update.executeUpdate() == 1;
+        }
+    }
+
+    // ---- turns ----
+
+    /** Inserts a turn; its primary key refuses a second start of the same turn. */
+    public void insertTurn(Connection c, String id, int turn, long offsetMicros) throws SQLException {
+        try (PreparedStatement insert = c.prepareStatement(
+                "INSERT INTO " + turns + " (process_id, turn, batches, started_at) VALUES (?, ?, 0, " + now + ")")) {
+            insert.setString(1, id);
+            insert.setInt(2, turn);
+            insert.setLong(3, offsetMicros);
+            insert.executeUpdate();
+        }
+    }
+
+    /** Records a turn's Errand batch and size once its batches are written, and the Errand batch's total. */
+    public void sizeTurn(Connection c, String id, int turn, long batchId, int size) throws SQLException {
+        try (PreparedStatement update = c.prepareStatement(
+                "UPDATE " + turns + " SET batch_id = ?, batches = ? WHERE process_id = ? AND turn = ?")) {
+            if (batchId > 0) {
+                update.setLong(1, batchId);
+            } else {
+                update.setNull(1, java.sql.Types.BIGINT);
+            }
+            update.setInt(2, size);
+            update.setString(3, id);
+            update.setInt(4, turn);
+            update.executeUpdate();
+        }
+        if (batchId > 0) {
+            try (PreparedStatement update =
+                    c.prepareStatement("UPDATE " + errandBatches + " SET total = ? WHERE id = ?")) {
+                update.setLong(1, size);
+                update.setLong(2, batchId);
+                update.executeUpdate();
+            }
+        }
+    }
+
+    /**
+     * Fails the batches of a turn that are still pending (their task ended without running them: it failed for
+     * good, or was cancelled), with the task's last error.
+     */
+    public void failUnfinished(Connection c, String id, int turn, long offsetMicros) throws SQLException {
+        try (PreparedStatement update = c.prepareStatement("UPDATE " + batches + " SET state = 'failed',"
+                + " finished_at = " + now + ", error = COALESCE((SELECT t.last_error FROM " + tasks + " t WHERE t.id = "
+                + batches + ".task_id), 'Its task ended without running it')"
+                + " WHERE process_id = ? AND turn = ? AND state = 'pending'")) {
+            update.setLong(1, offsetMicros);
+            update.setString(2, id);
+            update.setInt(3, turn);
+            update.executeUpdate();
+        }
+    }
+
+    /**
+     * Records a turn's counts and the time of its analysis, once.
+     *
+     * @return false if the turn was analysed already
+     */
+    public boolean closeTurn(Connection c, String id, int turn, int succeeded, int failed, long offsetMicros)
+            throws SQLException {
+        try (PreparedStatement update = c.prepareStatement("UPDATE " + turns + " SET succeeded = ?, failed = ?,"
+                + " analysed_at = " + now + " WHERE process_id = ? AND turn = ? AND analysed_at IS NULL")) {
+            update.setInt(1, succeeded);
+            update.setInt(2, failed);
+            update.setLong(3, offsetMicros);
+            update.setString(4, id);
+            update.setInt(5, turn);
+            return update.executeUpdate() == 1;
+        }
+    }
+
+    /** How many batches of a turn succeeded and failed: {@code [succeeded, failed, pending]}. */
+    public int[] countTurn(Connection c, String id, int turn) throws SQLException {
+        int[] counts = new int[3];
+        try (PreparedStatement query = c.prepareStatement(
+                "SELECT state, COUNT(*) FROM " + batches + " WHERE process_id = ? AND turn = ? GROUP BY state")) {
+            query.setString(1, id);
+            query.setInt(2, turn);
+            try (ResultSet rows = query.executeQuery()) {
+                while (rows.next()) {
+                    counts[index(rows.getString(1))] = rows.getInt(2);
+                }
+            }
+        }
+        return counts;
+    }
+
+    // ---- batches ----
+
+    /** Inserts batches of a turn in one round trip. */
+    public void insertBatches(Connection c, String id, int turn, List<NewBatch> rows) throws SQLException {
+        try (PreparedStatement insert = c.prepareStatement("INSERT INTO " + batches
+                + " (process_id, turn, batch_no, tries, state, context, task_id) VALUES (?, ?, ?, ?, 'pending', "
+                + dialect.jsonParam() + ", ?)")) {
+            for (NewBatch row : rows) {
+                insert.setString(1, id);
+                insert.setInt(2, turn);
+                insert.setInt(3, row.number());
+                insert.setInt(4, row.tries());
+                insert.setString(5, row.contextJson());
+                insert.setLong(6, row.taskId());
+                insert.addBatch();
+            }
+            insert.executeBatch();
+        }
+    }
+
+    /** A batch with its process's state, as the task that runs it reads it. */
+    public Optional<BatchToRun> batchToRun(Connection c, String id, int turn, int number) throws SQLException {
+        try (PreparedStatement query = c.prepareStatement("SELECT p.name, p.state, b.state, b.tries, b.context FROM "
+                + batches + " b JOIN " + processes + " p ON p.id = b.process_id"
+                + " WHERE b.process_id = ? AND b.turn = ? AND b.batch_no = ?")) {
+            query.setString(1, id);
+            query.setInt(2, turn);
+            query.setInt(3, number);
+            try (ResultSet row = query.executeQuery()) {
+                if (!row.next()) {
+                    return Optional.empty();
+                }
+                return Optional.of(new BatchToRun(
+                        row.getString(1),
+                        ProcessState.fromDb(row.getString(2)),
+                        row.getString(3),
+                        row.getInt(4),
+                        row.getString(5)));
+            }
+        }
+    }
+
+    /** Ends a pending batch: {@code error} null for success. */
+    public void endBatch(Connection c, String id, int turn, int number, String nodeId, String error, long offsetMicros)
+            throws SQLException {
+        try (PreparedStatement update = c.prepareStatement("UPDATE " + batches + " SET state = ?, node_id = ?,"
+                + " error = ?, finished_at = " + now
+                + " WHERE process_id = ? AND turn = ? AND batch_no = ? AND state = 'pending'")) {
+            update.setString(1, error == null ? "succeeded" : "failed");
+            update.setString(2, nodeId);
+            update.setString(3, truncate(error));
+            update.setLong(4, offsetMicros);
+            update.setString(5, id);
+            update.setInt(6, turn);
+            update.setInt(7, number);
+            update.executeUpdate();
+        }
+    }
+
+    /**
+     * The failed batches of a process, newest turn first, then by number.
+     *
+     * @param turn only this turn, or 0 for all
+     * @param limit the most rows
+     */
+    public List<FailedBatch> failedBatches(Connection c, String id, int turn, int limit) throws SQLException {
+        try (PreparedStatement query = c.prepareStatement("SELECT turn, batch_no, tries, node_id, error FROM " + batches
+                + " WHERE process_id = ? AND state = 'failed'" + (turn > 0 ? " AND turn = ?" : "")
+                + " ORDER BY turn DESC, batch_no LIMIT ?")) {
+            int i = 1;
+            query.setString(i++, id);
+            if (turn > 0) {
+                query.setInt(i++, turn);
+            }
+            query.setInt(i, limit);
+            return readFailed(query);
+        }
+    }
+
+    /** The first failed batch of a turn that has run more than {@code 1 + retries} times allow, if any. */
+    public Optional<FailedBatch> exhausted(Connection c, String id, int turn, int retries) throws SQLException {
+        try (PreparedStatement query = c.prepareStatement("SELECT turn, batch_no, tries, node_id, error FROM " + batches
+                + " WHERE process_id = ? AND turn = ? AND state = 'failed' AND tries > ? ORDER BY batch_no LIMIT 1")) {
+            query.setString(1, id);
+            query.setInt(2, turn);
+            query.setInt(3, retries);
+            return readFailed(query).stream().findFirst();
+        }
+    }
+
+    private static List<FailedBatch> readFailed(PreparedStatement query) throws SQLException {
+        List<FailedBatch> failed = new ArrayList<>();
+        try (ResultSet rows = query.executeQuery()) {
+            while (rows.next()) {
+                failed.add(new FailedBatch(
+                        rows.getInt(1), rows.getInt(2), rows.getInt(3), rows.getString(4), rows.getString(5)));
+            }
+        }
+        return failed;
+    }
+
+    /** The next failed batches of a turn after batch number {@code after}, with their items, by number. */
+    public List<Retry> failedAfter(Connection c, String id, int turn, int after, int limit) throws SQLException {
+        List<Retry> retries = new ArrayList<>();
+        try (PreparedStatement query = c.prepareStatement(
+                "SELECT batch_no, tries, context FROM " + batches
+                        + " WHERE process_id = ? AND turn = ? AND state = 'failed' AND batch_no > ? ORDER BY batch_no LIMIT ?")) {
+            query.setString(1, id);
+            query.setInt(2, turn);
+            query.setInt(3, after);
+            query.setInt(4, limit);
+            try (ResultSet rows = query.executeQuery()) {
+                while (rows.next()) {
+                    retries.add(new Retry(rows.getInt(1), rows.getInt(2), rows.getString(3)));
+                }
+            }
+        }
+        return retries;
+    }
+
+    // ---- reading ----
+
+    /** A process with its turns and their counts (the live counts of a turn not yet analysed). */
+    public Optional<ProcessInfo> info(Connection c, String id) throws SQLException {
+        List<ProcessInfo> found = infos(c, "WHERE id = ?", List.of(id), 1);
+        return found.isEmpty() ? Optional.empty() : Optional.of(found.get(0));
+    }
+
+    /** The newest processes, optionally in one state. */
+    public List<ProcessInfo> list(Connection c, ProcessState state, int limit) throws SQLException {
+        return state == null
+                ? infos(c, "", List.of(), limit)
+                : infos(c, "WHERE state = ?", List.of(state.dbValue()), limit);
+    }
+
+    private List<ProcessInfo> infos(Connection c, String where, List<String> parameters, int limit)
+            throws SQLException {
+        List<ProcessInfo> result = new ArrayList<>();
+        try (PreparedStatement query = c.prepareStatement("SELECT id, name, state, turn, node_group, retries, batches,"
+                + " error, created_at, finished_at FROM " + processes + " " + where
+                + " ORDER BY created_at DESC, id LIMIT ?")) {
+            int i = 1;
+            for (String parameter : parameters) {
+                query.setString(i++, parameter);
+            }
+            query.setInt(i, limit);
+            try (ResultSet row = query.executeQuery()) {
+                while (row.next()) {
+                    result.add(new ProcessInfo(
+                            row.getString("id"),
+                            row.getString("name"),
+                            ProcessState.fromDb(row.getString("state")),
+                            row.getInt("turn"),
+                            row.getString("node_group"),
+                            row.getInt("retries"),
+                            row.getInt("batches"),
+                            row.getString("error"),
+                            dialect.readInstant(row, "created_at"),
+                            dialect.readInstant(row, "finished_at"),
+                            List.of()));
+                }
+            }
+        }
+        List<ProcessInfo> withTurns = new ArrayList<>(result.size());
+        for (ProcessInfo info : result) {
+            withTurns.add(new ProcessInfo(
+                    info.id(),
+                    info.name(),
+                    info.state(),
+                    info.turn(),
+                    info.nodeGroup(),
+                    info.retries(),
+                    info.batches(),
+                    info.error(),
+                    info.createdAt(),
+                    info.finishedAt(),
+                    turns(c, info.id())));
+        }
+        return withTurns;
+    }
+
+    private List<TurnInfo> turns(Connection c, String id) throws SQLException {
+        Map<Integer, TurnInfo> byTurn = new LinkedHashMap<>();
+        try (PreparedStatement query = c.prepareStatement("SELECT turn, batches, succeeded, failed, started_at,"
+                + " analysed_at FROM " + turns + " WHERE process_id = ? ORDER BY turn")) {
+            query.setString(1, id);
+            try (ResultSet row = query.executeQuery()) {
+                while (row.next()) {
+                    byTurn.put(
+                            row.getInt(1),
+                            new TurnInfo(
+                                    row.getInt(1),
+                                    row.getInt(2),
+                                    row.getInt(3),
+                                    row.getInt(4),
+                                    dialect.readInstant(row, "started_at"),
+                                    dialect.readInstant(row, "analysed_at")));
+                }
+            }
+        }
+        List<TurnInfo> result = new ArrayList<>(byTurn.size());
+        for (TurnInfo turn : byTurn.values()) {
+            if (turn.analysedAt() != null) {
+                result.add(turn);
+            } else {
+                int[] counts = countTurn(c, id, turn.turn());
+                result.add(new TurnInfo(turn.turn(), turn.batches(), counts[0], counts[1], turn.startedAt(), null));
+            }
+        }
+        return result;
+    }
+
+    private static int index(String state) {
+        return switch (state) {
+            case "succeeded" -> 0;
+            case "failed" -> 1;
+            default -> 2;
+        };
+    }
+
+    private static String truncate(String error) {
+        return error == null || error.length() <= MAX_ERROR ? error : error.substring(0, MAX_ERROR);
+    }
+}

@@ -1,0 +1,83 @@
+package dev.errand.process;
+
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Starts, reads, waits for, cancels and re-runs processes. The methods without a connection run in a transaction
+ * of their own.
+ */
+public interface ProcessAdmin {
+
+    /**
+     * Creates a process on the caller's connection, inside the caller's transaction: the process, its first turn
+     * and its batches exist if and only if that transaction commits. A query is read page by page on this
+     * connection, and the batches are written a chunk at a time, so the caller's memory holds one page.
+     *
+     * @return the process id
+     * @throws IllegalArgumentException if the connection or request is null, the process is not registered on
+     *     this node, the queue is not declared, or the process id exists
+     */
+    String start(Connection connection, ProcessRequest<?> request);
+
+    /**
+     * Creates a process in a transaction of its own; see {@link #start(Connection, ProcessRequest)}.
+     *
+     * @return the process id
+     */
+    String start(ProcessRequest<?> request);
+
+    /**
+     * A process with the counts of each turn.
+     *
+     * @return empty if there is no such process
+     * @throws IllegalArgumentException if the id is null or blank
+     */
+    Optional<ProcessInfo> find(String processId);
+
+    /**
+     * The most recent processes, newest first, optionally only in one state.
+     *
+     * @param state the state, or {@code null} for all
+     * @param limit 1 to 1,000
+     * @throws IllegalArgumentException if the limit is out of range
+     */
+    List<ProcessInfo> list(ProcessState state, int limit);
+
+    /**
+     * The batches that failed in the process's turns, with their errors, newest turn first (at most
+     * {@code limit}).
+     *
+     * @throws IllegalArgumentException if the id is blank or the limit is not 1 to 10,000
+     */
+    List<FailedBatch> failedBatches(String processId, int limit);
+
+    /**
+     * Waits until the process has ended or the timeout passes, reading its row every 100 ms.
+     *
+     * @return the process as of the last read: ended, or still running when the timeout passed
+     * @throws IllegalArgumentException if the id is blank, the timeout is null or negative, or there is no such
+     *     process
+     */
+    ProcessInfo wait(String processId, Duration timeout) throws InterruptedException;
+
+    /**
+     * Cancels a running process: marks it cancelled and cancels its turn's tasks that have not started. Batches
+     * that run now end as they end; no analysis follows.
+     *
+     * @return whether it was running and is now cancelled
+     * @throws IllegalArgumentException if the id is blank or there is no such process
+     */
+    boolean cancel(String processId);
+
+    /**
+     * Runs the failed batches of a failed process's last turn again, in a new turn, with their tries counted
+     * from 1; the process is running again.
+     *
+     * @return how many batches run again; 0 if the process is not failed or its last turn has no failed batch
+     * @throws IllegalArgumentException if the id is blank or there is no such process
+     */
+    int rerunFailed(String processId);
+}

@@ -1,0 +1,328 @@
+package dev.errand.process;
+
+import dev.errand.config.Names;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/**
+ * A process to start: its kind, its input (a collection, or a SQL query read page by page) and its options.
+ *
+ * <pre>{@code
+ * ProcessRequest<Row> request = ProcessRequest.builder(IMPORT)
+ *         .query("SELECT id, name FROM customer WHERE active ORDER BY id", row -> new Row(row.getLong(1), row.getString(2)))
+ *         .batchSize(200)
+ *         .build();
+ * String processId = errand.processes().start(connection, request);
+ * }</pre>
+ *
+ * @param <T> the item type
+ */
+public final class ProcessRequest<T> {
+
+    /** The default number of items per batch. */
+    public static final int DEFAULT_BATCH_SIZE = 100;
+
+    /** The default number of times a failed batch runs again before the process fails. */
+    public static final int DEFAULT_RETRIES = 3;
+
+    /** The default number of rows read per page of a query. */
+    public static final int DEFAULT_PAGE_SIZE = 1_000;
+
+    /** The most items per batch. */
+    public static final int MAX_BATCH_SIZE = 100_000;
+
+    /** The most retries per batch. */
+    public static final int MAX_RETRIES = 100;
+
+    private static final Pattern ORDER_BY = Pattern.compile("\\border\\s+by\\b");
+
+    private final ProcessKind<T> kind;
+    private final Collection<? extends T> items;
+    private final String sql;
+    private final List<Object> parameters;
+    private final RowMapper<T> mapper;
+    private final QueryHook hook;
+    private final String processId;
+    private final String nodeGroup;
+    private final String queue;
+    private final int batchSize;
+    private final int retries;
+    private final int pageSize;
+
+    private ProcessRequest(Builder<T> builder) {
+        this.kind = builder.kind;
+        this.items = builder.items;
+        this.sql = builder.sql;
+        this.parameters = builder.parameters;
+        this.mapper = builder.mapper;
+        this.hook = builder.hook;
+        this.processId = builder.processId;
+        this.nodeGroup = builder.nodeGroup;
+        this.queue = builder.queue;
+        this.batchSize = builder.batchSize;
+        this.retries = builder.retries;
+        this.pageSize = builder.pageSize;
+    }
+
+    /**
+     * Starts a request for a process of {@code kind}.
+     *
+     * @throws IllegalArgumentException if the kind is null
+     */
+    public static <T> Builder<T> builder(ProcessKind<T> kind) {
+        if (kind == null) {
+            throw new IllegalArgumentException("kind must not be null: create one with ProcessKind.of(name, type)");
+        }
+        return new Builder<>(kind);
+    }
+
+    /** A request over a collection of items with the default options. */
+    public static <T> ProcessRequest<T> of(ProcessKind<T> kind, Collection<? extends T> items) {
+        return builder(kind).items(items).build();
+    }
+
+    /** The kind. */
+    public ProcessKind<T> kind() {
+        return kind;
+    }
+
+    /** The items, or {@code null} for a query. */
+    public Collection<? extends T> items() {
+        return items;
+    }
+
+    /** The query, or {@code null} for a collection. */
+    public String sql() {
+        return sql;
+    }
+
+    /** The query's parameters, bound in order. */
+    public List<Object> parameters() {
+        return parameters;
+    }
+
+    /** Maps the query's rows to items, or {@code null} for a collection. */
+    public RowMapper<T> mapper() {
+        return mapper;
+    }
+
+    /** Runs before the query, or {@code null}. */
+    public QueryHook hook() {
+        return hook;
+    }
+
+    /** The process id, or {@code null} for a generated one. */
+    public String processId() {
+        return processId;
+    }
+
+    /** The node group the batches run in, or {@code null} for any node. */
+    public String nodeGroup() {
+        return nodeGroup;
+    }
+
+    /** The queue of the process's tasks. */
+    public String queue() {
+        return queue;
+    }
+
+    /** Items per batch. */
+    public int batchSize() {
+        return batchSize;
+    }
+
+    /** How many times a failed batch runs again before the process fails. */
+    public int retries() {
+        return retries;
+    }
+
+    /** Rows read per page of the query. */
+    public int pageSize() {
+        return pageSize;
+    }
+
+    /**
+     * Builds a {@link ProcessRequest}.
+     *
+     * @param <T> the item type
+     */
+    public static final class Builder<T> {
+        private final ProcessKind<T> kind;
+        private Collection<? extends T> items;
+        private String sql;
+        private List<Object> parameters = List.of();
+        private RowMapper<T> mapper;
+        private QueryHook hook;
+        private String processId;
+        private String nodeGroup;
+        private String queue = "default";
+        private int batchSize = DEFAULT_BATCH_SIZE;
+        private int retries = DEFAULT_RETRIES;
+        private int pageSize = DEFAULT_PAGE_SIZE;
+
+        private Builder(ProcessKind<T> kind) {
+            this.kind = kind;
+        }
+
+        /**
+         * Splits these items into batches, in iteration order. An empty collection starts a process that
+         * succeeds at once.
+         *
+         * @throws IllegalArgumentException if the collection is null or holds null
+         */
+        public Builder<T> items(Collection<? extends T> items) {
+            if (items == null) {
+                throw new IllegalArgumentException("items must not be null; pass an empty collection for none");
+            }
+            for (T item : items) {
+                if (item == null) {
+                    throw new IllegalArgumentException("items must not hold null; leave it out");
+                }
+            }
+            this.items = items;
+            return this;
+        }
+
+        /**
+         * Reads the items from a query, page by page ({@link #pageSize}), on the caller's connection. The query
+         * must end with an ORDER BY that gives every row a fixed place (for example by a unique key), since each
+         * page is read with LIMIT and OFFSET.
+         *
+         * @param sql a SELECT with an ORDER BY and no LIMIT
+         * @param mapper maps a row to an item
+         * @param parameters the query's parameters, bound in order
+         * @throws IllegalArgumentException if the query is blank, has no ORDER BY or ends with a semicolon, or the
+         *     mapper is null
+         */
+        public Builder<T> query(String sql, RowMapper<T> mapper, Object... parameters) {
+            if (sql == null || sql.isBlank()) {
+                throw new IllegalArgumentException("sql must not be blank: pass a SELECT with an ORDER BY");
+            }
+            String lower = sql.toLowerCase(Locale.ROOT).strip();
+            if (!ORDER_BY.matcher(lower).find()) {
+                throw new IllegalArgumentException("The query of process '" + kind.name() + "' has no ORDER BY; add"
+                        + " one over a unique key, so that reading it page by page sees every row once");
+            }
+            if (lower.endsWith(";")) {
+                throw new IllegalArgumentException(
+                        "The query of process '" + kind.name() + "' ends with a semicolon; remove it");
+            }
+            if (mapper == null) {
+                throw new IllegalArgumentException("mapper must not be null: map a row to an item");
+            }
+            this.sql = sql.strip();
+            this.mapper = mapper;
+            this.parameters = parameters == null ? List.of() : new ArrayList<>(Arrays.asList(parameters));
+            return this;
+        }
+
+        /**
+         * Runs a hook on the caller's connection before the query's first page.
+         *
+         * @throws IllegalArgumentException if the hook is null
+         */
+        public Builder<T> beforeQuery(QueryHook hook) {
+            if (hook == null) {
+                throw new IllegalArgumentException("hook must not be null");
+            }
+            this.hook = hook;
+            return this;
+        }
+
+        /**
+         * Gives the process this id instead of a generated one: 1 to 100 characters, no control characters.
+         *
+         * @throws IllegalArgumentException for a bad id
+         */
+        public Builder<T> processId(String id) {
+            this.processId = Names.require("Process id", id, 100);
+            return this;
+        }
+
+        /**
+         * Runs the batches only on nodes of this group.
+         *
+         * @throws IllegalArgumentException for a bad group name
+         */
+        public Builder<T> nodeGroup(String group) {
+            this.nodeGroup = Names.require("Node group", group, 200);
+            if (group.contains(",")) {
+                throw new IllegalArgumentException("Node group '" + group + "' must not contain a comma");
+            }
+            return this;
+        }
+
+        /**
+         * Puts the process's tasks in this queue (default {@code default}); every node that runs the process
+         * must declare it.
+         *
+         * @throws IllegalArgumentException for a bad queue name
+         */
+        public Builder<T> queue(String queue) {
+            this.queue = Names.require("Queue", queue, 100);
+            return this;
+        }
+
+        /**
+         * Sets the items per batch (default 100), 1 to 100,000.
+         *
+         * @throws IllegalArgumentException if out of range
+         */
+        public Builder<T> batchSize(int size) {
+            if (size < 1 || size > MAX_BATCH_SIZE) {
+                throw new IllegalArgumentException(
+                        "batchSize must be between 1 and " + MAX_BATCH_SIZE + ", was " + size);
+            }
+            this.batchSize = size;
+            return this;
+        }
+
+        /**
+         * Sets how many times a failed batch runs again, in later turns, before the whole process fails (default
+         * 3), 0 to 100.
+         *
+         * @throws IllegalArgumentException if out of range
+         */
+        public Builder<T> retries(int retries) {
+            if (retries < 0 || retries > MAX_RETRIES) {
+                throw new IllegalArgumentException("retries must be between 0 and " + MAX_RETRIES + ", was " + retries);
+            }
+            this.retries = retries;
+            return this;
+        }
+
+        /**
+         * Sets how many rows of the query are read per page (default 1,000), 1 to 100,000: the creating JVM holds
+         * one page at a time.
+         *
+         * @throws IllegalArgumentException if out of range
+         */
+        public Builder<T> pageSize(int rows) {
+            if (rows < 1 || rows > 100_000) {
+                throw new IllegalArgumentException("pageSize must be between 1 and 100000, was " + rows);
+            }
+            this.pageSize = rows;
+            return this;
+        }
+
+        /**
+         * Builds the request.
+         *
+         * @throws IllegalArgumentException if it has neither items nor a query, or both
+         */
+        public ProcessRequest<T> build() {
+            if ((items == null) == (sql == null)) {
+                throw new IllegalArgumentException(
+                        "A process request needs either items(...) or query(...), and not" + " both");
+            }
+            if (hook != null && sql == null) {
+                throw new IllegalArgumentException("beforeQuery(...) needs a query(...)");
+            }
+            return new ProcessRequest<>(this);
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package dev.errand.crash;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.errand.Errand;
+import dev.errand.ErrandBuilder;
+import dev.errand.process.AnalysisContext;
+import dev.errand.process.BatchContext;
+import dev.errand.process.ProcessDefinition;
+import dev.errand.process.ProcessHandler;
+import dev.errand.process.ProcessKind;
+import dev.errand.process.TurnDecision;
+import dev.errand.process.TurnResult;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A node for {@link ProcessCrashTest}. It runs the test's two-turn process and, depending on its mode, stops
+ * inside a batch ({@code execute}) or inside an analysis ({@code analyse}) after writing there, prints
+ * {@code IN-BATCH} or {@code IN-ANALYSIS} and waits to be killed. Arguments:
+ * {@code <jdbcUrl> <user> <tablePrefix> <nodeId> <mode>}. It exits when its stdin closes.
+ */
+public final class ProcessWorkerMain {
+
+    static final String READY = "READY";
+    static final String IN_BATCH = "IN-BATCH";
+    static final String IN_ANALYSIS = "IN-ANALYSIS";
+
+    /** The process: turn 1 runs the input, its analysis adds a second turn of five batches, then it finishes. */
+    static final ProcessKind<Integer> PROCESS = ProcessKind.of("crash-process", Integer.class);
+
+    private ProcessWorkerMain() {}
+
+    /** Starts the node. */
+    public static void main(String[] args) throws Exception {
+        CrashWorkerMain.exitWhenStdinCloses();
+        HikariDataSource dataSource = CrashWorkerMain.pool(args[0], args[1], 8);
+        Errand errand = register(
+                        CrashWorkerMain.workerBuilder(dataSource, args[2], args[3])
+                                .queue("default", 4),
+                        args[2],
+                        args[4])
+                .build();
+        CrashWorkerMain.runUntilKilled(errand, READY);
+    }
+
+    /**
+     * Registers the process. Each item's effect ({@code item-<n>}) and each analysis's ({@code analysed-<turn>})
+     * commit with the batch or the analysis; {@code mode} {@code execute} or {@code analyse} makes this node stop
+     * inside one, after its first write, until it is killed; {@code normal} runs it through.
+     */
+    static ErrandBuilder register(ErrandBuilder builder, String prefix, String mode) {
+        return builder.registerProcess(ProcessDefinition.of(PROCESS, new ProcessHandler<>() {
+            @Override
+            public void execute(List<Integer> items, BatchContext context) throws Exception {
+                for (Integer item : items) {
+                    CrashWorkerMain.insertEffect(context.connection(), prefix, context.turn(), "item-" + item);
+                    if (mode.equals("execute")) {
+                        System.out.println(IN_BATCH + " " + context.turn() + " " + context.batchNumber());
+                        System.out.flush();
+                        Thread.sleep(Long.MAX_VALUE);
+                    }
+                }
+            }
+
+            @Override
+            public TurnDecision<Integer> analyse(TurnResult result, AnalysisContext context) throws Exception {
+                CrashWorkerMain.insertEffect(context.connection(), prefix, result.turn(), "analysed-" + result.turn());
+                if (mode.equals("analyse")) {
+                    System.out.println(IN_ANALYSIS + " " + result.turn());
+                    System.out.flush();
+                    Thread.sleep(Long.MAX_VALUE);
+                }
+                if (result.turn() > 1) {
+                    return TurnDecision.finish();
+                }
+                List<List<Integer>> next = new ArrayList<>();
+                for (int b = 0; b < 5; b++) {
+                    next.add(List.of(10_000 + 2 * b, 10_001 + 2 * b));
+                }
+                return TurnDecision.nextTurn(next);
+            }
+        }));
+    }
+}
