@@ -277,16 +277,8 @@ public final class ProcessRuntime {
                 }
                 tasks.add(requests.resolve(request.build(), offset));
             }
-            long[] ids;
-            if (process.nodeGroup() == null) {
-                ids = inserter.insertAll(c, tasks, workflows.channel());
-            } else {
-                ids = new long[tasks.size()];
-                for (int i = 0; i < ids.length; i++) {
-                    ids[i] = inserter.insert(c, tasks.get(i), workflows.channel())
-                            .id();
-                }
-            }
+            // Pinned to a group or not, the batch tasks go in one multi-row insert.
+            long[] ids = inserter.insertAll(c, tasks, workflows.channel());
             workflows.setBatch(c, batchId, ids);
             List<ProcessStore.NewBatch> rows = new ArrayList<>(pending.size());
             for (int i = 0; i < ids.length; i++) {
