@@ -35,11 +35,11 @@ public final class WorkflowWorkerMain {
     static final String HANDLED = "HANDLED";
 
     private static final int PROGRESS_EVERY = 250;
-    /**
-     * With {@code -Derrand.crash.slowMembers=true}, every 100th member runs for 1.5 s instead of 2 ms: a kill
-     * then finds runs that are older than H2's write delay.
-     */
-    private static final boolean SLOW_MEMBERS = Boolean.getBoolean("errand.crash.slowMembers");
+    /** The optional fifth argument that makes every 100th member run for 1.5 s instead of 2 ms. */
+    static final String SLOW_MEMBERS_ARGUMENT = "slow-members";
+
+    /** Whether every 100th member runs for 1.5 s instead of 2 ms; see {@link H2FileCrashTest}. */
+    static volatile boolean slowMembers;
 
     private static final AtomicLong HANDLED_MEMBERS = new AtomicLong();
 
@@ -48,6 +48,7 @@ public final class WorkflowWorkerMain {
     /** Starts the node. */
     public static void main(String[] args) throws Exception {
         CrashWorkerMain.exitWhenStdinCloses();
+        slowMembers = args.length > 4 && args[4].equals(SLOW_MEMBERS_ARGUMENT);
         HikariDataSource dataSource = CrashWorkerMain.pool(args[0], args[1], 12);
         Errand errand = kinds(
                         Errand.builder(dataSource)
@@ -77,7 +78,7 @@ public final class WorkflowWorkerMain {
      */
     static ErrandBuilder kinds(ErrandBuilder builder, DataSource dataSource, String prefix) {
         return builder.register(TaskDefinition.builder("member", Integer.class, (n, ctx) -> {
-                            Thread.sleep(SLOW_MEMBERS && n % 100 == 0 ? 1_500 : 2);
+                            Thread.sleep(slowMembers && n % 100 == 0 ? 1_500 : 2);
                             CrashWorkerMain.insertEffect(ctx.connection(), prefix, ctx.taskId(), "member");
                             handled();
                         })
