@@ -47,7 +47,10 @@ public interface TaskAdmin {
 
     /**
      * Runs a failed or cancelled task again now, with a fresh count of attempts; its error history
-     * stays. Returns false if it is in any other state or gone.
+     * stays. A batch member moves from its batch's failed (or cancelled) count back to pending and is
+     * counted again when it ends; callbacks that fired stay fired, and dependents that already followed
+     * their policy stay as they are (see {@code docs/WORKFLOWS.md}). Returns false if it is in any other
+     * state or gone.
      */
     boolean retryNow(long id);
 
@@ -59,7 +62,8 @@ public interface TaskAdmin {
 
     /**
      * Deletes a task in any state. A running attempt of a deleted task finds its row gone and writes
-     * nothing. Returns false if there was no such task.
+     * nothing. A task deleted before it finished counts as cancelled in its batch, and its dependents
+     * follow their workflow's policy, as for {@link #cancel(long)}. Returns false if there was no such task.
      */
     boolean delete(long id);
 

@@ -77,4 +77,29 @@ public interface TaskContext {
     default void continueWith(String kind, Object payload) {
         throw new UnsupportedOperationException("This TaskContext does not support continuations");
     }
+
+    /**
+     * Enqueues the next step with options, such as a delay, a priority or another queue; otherwise as
+     * {@link #continueWith(TaskKind, Object)}. A delay counts from the completion of this task, on the
+     * database clock.
+     *
+     * @throws IllegalArgumentException if the kind or the options are null, the payload is of the wrong type
+     *     or cannot be stored, the queue is not declared on this node, or the run time is outside the years
+     *     1000 to 9999
+     */
+    default <P> void continueWith(TaskKind<P> kind, P payload, ContinueOptions options) {
+        throw new UnsupportedOperationException("This TaskContext does not support continuations");
+    }
+
+    /**
+     * Enqueues the next step by kind name, with options; see {@link #continueWith(TaskKind, Object,
+     * ContinueOptions)}.
+     *
+     * @throws IllegalArgumentException if the kind name is blank, the options are null, the payload is of the
+     *     wrong type or cannot be stored, the queue is not declared on this node, or the run time is out of
+     *     range
+     */
+    default void continueWith(String kind, Object payload, ContinueOptions options) {
+        throw new UnsupportedOperationException("This TaskContext does not support continuations");
+    }
 }

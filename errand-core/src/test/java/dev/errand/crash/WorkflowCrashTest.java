@@ -4,15 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.errand.Errand;
-import dev.errand.batch.BatchEvent;
 import dev.errand.batch.BatchProgress;
-import dev.errand.batch.BatchRequest;
 import dev.errand.batch.EnqueuedBatch;
-import dev.errand.enqueue.TaskRequest;
 import dev.errand.testing.ErrandTestSupport;
 import dev.errand.testing.Target;
 import dev.errand.testkit.TestDatabase;
-import dev.errand.workflow.Workflow;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,24 +43,7 @@ class WorkflowCrashTest extends ErrandTestSupport {
         Errand rescuer = node(WorkflowWorkerMain.kinds(
                         builder().queue("default", 4).rescueInterval(Duration.ofMillis(500)), dataSource(), prefix)
                 .nodeId("rescuer"));
-        List<TaskRequest> members = new ArrayList<>(TASKS);
-        for (int i = 0; i < TASKS; i++) {
-            members.add(TaskRequest.of(i % 2 == 0 ? "member" : "loose-member", i));
-        }
-        EnqueuedBatch batch = rescuer.enqueueBatch(BatchRequest.builder()
-                .addAll(members)
-                .on(BatchEvent.COMPLETE, id -> TaskRequest.of("callback", "complete"))
-                .on(BatchEvent.SUCCESS, id -> TaskRequest.of("callback", "success"))
-                .build());
-        for (int w = 0; w < DIAMONDS; w++) {
-            String flow = "w" + w;
-            rescuer.enqueueWorkflow(Workflow.builder()
-                    .step("a", TaskRequest.of("step", flow + ":a"))
-                    .step("b", TaskRequest.of("step", flow + ":b"), "a")
-                    .step("c", TaskRequest.of("step", flow + ":c"), "a")
-                    .step("d", TaskRequest.of("step", flow + ":d"), "b", "c")
-                    .build());
-        }
+        EnqueuedBatch batch = WorkflowWorkerMain.enqueueWork(rescuer, TASKS, DIAMONDS);
 
         List<CrashChild> children = new ArrayList<>();
         try {

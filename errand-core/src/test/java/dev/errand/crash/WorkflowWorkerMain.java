@@ -3,12 +3,20 @@ package dev.errand.crash;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.errand.Errand;
 import dev.errand.ErrandBuilder;
+import dev.errand.batch.BatchEvent;
+import dev.errand.batch.BatchRequest;
+import dev.errand.batch.EnqueuedBatch;
+import dev.errand.enqueue.TaskRequest;
 import dev.errand.task.ExecutionMode;
 import dev.errand.task.TaskDefinition;
+import dev.errand.workflow.Workflow;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
 
 /**
@@ -19,12 +27,27 @@ import javax.sql.DataSource;
 public final class WorkflowWorkerMain {
 
     static final String READY = "READY";
+    /**
+     * Printed, followed by a count, each time this JVM has run another {@value #PROGRESS_EVERY} member
+     * handlers: a parent that cannot read the database while the child holds it (an H2 file) kills on it.
+     */
+    static final String HANDLED = "HANDLED";
+
+    private static final int PROGRESS_EVERY = 250;
+    /** The optional fifth argument that makes every 100th member run for 1.5 s instead of 2 ms. */
+    static final String SLOW_MEMBERS_ARGUMENT = "slow-members";
+
+    /** Whether every 100th member runs for 1.5 s instead of 2 ms; see {@link H2FileCrashTest}. */
+    static volatile boolean slowMembers;
+
+    private static final AtomicLong HANDLED_MEMBERS = new AtomicLong();
 
     private WorkflowWorkerMain() {}
 
     /** Starts the node. */
     public static void main(String[] args) throws Exception {
         CrashWorkerMain.exitWhenStdinCloses();
+        slowMembers = args.length > 4 && args[4].equals(SLOW_MEMBERS_ARGUMENT);
         HikariDataSource dataSource = CrashWorkerMain.pool(args[0], args[1], 12);
         Errand errand = kinds(
                         CrashWorkerMain.workerBuilder(dataSource, args[2], args[3])
@@ -42,8 +65,9 @@ public final class WorkflowWorkerMain {
      */
     static ErrandBuilder kinds(ErrandBuilder builder, DataSource dataSource, String prefix) {
         return builder.register(TaskDefinition.builder("member", Integer.class, (n, ctx) -> {
-                            Thread.sleep(2);
+                            Thread.sleep(slowMembers && n % 100 == 0 ? 1_500 : 2);
                             CrashWorkerMain.insertEffect(ctx.connection(), prefix, ctx.taskId(), "member");
+                            handled();
                         })
                         .maxAttempts(20)
                         .build())
@@ -52,6 +76,7 @@ public final class WorkflowWorkerMain {
                             try (Connection own = dataSource.getConnection()) {
                                 CrashWorkerMain.insertEffect(own, prefix, ctx.taskId(), "loose");
                             }
+                            handled();
                         })
                         .mode(ExecutionMode.NON_TRANSACTIONAL)
                         .maxAttempts(20)
@@ -79,6 +104,41 @@ public final class WorkflowWorkerMain {
                                         ctx.connection(), prefix, ctx.taskId(), "callback " + event))
                         .maxAttempts(20)
                         .build());
+    }
+
+    /**
+     * Enqueues the work the crash tests kill nodes in: a batch of {@code tasks} members, alternately
+     * {@code member} and {@code loose-member}, with a {@code COMPLETE} and a {@code SUCCESS} callback, and
+     * {@code diamonds} diamond workflows {@code w<n>} of {@code step} tasks (a; b and c after a; d after both).
+     */
+    static EnqueuedBatch enqueueWork(Errand errand, int tasks, int diamonds) {
+        List<TaskRequest> members = new ArrayList<>(tasks);
+        for (int i = 0; i < tasks; i++) {
+            members.add(TaskRequest.of(i % 2 == 0 ? "member" : "loose-member", i));
+        }
+        EnqueuedBatch batch = errand.enqueueBatch(BatchRequest.builder()
+                .addAll(members)
+                .on(BatchEvent.COMPLETE, id -> TaskRequest.of("callback", "complete"))
+                .on(BatchEvent.SUCCESS, id -> TaskRequest.of("callback", "success"))
+                .build());
+        for (int w = 0; w < diamonds; w++) {
+            String flow = "w" + w;
+            errand.enqueueWorkflow(Workflow.builder()
+                    .step("a", TaskRequest.of("step", flow + ":a"))
+                    .step("b", TaskRequest.of("step", flow + ":b"), "a")
+                    .step("c", TaskRequest.of("step", flow + ":c"), "a")
+                    .step("d", TaskRequest.of("step", flow + ":d"), "b", "c")
+                    .build());
+        }
+        return batch;
+    }
+
+    private static void handled() {
+        long handled = HANDLED_MEMBERS.incrementAndGet();
+        if (handled % PROGRESS_EVERY == 0) {
+            System.out.println(HANDLED + " " + handled);
+            System.out.flush();
+        }
     }
 
     private static long effects(Connection c, String prefix, String note) throws SQLException {

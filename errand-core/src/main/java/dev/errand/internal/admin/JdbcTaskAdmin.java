@@ -25,6 +25,9 @@ import java.util.Set;
 /** The admin API on the task table: checks the arguments, then runs each action in its own transaction. */
 public final class JdbcTaskAdmin implements TaskAdmin {
 
+    /** How often delete reads a task's state again when its state changed before the delete. */
+    private static final int DELETE_ATTEMPTS = 5;
+
     private final Storage storage;
     private final TaskQueries queries;
     private final Finisher finisher;
@@ -104,7 +107,23 @@ public final class JdbcTaskAdmin implements TaskAdmin {
     @Override
     public boolean retryNow(long id) {
         requireId(id);
-        return run("retryNow", c -> queries.retryNow(c, id, storage.offsetMicros()));
+        return run("retryNow", c -> {
+            Optional<Task> task = queries.find(c, id);
+            if (task.isEmpty()) {
+                return false;
+            }
+            TaskState was = task.get().state();
+            // Only a task still in the state read here moves, so its batch count moves from that state.
+            if (!queries.retryNowFrom(c, id, was, storage.offsetMicros())) {
+                return false;
+            }
+            Optional<dev.errand.spi.ClaimedTask.Links> links =
+                    storage.workflows().links(c, id);
+            if (links.isPresent()) {
+                finisher.reopened(c, links.get(), was);
+            }
+            return true;
+        });
     }
 
     @Override
@@ -118,8 +137,29 @@ public final class JdbcTaskAdmin implements TaskAdmin {
     public boolean delete(long id) {
         requireId(id);
         return run("delete", c -> {
-            storage.events().forgetConditions(c, id);
-            return queries.delete(c, id);
+            // A concurrent end of the task may change its state between the read and the delete: read again.
+            for (int attempt = 0; attempt < DELETE_ATTEMPTS; attempt++) {
+                Optional<Task> task = queries.find(c, id);
+                Optional<dev.errand.spi.ClaimedTask.Links> links =
+                        storage.workflows().links(c, id);
+                if (task.isEmpty() || links.isEmpty()) {
+                    return false;
+                }
+                TaskState state = task.get().state();
+                if (!queries.deleteIn(c, id, state)) {
+                    continue;
+                }
+                storage.events().forgetConditions(c, id);
+                if (isUnfinished(state) && !links.get().isNone()) {
+                    // An unfinished task that is deleted never ends by itself (a running attempt finds its row
+                    // gone and writes nothing): it counts as cancelled in its batch, and its dependents follow
+                    // their policy, as if an operator had cancelled it.
+                    finisher.finished(
+                            c, java.util.List.of(new Finisher.Finished(id, links.get())), TaskState.CANCELLED);
+                }
+                return true;
+            }
+            throw new SQLException("Task " + id + " kept changing state while it was deleted; try again");
         });
     }
 
@@ -171,6 +211,10 @@ public final class JdbcTaskAdmin implements TaskAdmin {
         } finally {
             finisher.recheckPending();
         }
+    }
+
+    private static boolean isUnfinished(TaskState state) {
+        return state == TaskState.PENDING || state == TaskState.WAITING || state == TaskState.RUNNING;
     }
 
     private static void requireId(long id) {

@@ -3,6 +3,7 @@ package dev.errand.internal.engine;
 import dev.errand.enqueue.TaskRequest;
 import dev.errand.internal.store.NewTask;
 import dev.errand.spi.ClaimedTask;
+import dev.errand.task.ContinueOptions;
 import dev.errand.task.ProcessingLog;
 import dev.errand.task.TaskContext;
 import dev.errand.task.TaskKind;
@@ -37,6 +38,34 @@ final class AttemptContext implements TaskContext {
     @Override
     public void continueWith(String kind, Object payload) {
         add(TaskRequest.builder(kind, payload).queue(task.queue()).build());
+    }
+
+    @Override
+    public <P> void continueWith(TaskKind<P> kind, P payload, ContinueOptions options) {
+        add(withOptions(TaskRequest.builder(kind, payload), options));
+    }
+
+    @Override
+    public void continueWith(String kind, Object payload, ContinueOptions options) {
+        add(withOptions(TaskRequest.builder(kind, payload), options));
+    }
+
+    /** Applies the options to a request; {@code TaskRequest.Builder} checks what the options did not. */
+    private TaskRequest withOptions(TaskRequest.Builder next, ContinueOptions options) {
+        if (options == null) {
+            throw new IllegalArgumentException(
+                    "options must not be null; use continueWith(kind, payload) for a step without options");
+        }
+        next.queue(options.queue().orElse(task.queue()));
+        options.delay().ifPresent(next::delay);
+        options.runAt().ifPresent(next::runAt);
+        options.priority().ifPresent(next::priority);
+        options.maxAttempts().ifPresent(next::maxAttempts);
+        options.node().ifPresent(next::node);
+        options.nodeGroup().ifPresent(next::nodeGroup);
+        options.uniqueKey().ifPresent(next::uniqueKey);
+        options.expiresIn().ifPresent(next::expiresIn);
+        return next.build();
     }
 
     private void add(TaskRequest next) {

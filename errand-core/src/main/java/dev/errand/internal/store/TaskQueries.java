@@ -99,6 +99,25 @@ public final class TaskQueries {
                 id);
     }
 
+    /**
+     * The same as {@link #retryNow(Connection, long, long)}, but only if the task is in {@code from} (failed
+     * or cancelled): the caller moves the task's batch count from exactly that state.
+     */
+    public boolean retryNowFrom(Connection c, long id, TaskState from, long offsetMicros) throws SQLException {
+        return update(
+                c,
+                "UPDATE " + table + " SET state = " + States.PENDING + ", attempt = 0, run_at = " + now
+                        + ", finished_at = NULL, expires_at = NULL WHERE id = ? AND state = " + States.literal(from)
+                        + " AND state IN " + States.in(TaskState.FAILED, TaskState.CANCELLED),
+                offsetMicros,
+                id);
+    }
+
+    /** Deletes a task if it is still in {@code state}: the caller counts it by that state. */
+    public boolean deleteIn(Connection c, long id, TaskState state) throws SQLException {
+        return update(c, "DELETE FROM " + table + " WHERE id = ? AND state = " + States.literal(state), id);
+    }
+
     /** Moves a pending task's run time. */
     public boolean reschedule(Connection c, long id, Instant runAt) throws SQLException {
         return update(

@@ -132,6 +132,24 @@ public final class Finisher {
         return count;
     }
 
+    /**
+     * Takes a finished task that an operator puts back to pending out of its batch's count of {@code was}
+     * (succeeded, failed or cancelled), so that the batch counts it again when it ends. Callbacks that
+     * fired stay fired: each fires at most once.
+     */
+    public void reopened(Connection c, ClaimedTask.Links links, TaskState was) throws SQLException {
+        if (links.batchId() == 0) {
+            return;
+        }
+        store.count(
+                c,
+                links.batchId(),
+                ThreadLocalRandom.current().nextInt(WorkflowStore.STRIPES),
+                was == TaskState.SUCCEEDED ? -1 : 0,
+                was == TaskState.FAILED ? -1 : 0,
+                was == TaskState.CANCELLED ? -1 : 0);
+    }
+
     /** Checks again the batches this thread's transactions counted since the last call; see {@link #finished}. */
     public void recheckPending() {
         Set<Long> pending = TO_RECHECK.get();
