@@ -9,6 +9,10 @@ import dev.errand.ErrandBuilder;
 import dev.errand.batch.BatchProgress;
 import dev.errand.batch.EnqueuedBatch;
 import dev.errand.enqueue.TaskRequest;
+import dev.errand.process.ProcessInfo;
+import dev.errand.process.ProcessRequest;
+import dev.errand.process.ProcessState;
+import dev.errand.process.TurnInfo;
 import dev.errand.task.ExecutionMode;
 import dev.errand.task.TaskDefinition;
 import dev.errand.testkit.TestDatabase;
@@ -243,6 +247,84 @@ class H2FileCrashTest {
             assertThat(notes(pool))
                     .as("the child's uncommitted write rolled back with its transaction")
                     .containsExactly(CrashWorkerMain.note("crash-other", 2));
+        }
+    }
+
+    @Test
+    void aProcessWhoseJvmIsKilledInsideABatchIsFinishedByTheNextJvm() throws Exception {
+        processKilledAndFinished("execute", ProcessWorkerMain.IN_BATCH);
+    }
+
+    @Test
+    void aProcessWhoseJvmIsKilledInsideAnAnalysisIsFinishedByTheNextJvm() throws Exception {
+        processKilledAndFinished("analyse", ProcessWorkerMain.IN_ANALYSIS);
+    }
+
+    /**
+     * {@link ProcessCrashTest} on an H2 file: this JVM creates the process and closes the file, a child JVM
+     * embeds it and is killed inside a batch or an analysis, and this JVM opens the file again and finishes.
+     */
+    private void processKilledAndFinished(String mode, String line) throws Exception {
+        int items = 200;
+        String id;
+        try (HikariDataSource pool = CrashWorkerMain.pool(url, "sa", 4)) {
+            createEffectTable(pool);
+            try (Errand creator = ProcessWorkerMain.register(Errand.builder(pool), PREFIX, "normal")
+                    .tablePrefix(PREFIX)
+                    .build()) {
+                id = creator.processes()
+                        .start(ProcessRequest.builder(ProcessWorkerMain.PROCESS)
+                                .items(java.util.stream.IntStream.rangeClosed(1, items)
+                                        .boxed()
+                                        .toList())
+                                .batchSize(10)
+                                .build());
+            }
+        }
+        CrashChild child = CrashChild.startMain(
+                ProcessWorkerMain.class, "256m", "h2-process-" + mode, url, "sa", PREFIX, "h2-process-" + mode, mode);
+        try {
+            child.awaitLine(ProcessWorkerMain.READY, CHILD_START);
+            child.awaitLine(line, CHILD_START);
+            // Past H2's WRITE_DELAY, so that the file holds the claims of the runs the kill interrupts.
+            Thread.sleep(H2_WRITE_DELAY_MILLIS * 3);
+            assertThat(child.killHard(DEATH)).isEqualTo(CrashChild.SIGKILL_EXIT_STATUS);
+        } finally {
+            child.destroy();
+        }
+
+        try (HikariDataSource pool = CrashWorkerMain.pool(url, "sa", 8)) {
+            ProcessInfo info;
+            try (Errand next = ProcessWorkerMain.register(
+                            Errand.builder(pool)
+                                    .tablePrefix(PREFIX)
+                                    .nodeId("h2-process-next")
+                                    .queue("default", 4)
+                                    .pollInterval(Duration.ofMillis(50))
+                                    .heartbeatInterval(Duration.ofMillis(200))
+                                    .leaseDuration(Duration.ofSeconds(2))
+                                    .rescueInterval(Duration.ofMillis(500)),
+                            PREFIX,
+                            "normal")
+                    .build()) {
+                next.start();
+                info = next.processes().wait(id, Duration.ofSeconds(90));
+                assertThat(next.stats().rescued())
+                        .as("runs of the dead JVM rescued")
+                        .isPositive();
+            }
+            assertThat(info.state()).isEqualTo(ProcessState.SUCCEEDED);
+            assertThat(info.turns()).extracting(TurnInfo::batches).containsExactly(items / 10, 5);
+            assertThat(info.turns()).extracting(TurnInfo::failed).containsExactly(0, 0);
+            // The killed JVM's open transaction rolled back: each item and each analysis committed once.
+            assertThat(scalar(pool, "SELECT COUNT(*) FROM " + PREFIX + "effect WHERE note LIKE 'item-%'"))
+                    .isEqualTo(items + 10);
+            assertThat(scalar(pool, "SELECT COUNT(DISTINCT note) FROM " + PREFIX + "effect WHERE note LIKE 'item-%'"))
+                    .isEqualTo(items + 10);
+            assertThat(effectsNamed(pool, "analysed-1")).isEqualTo(1);
+            assertThat(effectsNamed(pool, "analysed-2")).isEqualTo(1);
+            assertThat(scalar(pool, "SELECT COUNT(*) FROM " + PREFIX + "task WHERE state <> 'succeeded'"))
+                    .isZero();
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.errand.internal.cluster;
 
 import dev.errand.config.ErrandSettings;
+import dev.errand.internal.engine.Outage;
 import dev.errand.internal.store.ClusterStore;
 import dev.errand.internal.store.ClusterStore.CommandRow;
 import dev.errand.internal.store.ClusterStore.ControlRow;
@@ -80,6 +81,10 @@ public final class NodeAgent {
     private final DeadNodeSweep deadNodes;
     private final QueueSignal commandSignal;
     private final PinSweep pins;
+    private final Outage heartbeatOutage = new Outage(
+            log,
+            "The cluster heartbeat",
+            "the node keeps trying; the leader declares it dead if this lasts longer than the dead-node timeout");
     private Hooks hooks;
     private Thread thread;
     private ExecutorService commands;
@@ -200,12 +205,20 @@ public final class NodeAgent {
                 if (beat) {
                     lead();
                 }
+                if (beat) {
+                    heartbeatOutage.succeeded();
+                }
                 commandSignal.await(Duration.ofNanos(Math.max(1_000_000, nextBeat - System.nanoTime())));
             } catch (InterruptedException e) {
                 return;
+            } catch (SQLException failure) {
+                // One WARN per outage, not one per beat: the other engine threads report the same outage.
+                heartbeatOutage.failed("node " + settings.nodeId(), failure);
+                sleep(Duration.ofMillis(
+                        Math.min(1_000, settings.heartbeatInterval().toMillis())));
             } catch (Throwable failure) {
                 // Nothing may end this thread: without it the node would look dead and lose its work.
-                log.warn("Node {}: cluster heartbeat failed: {}; trying again", settings.nodeId(), failure.toString());
+                log.warn("Node {}: cluster heartbeat failed; trying again", settings.nodeId(), failure);
                 sleep(Duration.ofMillis(
                         Math.min(1_000, settings.heartbeatInterval().toMillis())));
             }

@@ -9,7 +9,7 @@ import org.slf4j.Logger;
  * it, and one INFO when it ends. A person needs to act only if it never ends, which the node's health
  * then reports.
  */
-final class Outage {
+public final class Outage {
 
     private final Logger log;
     private final String what;
@@ -20,14 +20,14 @@ final class Outage {
      * @param what what fails, such as "Writing attempt outcomes"
      * @param recovery what the engine does about it, said once at the start of an episode
      */
-    Outage(Logger log, String what, String recovery) {
+    public Outage(Logger log, String what, String recovery) {
         this.log = log;
         this.what = what;
         this.recovery = recovery;
     }
 
     /** One more failure; the first of an episode is logged. */
-    void failed(String detail, Throwable error) {
+    public void failed(String detail, Throwable error) {
         long now;
         synchronized (this) {
             now = ++failures;
@@ -38,7 +38,7 @@ final class Outage {
     }
 
     /** A success: ends the episode, if one is under way, with a line that counts its failures. */
-    void succeeded() {
+    public void succeeded() {
         long ended;
         synchronized (this) {
             if (failures == 0) {
@@ -51,7 +51,7 @@ final class Outage {
     }
 
     /** How many failures the current episode has had (0 when none is under way). */
-    synchronized long failures() {
+    public synchronized long failures() {
         return failures;
     }
 }
