@@ -109,17 +109,7 @@ class H2FileCrashTest {
         try (HikariDataSource pool = CrashWorkerMain.pool(url, "sa", 12)) {
             // The runs the dead nodes held as the file last knew them: this JVM must rescue every one.
             long orphaned = scalar(pool, "SELECT COUNT(*) FROM " + PREFIX + "task WHERE state = 'running'");
-            Errand rescuer = WorkflowWorkerMain.kinds(
-                            Errand.builder(pool)
-                                    .tablePrefix(PREFIX)
-                                    .nodeId("h2-file-rescuer")
-                                    .queue("default", 8)
-                                    .pollInterval(Duration.ofMillis(50))
-                                    .heartbeatInterval(Duration.ofMillis(200))
-                                    .leaseDuration(Duration.ofSeconds(2))
-                                    .rescueInterval(Duration.ofMillis(500)),
-                            pool,
-                            PREFIX)
+            Errand rescuer = WorkflowWorkerMain.kinds(nextNode(pool, "h2-file-rescuer", 8), pool, PREFIX)
                     .build();
             try {
                 rescuer.start();
@@ -295,17 +285,7 @@ class H2FileCrashTest {
 
         try (HikariDataSource pool = CrashWorkerMain.pool(url, "sa", 8)) {
             ProcessInfo info;
-            try (Errand next = ProcessWorkerMain.register(
-                            Errand.builder(pool)
-                                    .tablePrefix(PREFIX)
-                                    .nodeId("h2-process-next")
-                                    .queue("default", 4)
-                                    .pollInterval(Duration.ofMillis(50))
-                                    .heartbeatInterval(Duration.ofMillis(200))
-                                    .leaseDuration(Duration.ofSeconds(2))
-                                    .rescueInterval(Duration.ofMillis(500)),
-                            PREFIX,
-                            "normal")
+            try (Errand next = ProcessWorkerMain.register(nextNode(pool, "h2-process-next", 4), PREFIX, "normal")
                     .build()) {
                 next.start();
                 info = next.processes().wait(id, Duration.ofSeconds(90));
@@ -326,6 +306,18 @@ class H2FileCrashTest {
             assertThat(scalar(pool, "SELECT COUNT(*) FROM " + PREFIX + "task WHERE state <> 'succeeded'"))
                     .isZero();
         }
+    }
+
+    /** The node of the JVM that opens the file after a kill: short leases, so that it rescues soon. */
+    private static ErrandBuilder nextNode(HikariDataSource pool, String nodeId, int workers) {
+        return Errand.builder(pool)
+                .tablePrefix(PREFIX)
+                .nodeId(nodeId)
+                .queue("default", workers)
+                .pollInterval(Duration.ofMillis(50))
+                .heartbeatInterval(Duration.ofMillis(200))
+                .leaseDuration(Duration.ofSeconds(2))
+                .rescueInterval(Duration.ofMillis(500));
     }
 
     /** What is left in the file, or why it cannot be read. */
