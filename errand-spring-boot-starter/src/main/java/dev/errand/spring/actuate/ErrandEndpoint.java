@@ -29,6 +29,12 @@ public class ErrandEndpoint {
     /** How many of the newest processes the endpoint shows. */
     static final int RECENT_PROCESSES = 20;
 
+    /** How many failed batches the endpoint shows for one process. */
+    static final int SHOWN_FAILED_BATCHES = 1_000;
+
+    /** The path segment before a process id. */
+    static final String PROCESSES = "processes";
+
     private final Errand errand;
     private final ErrandTasks tasks;
     private final TaskStatistics statistics;
@@ -59,6 +65,32 @@ public class ErrandEndpoint {
      * @param attempts its ended attempts, first to last
      */
     public record TaskHistory(long id, Task task, List<Attempt> attempts) {}
+
+    /**
+     * One distributed process: {@code GET /actuator/errand/processes/{id}} gives its state, turn, error, the
+     * counts of each turn and its failed batches with their errors (newest turn first, at most
+     * {@value #SHOWN_FAILED_BATCHES}). Any other first segment than {@code processes}, or an unknown process
+     * id, answers 404.
+     */
+    @ReadOperation
+    public ProcessDetail process(@Selector String section, @Selector String id) {
+        if (!PROCESSES.equals(section) || id.isBlank()) {
+            return null;
+        }
+        return errand.processes()
+                .find(id)
+                .map(process -> new ProcessDetail(process, errand.processes().failedBatches(id, SHOWN_FAILED_BATCHES)))
+                .orElse(null);
+    }
+
+    /**
+     * A process and its failed batches.
+     *
+     * @param process the process: state, turn, node group, error and every turn with its counts
+     * @param failedBatches its failed batches with their errors, newest turn first
+     */
+    public record ProcessDetail(
+            dev.errand.process.ProcessInfo process, List<dev.errand.process.FailedBatch> failedBatches) {}
 
     /** Describes this node and the task table. */
     @ReadOperation
