@@ -19,6 +19,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -248,6 +253,46 @@ class ScheduleContractTest extends ErrandTestSupport {
         assertThat(scalar("SELECT COUNT(*) FROM " + prefix + "task WHERE unique_key = '" + heldKey + "'"))
                 .isEqualTo(1);
         assertThat(task(errand, holder).state()).isEqualTo(TaskState.PENDING);
+    }
+
+    @Test
+    void nodesStartingAtTheSameMomentDeclareTheirSchedulesWithoutAFailureOrADuplicate() throws Exception {
+        // The first node applies the migrations, so that the race is the schedules' alone.
+        node(node());
+        int nodes = 4;
+        int perNode = 20;
+        ExecutorService starters = Executors.newFixedThreadPool(nodes);
+        try {
+            for (int round = 0; round < 5; round++) {
+                // New names every round: each round races on inserting the rows, not only on changing them.
+                Schedule[] declared = new Schedule[perNode];
+                for (int i = 0; i < perNode; i++) {
+                    declared[i] = Schedule.every("start-" + round + "-" + i, "tick", Duration.ofHours(1))
+                            .payload(new Tick("round " + round))
+                            .build();
+                }
+                CyclicBarrier together = new CyclicBarrier(nodes);
+                List<Future<Errand>> started = new ArrayList<>();
+                for (int n = 0; n < nodes; n++) {
+                    ErrandBuilder builder = node(declared);
+                    started.add(starters.submit(() -> {
+                        together.await(30, TimeUnit.SECONDS);
+                        return builder.build();
+                    }));
+                }
+                for (Future<Errand> build : started) {
+                    // A unique violation or an aborted transaction would fail the build here.
+                    build.get(60, TimeUnit.SECONDS).stop(Duration.ofSeconds(5));
+                }
+                assertThat(scalar("SELECT COUNT(*) FROM " + prefix + "schedule WHERE name LIKE 'start-" + round
+                                + "-%'"))
+                        .as("rows after round %d", round)
+                        .isEqualTo(perNode);
+            }
+        } finally {
+            starters.shutdownNow();
+        }
+        assertThat(scalar("SELECT COUNT(*) FROM " + prefix + "schedule")).isEqualTo(5L * perNode);
     }
 
     @Test

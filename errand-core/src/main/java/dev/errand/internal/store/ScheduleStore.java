@@ -71,27 +71,26 @@ public final class ScheduleStore {
     /**
      * Adds a schedule or changes the one of the same name. A new timing starts from the first slot after
      * {@code now}; otherwise the next slot stays. Whether it is paused stays as it is.
+     *
+     * <p>Several nodes may declare the same schedule at the same moment (a cluster starting at once): the
+     * insert comes first and does nothing on a taken name, so a concurrent insert never fails the caller's
+     * transaction, and the row it finds is then locked and changed. Looking the row up first would let two
+     * transactions both see none and race to insert it.
      */
     public void upsert(Connection c, Schedule schedule, String payloadJson, Instant now) throws SQLException {
+        if (insertIfAbsent(c, schedule, payloadJson, now)) {
+            return;
+        }
         Optional<Stored> current = find(c, schedule.name(), true);
         if (current.isEmpty()) {
-            try (PreparedStatement insert = c.prepareStatement("INSERT INTO " + table + " (" + COLUMNS
-                    + ") VALUES (?, ?, ?, " + dialect.jsonParam() + ", ?, ?, ?, ?, ?, FALSE, "
-                    + dialect.timestampParam()
-                    + ", NULL)")) {
-                int i = bindDefinition(insert, 1, schedule, payloadJson);
-                insert.setObject(i, dialect.timestampValue(schedule.nextSlotAfter(now)));
-                insert.executeUpdate();
+            // Removed between the refused insert and the look-up: add it again.
+            if (insertIfAbsent(c, schedule, payloadJson, now)) {
                 return;
-            } catch (SQLException e) {
-                if (!dialect.isUniqueViolation(e)) {
-                    throw e;
-                }
-                // Another node inserted it at the same moment (several nodes starting at once): change it instead.
-                current = find(c, schedule.name(), true);
-                if (current.isEmpty()) {
-                    throw e;
-                }
+            }
+            current = find(c, schedule.name(), true);
+            if (current.isEmpty()) {
+                throw new SQLException("Schedule '" + schedule.name() + "' was neither inserted nor found; it is"
+                        + " being added and removed at the same time by other nodes");
             }
         }
         Stored before = current.get();
@@ -105,6 +104,38 @@ public final class ScheduleStore {
             update.setObject(i++, dialect.timestampValue(next));
             update.setString(i, schedule.name());
             update.executeUpdate();
+        }
+    }
+
+    /**
+     * Inserts the schedule unless a row of that name exists, without an error that would end the
+     * transaction: {@code ON CONFLICT DO NOTHING} on PostgreSQL (where any failed statement aborts the
+     * transaction), {@code INSERT IGNORE} on MariaDB, and on H2 a caught duplicate-key error, which H2 rolls
+     * back to the statement alone.
+     *
+     * @return whether this call inserted it
+     */
+    private boolean insertIfAbsent(Connection c, Schedule schedule, String payloadJson, Instant now)
+            throws SQLException {
+        String values = " (" + COLUMNS + ") VALUES (?, ?, ?, " + dialect.jsonParam() + ", ?, ?, ?, ?, ?, FALSE, "
+                + dialect.timestampParam() + ", NULL)";
+        String sql;
+        if (dialect instanceof PostgresDialect) {
+            sql = "INSERT INTO " + table + values + " ON CONFLICT (name) DO NOTHING";
+        } else if (dialect instanceof MariaDbDialect) {
+            sql = "INSERT IGNORE INTO " + table + values;
+        } else {
+            sql = "INSERT INTO " + table + values;
+        }
+        try (PreparedStatement insert = c.prepareStatement(sql)) {
+            int i = bindDefinition(insert, 1, schedule, payloadJson);
+            insert.setObject(i, dialect.timestampValue(schedule.nextSlotAfter(now)));
+            return insert.executeUpdate() == 1;
+        } catch (SQLException e) {
+            if (dialect.isUniqueViolation(e)) {
+                return false;
+            }
+            throw e;
         }
     }
 
