@@ -371,6 +371,70 @@ class ProcessContractTest extends ErrandTestSupport {
                 .isEqualTo("The analysis of turn 1 failed: java.lang.IllegalStateException: cannot decide");
     }
 
+    @Test
+    void anAnalysisTaskThatFailsForGoodFailsTheProcessInsteadOfLeavingItRunning() throws Exception {
+        ProcessKind<Item> kind = ProcessKind.of("dying-analysis", Item.class);
+        Errand errand = node(processNode(builder(), "node-a")
+                .defaultRetryPolicy(dev.errand.retry.RetryPolicy.fixed(Duration.ofMillis(20)))
+                .registerProcess(ProcessDefinition.of(kind, new ProcessHandler<>() {
+                    @Override
+                    public void execute(List<Item> items, BatchContext context) {}
+
+                    @Override
+                    public TurnDecision<Item> analyse(TurnResult result, AnalysisContext context) {
+                        // An Error is not the analysis's decision: the task retries it, and runs out of attempts.
+                        throw new LinkageError("analysis cannot load its rules");
+                    }
+                })));
+        String id = errand.processes().start(ProcessRequest.of(kind, items(3)));
+        errand.start();
+
+        ProcessInfo info = errand.processes().wait(id, WAIT);
+
+        assertThat(info.state()).isEqualTo(ProcessState.FAILED);
+        assertThat(info.error())
+                .startsWith("The analysis task of turn 1 failed for good: ")
+                .contains("LinkageError")
+                .contains("analysis cannot load its rules");
+        assertThat(info.finishedAt()).isNotNull();
+        assertThat(scalar("SELECT COUNT(*) FROM " + prefix + "task WHERE kind = 'errand:process:dying-analysis:turn'"
+                        + " AND state = 'failed' AND attempt = 5"))
+                .isEqualTo(1);
+    }
+
+    @Test
+    void aBatchTaskThatFailsForGoodRecordsItsErrorOnTheBatchAndTheProcessEnds() throws Exception {
+        ProcessKind<Item> kind = ProcessKind.of("dying-batch", Item.class);
+        Errand errand = node(processNode(builder(), "node-a")
+                .defaultRetryPolicy(dev.errand.retry.RetryPolicy.fixed(Duration.ofMillis(20)))
+                .registerProcess(ProcessDefinition.simple(kind, (items, context) -> {
+                    if (items.get(0).n() == 1) {
+                        throw new LinkageError("batch cannot load its rules");
+                    }
+                })));
+        String id = errand.processes()
+                .start(ProcessRequest.builder(kind)
+                        .items(items(4))
+                        .batchSize(2)
+                        .retries(0)
+                        .build());
+        errand.start();
+
+        ProcessInfo info = errand.processes().wait(id, WAIT);
+
+        assertThat(info.state()).isEqualTo(ProcessState.FAILED);
+        assertThat(info.turns()).extracting(TurnInfo::failed).containsExactly(1);
+        assertThat(info.turns()).extracting(TurnInfo::succeeded).containsExactly(1);
+        assertThat(info.error())
+                .startsWith("Batch 1 failed 1 times (retries 0); its last error: The batch's task failed for good: ")
+                .contains("batch cannot load its rules");
+        assertThat(errand.processes().failedBatches(id, 10)).singleElement().satisfies(batch -> {
+            assertThat(batch.batchNumber()).isEqualTo(1);
+            assertThat(batch.nodeId()).isNull();
+            assertThat(batch.error()).contains("LinkageError: batch cannot load its rules");
+        });
+    }
+
     // ---- node groups, cancel ----
 
     @Test

@@ -47,10 +47,14 @@ public final class ProcessRegistry {
                 TaskDefinition.builder(batchKind(definition.name()), BatchRef.class, (ref, context) -> runtime()
                                 .runBatch(ref, context))
                         .maxAttempts(TASK_ATTEMPTS)
+                        // In the transaction that fails the task: the batch's row gets the task's error.
+                        .onFailure((failed, c) -> runtime().batchTaskFailed(failed.payload(), failed.error(), c))
                         .build(),
                 TaskDefinition.builder(turnKind(definition.name()), TurnRef.class, (ref, context) -> runtime()
                                 .analyse(ref, context))
                         .maxAttempts(TASK_ATTEMPTS)
+                        // Without its analysis a turn never ends: the process fails rather than stay running.
+                        .onFailure((failed, c) -> runtime().analysisTaskFailed(failed.payload(), failed.error(), c))
                         .build());
     }
 

@@ -485,6 +485,54 @@ public final class ProcessRuntime {
         return written;
     }
 
+    // ---- tasks that failed for good ----
+
+    /**
+     * The task of a batch failed for good (its attempts ran out, or its worker was lost on the last one): the
+     * batch, if still pending, is failed with the task's error, on the transaction that fails the task. The turn's
+     * analysis follows as for any failed batch, so the batch runs again in the next turn or fails the process.
+     *
+     * @param ref the task's payload, or {@code null} if it could not be read (then there is no batch to name)
+     */
+    void batchTaskFailed(BatchRef ref, String error, Connection c) throws SQLException {
+        if (ref == null) {
+            return;
+        }
+        store.endBatch(
+                c,
+                ref.process(),
+                ref.turn(),
+                ref.batch(),
+                null,
+                "The batch's task failed for good: " + error,
+                storage.offsetMicros());
+    }
+
+    /**
+     * The analysis task of a turn failed for good (its attempts ran out, its worker was lost on the last one, or
+     * its deadline passed): without it the turn would never end, so the process, if still running in that turn,
+     * fails with the task's error, on the transaction that fails the task.
+     *
+     * @param ref the task's payload, or {@code null} if it could not be read (then there is no process to name)
+     */
+    void analysisTaskFailed(TurnRef ref, String error, Connection c) throws SQLException {
+        if (ref == null) {
+            return;
+        }
+        Optional<ProcessStore.ProcessRow> locked = store.process(c, ref.process(), true);
+        if (locked.isEmpty()
+                || locked.get().state() != ProcessState.RUNNING
+                || locked.get().turn() != ref.turn()) {
+            return;
+        }
+        store.finish(
+                c,
+                ref.process(),
+                ProcessState.FAILED,
+                "The analysis task of turn " + ref.turn() + " failed for good: " + error,
+                storage.offsetMicros());
+    }
+
     // ---- operators ----
 
     /**
