@@ -3,16 +3,26 @@ package dev.errand.crash;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import dev.errand.Errand;
 import dev.errand.batch.BatchProgress;
 import dev.errand.batch.EnqueuedBatch;
 import dev.errand.testing.ErrandTestSupport;
 import dev.errand.testing.Target;
+import dev.errand.testing.Targets;
 import dev.errand.testkit.TestDatabase;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.sql.Connection;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.Assumptions;
+import java.util.stream.Stream;
+import javax.sql.DataSource;
+import org.h2.tools.Server;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -20,26 +30,89 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Worker JVMs are killed with SIGKILL in the middle of a batch and of diamond workflows: every batch task is
  * counted once, each callback runs once, no dependent runs before its dependencies or twice, and nothing is
- * left waiting. CI runs 1,000 tasks on PostgreSQL; {@code -Derrand.crash.batchTasks=10000} runs the full
- * size on every server database (the script {@code scripts/workflow-crash-full.sh}).
+ * left waiting. It runs on PostgreSQL, MariaDB and H2; on H2 the test starts an H2 TCP server on a free port
+ * (an in-memory database that lives in this JVM), so that the child JVMs share one database with it. CI runs
+ * 1,000 tasks; {@code -Derrand.crash.batchTasks=10000} runs the full size (the script
+ * {@code scripts/workflow-crash-full.sh}).
  */
 @ParameterizedClass(name = "{0}")
-@MethodSource("dev.errand.testing.Targets#servers")
+@MethodSource("targets")
 class WorkflowCrashTest extends ErrandTestSupport {
 
     private static final int CI_TASKS = 1_000;
     private static final int TASKS = Integer.getInteger("errand.crash.batchTasks", CI_TASKS);
     private static final int DIAMONDS = 20;
 
+    /** The H2 TCP server and its pool, started for the first H2 run and stopped after the class. */
+    private static Server h2Server;
+
+    private static HikariDataSource h2Pool;
+    private static String h2Url;
+
     WorkflowCrashTest(Target target) {
         super(target);
     }
 
+    /** PostgreSQL and MariaDB, and H2 (through a TCP server) when the run selects H2. */
+    static Stream<Target> targets() {
+        Stream<Target> h2 = TestDatabase.selected().contains(TestDatabase.H2)
+                ? Stream.of(Target.of(TestDatabase.H2))
+                : Stream.empty();
+        return Stream.concat(Targets.servers(), h2);
+    }
+
+    @Override
+    protected DataSource dataSource() {
+        return database.isH2() ? h2() : super.dataSource();
+    }
+
+    /** The H2 database that child JVMs reach over TCP; started on first use. */
+    private static synchronized DataSource h2() {
+        if (h2Pool == null) {
+            try {
+                int port;
+                try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+                    port = probe.getLocalPort();
+                }
+                // -ifNotExists: the in-memory database is created by the first connection, which comes over TCP.
+                h2Server = Server.createTcpServer("-tcpPort", String.valueOf(port), "-ifNotExists")
+                        .start();
+                h2Url = "jdbc:h2:tcp://127.0.0.1:" + port + "/mem:errand_workflow_crash;DB_CLOSE_DELAY=-1";
+            } catch (java.io.IOException | java.sql.SQLException e) {
+                throw new IllegalStateException("Could not start an H2 TCP server: " + e.getMessage(), e);
+            }
+            HikariConfig config = new HikariConfig();
+            config.setJdbcUrl(h2Url);
+            config.setUsername("sa");
+            config.setPassword("");
+            config.setMaximumPoolSize(20);
+            h2Pool = new HikariDataSource(config);
+        }
+        return h2Pool;
+    }
+
+    @AfterAll
+    static synchronized void stopH2() throws java.sql.SQLException {
+        if (h2Pool != null) {
+            try (Connection c = h2Pool.getConnection();
+                    Statement s = c.createStatement()) {
+                s.execute("DROP ALL OBJECTS");
+            }
+            h2Pool.close();
+            h2Server.stop();
+            h2Pool = null;
+        }
+    }
+
+    /** The JDBC URL the child JVMs connect with. */
+    private String url() {
+        dataSource();
+        return database.isH2() ? h2Url : database.url();
+    }
+
     @Test
     void killedWorkersLoseNoCountRunNoCallbackTwiceAndBreakNoDependency() throws Exception {
-        Assumptions.assumeTrue(
-                TASKS > CI_TASKS || database == TestDatabase.POSTGRES,
-                "the CI size runs on PostgreSQL only; -Derrand.crash.batchTasks=10000 runs every server");
+        long started = System.nanoTime();
         Errand rescuer = node(WorkflowWorkerMain.kinds(
                         builder().queue("default", 4).rescueInterval(Duration.ofMillis(500)), dataSource(), prefix)
                 .nodeId("rescuer"));
@@ -86,11 +159,13 @@ class WorkflowCrashTest extends ErrandTestSupport {
         assertThat(scalar("SELECT COUNT(*) FROM " + prefix + "effect WHERE note LIKE 'w%:%'"))
                 .isEqualTo(DIAMONDS * 4L);
         assertThat(scalar("SELECT COUNT(*) FROM " + prefix + "task_condition")).isZero();
+        System.out.printf(
+                "WorkflowCrashTest %s: %d batch tasks and %d diamonds, 2 workers killed, done in %.1f s%n",
+                database.displayName(), TASKS, DIAMONDS, (System.nanoTime() - started) / 1e9);
     }
 
     private CrashChild child(String name) throws java.io.IOException {
-        return CrashChild.startMain(
-                WorkflowWorkerMain.class, "256m", name, database.url(), database.userName(), prefix, name);
+        return CrashChild.startMain(WorkflowWorkerMain.class, "256m", name, url(), database.userName(), prefix, name);
     }
 
     private static void killAt(Errand reader, EnqueuedBatch batch, CrashChild child, long succeeded)
