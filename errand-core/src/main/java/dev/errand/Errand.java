@@ -126,7 +126,8 @@ public final class Errand implements AutoCloseable {
         this.schedules = new JdbcScheduleAdmin(
                 storage,
                 new ScheduleStore(storage.dialect(), settings.tablePrefix().scheduleTable()),
-                assembly.kinds().codec());
+                assembly.kinds().codec(),
+                assembly.kinds().definitions().keySet());
         this.history = new JdbcHistoryAdmin(storage);
         this.events = new JdbcEventAdmin(storage, Enqueuer.notificationChannel(settings), wakeUps);
         this.engineParts =

@@ -498,7 +498,7 @@ public final class ErrandBuilder {
             if (!definitions.containsKey(schedule.kind())) {
                 throw new IllegalArgumentException("Schedule '" + schedule.name() + "' enqueues kind '"
                         + schedule.kind() + "', which this node does not register; register a TaskDefinition for"
-                        + " it, or add the schedule at run time with errand.schedules().upsert(...)");
+                        + " it with register(...) on this builder");
             }
         }
     }

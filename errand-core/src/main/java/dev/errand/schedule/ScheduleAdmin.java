@@ -18,6 +18,10 @@ public interface ScheduleAdmin {
     /**
      * Adds a schedule, or changes the one of the same name. A new timing (cron, interval or zone) starts
      * from the next slot after now; a change of payload, queue or misfire policy keeps the next slot.
+     * An invalid cron expression, an unknown zone or an interval under a second never get this far: the
+     * {@link Schedule} builder refuses them.
+     *
+     * @throws IllegalArgumentException if the schedule is null or its kind is not registered on this node
      */
     void upsert(Schedule schedule);
 

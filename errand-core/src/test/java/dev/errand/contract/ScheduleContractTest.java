@@ -9,6 +9,7 @@ import dev.errand.ErrandBuilder;
 import dev.errand.enqueue.TaskRequest;
 import dev.errand.schedule.MisfirePolicy;
 import dev.errand.schedule.Schedule;
+import dev.errand.schedule.ScheduleAdmin;
 import dev.errand.schedule.ScheduleInfo;
 import dev.errand.task.TaskDefinition;
 import dev.errand.task.TaskState;
@@ -293,6 +294,55 @@ class ScheduleContractTest extends ErrandTestSupport {
             starters.shutdownNow();
         }
         assertThat(scalar("SELECT COUNT(*) FROM " + prefix + "schedule")).isEqualTo(5L * perNode);
+    }
+
+    @Test
+    void theAdminApiRefusesBadInputAndStoresNothing() {
+        Errand errand = node(node());
+        ScheduleAdmin admin = errand.schedules();
+        assertThatThrownBy(() -> admin.upsert(Schedule.every("orphan", "nobody", Duration.ofHours(1))
+                        .build()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("Schedule 'orphan'")
+                .hasMessageContaining("kind 'nobody'")
+                .hasMessageContaining("register a TaskDefinition");
+        admin.upsert(hourly("known"));
+        // A change to an unregistered kind is refused too, and the stored schedule keeps its kind.
+        assertThatThrownBy(() -> admin.upsert(Schedule.every("known", "nobody", Duration.ofHours(1))
+                        .build()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("kind 'nobody'");
+        assertThat(admin.find("known").orElseThrow().kind()).isEqualTo("tick");
+        assertThatThrownBy(() -> admin.upsert(null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("Schedule.cron(");
+        // The rest cannot reach the admin API: the schedule it takes cannot be built with them.
+        assertThatThrownBy(() -> admin.upsert(
+                        Schedule.cron("bad-cron", "tick", "61 * * * *").build()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("\"61 * * * *\" is invalid")
+                .hasMessageContaining("Value 61 not in range [0, 59]");
+        assertThatThrownBy(() -> admin.upsert(
+                        Schedule.cron("short-cron", "tick", "* * *").build()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("\"* * *\" has 3 fields");
+        assertThatThrownBy(() -> admin.upsert(
+                        Schedule.cron("never", "tick", "0 0 30 2 *").build()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("never fires");
+        assertThatThrownBy(() -> admin.upsert(Schedule.cron("zoned", "tick", "0 2 * * *")
+                        .zone("Mars/Olympus")
+                        .build()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("unknown time zone \"Mars/Olympus\"");
+        for (Duration interval : List.of(Duration.ZERO, Duration.ofMinutes(-5), Duration.ofMillis(999))) {
+            assertThatThrownBy(() -> admin.upsert(
+                            Schedule.every("interval", "tick", interval).build()))
+                    .as("interval %s", interval)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("the interval must be between 1s and 366d, got " + interval);
+        }
+        assertThat(admin.list()).extracting(ScheduleInfo::name).containsExactly("known");
     }
 
     @Test

@@ -139,7 +139,14 @@ public final class ErrandSystem implements BenchSystem {
     public void setUp() {
         tearDown();
         clientPool = db.pool(prefix + "client", 4);
-        client = builder(clientPool).processingEnabled(false).build();
+        // The client registers the kind too (it never runs it): the admin API refuses a schedule of a kind
+        // the node that adds it does not register.
+        client = builder(clientPool)
+                .processingEnabled(false)
+                .register(TaskDefinition.builder("noop", Stamp.class, (stamp, ctx) -> {})
+                        .mode(transactional ? ExecutionMode.TRANSACTIONAL : ExecutionMode.NON_TRANSACTIONAL)
+                        .build())
+                .build();
         if (schedules > 0) {
             registerSchedules();
         }

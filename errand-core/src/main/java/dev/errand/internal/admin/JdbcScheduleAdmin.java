@@ -11,6 +11,7 @@ import dev.errand.spi.PayloadCodec;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /** The schedule admin API on the schedule table: checks the arguments, then runs each action in its own transaction. */
 public final class JdbcScheduleAdmin implements ScheduleAdmin {
@@ -18,6 +19,7 @@ public final class JdbcScheduleAdmin implements ScheduleAdmin {
     private final Storage storage;
     private final ScheduleStore schedules;
     private final PayloadCodec codec;
+    private final Set<String> registeredKinds;
 
     /**
      * Creates the admin API.
@@ -25,11 +27,14 @@ public final class JdbcScheduleAdmin implements ScheduleAdmin {
      * @param storage the node's storage, for its transactions and clock
      * @param schedules the schedule table
      * @param codec how payloads are written
+     * @param registeredKinds the kinds this node registers: a schedule of another kind is refused
      */
-    public JdbcScheduleAdmin(Storage storage, ScheduleStore schedules, PayloadCodec codec) {
+    public JdbcScheduleAdmin(
+            Storage storage, ScheduleStore schedules, PayloadCodec codec, Set<String> registeredKinds) {
         this.storage = storage;
         this.schedules = schedules;
         this.codec = codec;
+        this.registeredKinds = Set.copyOf(registeredKinds);
     }
 
     @Override
@@ -50,6 +55,12 @@ public final class JdbcScheduleAdmin implements ScheduleAdmin {
         if (schedule == null) {
             throw new IllegalArgumentException(
                     "schedule must not be null: build one with Schedule.cron(...) or" + " Schedule.every(...)");
+        }
+        // As at build: a schedule whose kind no node may run would fire tasks that only ever wait.
+        if (!registeredKinds.contains(schedule.kind())) {
+            throw new IllegalArgumentException("Schedule '" + schedule.name() + "' enqueues kind '" + schedule.kind()
+                    + "', which this node does not register; register a TaskDefinition for it on the node that"
+                    + " adds or changes the schedule");
         }
         String payloadJson = codec.encode(schedule.payload());
         run("upsert", c -> {

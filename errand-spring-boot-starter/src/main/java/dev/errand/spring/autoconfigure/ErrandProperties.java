@@ -189,7 +189,8 @@ public class ErrandProperties implements Validator {
 
     /**
      * Recurring schedules by name: each enqueues one task of its kind per slot of a cron expression or an
-     * interval, once across the cluster. Schedule beans are declared too.
+     * interval, once across the cluster. Each entry takes kind, cron or every, zone, queue, misfire,
+     * misfire-limit and payload.*; an invalid one stops start-up. Schedule beans are declared too.
      */
     private Map<String, ScheduleSpec> schedules = new LinkedHashMap<>();
 

@@ -1,6 +1,7 @@
 package dev.errand.spring.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.errand.Errand;
 import dev.errand.schedule.MisfirePolicy;
@@ -11,6 +12,8 @@ import dev.errand.spring.ErrandTask;
 import dev.errand.spring.testing.PostgresTables;
 import dev.errand.task.TaskContext;
 import dev.errand.task.TaskHandler;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -96,5 +99,101 @@ class StarterSchedulesTest {
                     assertThat(failure).isNotNull();
                     assertThat(failure.description()).contains("kind 'nobody'");
                 });
+    }
+
+    @Test
+    void eachKindOfBadScheduleInPropertiesStopsStartUpNamingThePropertyAndWhatToDo() {
+        assertStartUpFails(
+                "errand.schedules.bad-cron",
+                new String[] {"errand.schedules.bad-cron.kind=build-report", "errand.schedules.bad-cron.cron=0 25 * * *"},
+                "\"0 25 * * *\" is invalid: Failed to parse cron expression. Value 25 not in range [0, 23]");
+        assertStartUpFails(
+                "errand.schedules.few-fields",
+                new String[] {
+                    "errand.schedules.few-fields.kind=build-report", "errand.schedules.few-fields.cron=0 2 *"
+                },
+                "\"0 2 *\" has 3 fields; write 5");
+        assertStartUpFails(
+                "errand.schedules.zoned",
+                new String[] {
+                    "errand.schedules.zoned.kind=build-report",
+                    "errand.schedules.zoned.cron=0 2 * * *",
+                    "errand.schedules.zoned.zone=Mars/Olympus"
+                },
+                "unknown time zone \"Mars/Olympus\"");
+        for (String every : new String[] {"0s", "-5m", "500ms"}) {
+            assertStartUpFails(
+                    "errand.schedules.interval",
+                    new String[] {
+                        "errand.schedules.interval.kind=build-report", "errand.schedules.interval.every=" + every
+                    },
+                    "the interval must be between 1s and 366d");
+        }
+        assertStartUpFails(
+                "errand.schedules.both",
+                new String[] {
+                    "errand.schedules.both.kind=build-report",
+                    "errand.schedules.both.cron=0 2 * * *",
+                    "errand.schedules.both.every=5m"
+                },
+                "set either cron");
+    }
+
+    private void assertStartUpFails(String property, String[] properties, String reason) {
+        runner.withPropertyValues(properties).run(context -> {
+            assertThat(context).as(property).hasFailed();
+            assertThat(context.getStartupFailure())
+                    .as(property)
+                    .rootCause()
+                    .hasMessageContaining(property + ":")
+                    .hasMessageContaining(reason);
+        });
+    }
+
+    @Test
+    void aScheduleBeanForAKindThatIsNotRegisteredStopsStartUp() {
+        runner.withBean("orphan", Schedule.class, () -> Schedule.every("orphan", "nobody", Duration.ofMinutes(5))
+                        .build())
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    ErrandConfigurationException failure = null;
+                    for (Throwable t = context.getStartupFailure(); t != null; t = t.getCause()) {
+                        if (t instanceof ErrandConfigurationException e) {
+                            failure = e;
+                        }
+                    }
+                    assertThat(failure).isNotNull();
+                    assertThat(failure.description())
+                            .contains("Schedule 'orphan'")
+                            .contains("kind 'nobody'")
+                            .contains("register a TaskDefinition");
+                    assertThat(failure.action()).contains("@ErrandTask");
+                });
+    }
+
+    @Test
+    void theAdminApiOfAStartedApplicationRefusesAScheduleForAnUnregisteredKind() {
+        runner.run(context -> {
+            assertThat(context).hasNotFailed();
+            Errand errand = context.getBean(Errand.class);
+            assertThatThrownBy(() -> errand.schedules()
+                            .upsert(Schedule.every("orphan", "nobody", Duration.ofMinutes(5))
+                                    .build()))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("kind 'nobody'");
+            assertThat(errand.schedules().list()).isEmpty();
+        });
+    }
+
+    @Test
+    void theMetadataDescribesTheScheduleEntries() throws Exception {
+        try (InputStream in = getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
+            assertThat(in).as("metadata generated by spring-boot-configuration-processor").isNotNull();
+            String json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(json)
+                    .contains("\"errand.schedules\"")
+                    .contains("ErrandProperties$ScheduleSpec")
+                    .contains("\"errand.schedule-firing-percent\"");
+        }
     }
 }
