@@ -5,8 +5,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
-import java.util.Locale;
-import java.util.regex.Pattern;
 
 /**
  * A process to start: its kind, its input (a collection, or a SQL query read page by page) and its options.
@@ -37,8 +35,6 @@ public final class ProcessRequest<T> {
 
     /** The most retries per batch. */
     public static final int MAX_RETRIES = 100;
-
-    private static final Pattern ORDER_BY = Pattern.compile("\\border\\s+by\\b");
 
     private final ProcessKind<T> kind;
     private final Collection<? extends T> items;
@@ -192,25 +188,19 @@ public final class ProcessRequest<T> {
          * must end with an ORDER BY that gives every row a fixed place (for example by a unique key), since each
          * page is read with LIMIT and OFFSET.
          *
-         * @param sql a SELECT with an ORDER BY and no LIMIT
+         * @param sql a SELECT with an ORDER BY of its own (at its top level, not only in a subquery) and no LIMIT,
+         *     OFFSET, FETCH, FOR UPDATE or semicolon at its top level
          * @param mapper maps a row to an item
          * @param parameters the query's parameters, bound in order
-         * @throws IllegalArgumentException if the query is blank, has no ORDER BY or ends with a semicolon, or the
-         *     mapper is null
+         * @throws IllegalArgumentException if the query is blank, has no top-level ORDER BY, has a LIMIT, OFFSET,
+         *     FETCH, FOR UPDATE/SHARE or semicolon at its top level, leaves a literal, comment or parenthesis
+         *     open, or the mapper is null
          */
         public Builder<T> query(String sql, RowMapper<T> mapper, Object... parameters) {
             if (sql == null || sql.isBlank()) {
                 throw new IllegalArgumentException("sql must not be blank: pass a SELECT with an ORDER BY");
             }
-            String lower = sql.toLowerCase(Locale.ROOT).strip();
-            if (!ORDER_BY.matcher(lower).find()) {
-                throw new IllegalArgumentException("The query of process '" + kind.name() + "' has no ORDER BY; add"
-                        + " one over a unique key, so that reading it page by page sees every row once");
-            }
-            if (lower.endsWith(";")) {
-                throw new IllegalArgumentException(
-                        "The query of process '" + kind.name() + "' ends with a semicolon; remove it");
-            }
+            checkShape(sql);
             if (mapper == null) {
                 throw new IllegalArgumentException("mapper must not be null: map a row to an item");
             }
@@ -218,6 +208,36 @@ public final class ProcessRequest<T> {
             this.mapper = mapper;
             this.parameters = parameters == null ? List.of() : new ArrayList<>(Arrays.asList(parameters));
             return this;
+        }
+
+        /** Refuses a query that paging cannot extend: see {@link #query}. */
+        private void checkShape(String sql) {
+            String query = "The query of process '" + kind.name() + "'";
+            QueryShape shape = QueryShape.of(sql);
+            if (shape.unclosed() != null) {
+                throw new IllegalArgumentException(query + " has an unclosed " + shape.unclosed() + "; close it");
+            }
+            if (shape.semicolon()) {
+                throw new IllegalArgumentException(
+                        query + " has a semicolon; pass one SELECT without it (paging appends to the query)");
+            }
+            if (!shape.has("ORDER", "BY")) {
+                throw new IllegalArgumentException(query + " has no ORDER BY of its own (one inside a subquery, a"
+                        + " window function or a literal does not count); end it with an ORDER BY over a unique key,"
+                        + " so that reading it page by page sees every row once");
+            }
+            for (String clause : new String[] {"LIMIT", "OFFSET", "FETCH"}) {
+                if (shape.has(clause)) {
+                    throw new IllegalArgumentException(query + " has a " + clause + " of its own; remove it: paging"
+                            + " appends its own LIMIT (with OFFSET, or a key condition with pageBy(...)), and the"
+                            + " page size is pageSize(...)");
+                }
+            }
+            if (shape.has("FOR")) {
+                throw new IllegalArgumentException(query + " has a FOR UPDATE or FOR SHARE clause; remove it: paging"
+                        + " appends LIMIT after the query, where a locking clause cannot precede it. To lock the"
+                        + " rows, take the lock in beforeQuery(...)");
+            }
         }
 
         /**
