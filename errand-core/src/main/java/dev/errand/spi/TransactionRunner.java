@@ -24,6 +24,17 @@ public interface TransactionRunner {
      */
     <T> T inTransaction(DataSource dataSource, TransactionalWork<T> work) throws Exception;
 
+    /**
+     * Whether the transaction that this runner runs work in on the current thread has been marked
+     * rollback-only without an exception, so that it will roll back whatever the work returns (Spring's
+     * {@code TransactionStatus.setRollbackOnly()}, or a {@code @Transactional} method that threw inside it and
+     * whose exception was caught). Errand asks this after a handler returned, to count the attempt as failed
+     * rather than as a success that never commits. Plain JDBC has no such mark: the default is {@code false}.
+     */
+    default boolean isRollbackOnly() {
+        return false;
+    }
+
     /** Plain JDBC: a fresh connection per transaction. */
     static TransactionRunner jdbc() {
         return JdbcTransactionRunner.INSTANCE;

@@ -7,6 +7,7 @@ import javax.sql.DataSource;
 import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.TransactionStatus;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -21,6 +22,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * it, or a {@code JpaTransactionManager} whose EntityManagerFactory uses it.
  */
 public final class SpringTransactionRunner implements TransactionRunner {
+
+    /** The status of the transaction this runner runs work in on this thread, innermost last. */
+    private final ThreadLocal<TransactionStatus> current = new ThreadLocal<>();
 
     private final PlatformTransactionManager transactionManager;
     private final TransactionTemplate template;
@@ -46,6 +50,8 @@ public final class SpringTransactionRunner implements TransactionRunner {
     public <T> T inTransaction(DataSource dataSource, TransactionalWork<T> work) throws Exception {
         try {
             return template.execute(status -> {
+                TransactionStatus outer = current.get();
+                current.set(status);
                 Connection connection = DataSourceUtils.getConnection(dataSource);
                 try {
                     return work.apply(connection);
@@ -56,11 +62,26 @@ public final class SpringTransactionRunner implements TransactionRunner {
                     throw new CheckedWorkFailure(checked);
                 } finally {
                     DataSourceUtils.releaseConnection(connection, dataSource);
+                    if (outer == null) {
+                        current.remove();
+                    } else {
+                        current.set(outer);
+                    }
                 }
             });
         } catch (CheckedWorkFailure failure) {
             throw failure.original;
         }
+    }
+
+    /**
+     * Whether the transaction this runner runs work in on the current thread is marked rollback-only: by
+     * {@code TransactionStatus.setRollbackOnly()}, or by a {@code @Transactional} method that joined it and threw.
+     */
+    @Override
+    public boolean isRollbackOnly() {
+        TransactionStatus status = current.get();
+        return status != null && status.isRollbackOnly();
     }
 
     /** Carries a checked exception of the work through {@link TransactionTemplate}, which rolls back on it. */

@@ -304,6 +304,16 @@ public final class ProcessRuntime {
         }
         ProcessDefinition<?> definition = registry.definition(found.get().processName());
         String error = execute(definition, found.get(), ref, c);
+        if (storage.hostTransactions().isRollbackOnly()) {
+            // The host framework will roll the task's transaction back whatever happens now: neither the batch's
+            // success nor its failure could commit. Fail the attempt, with a clear error; the task runs it again.
+            throw new IllegalStateException("The handler of batch " + ref.batch() + " (turn " + ref.turn()
+                    + ") of process '" + ref.process() + "' left its transaction marked rollback-only"
+                    + (error == null ? " without throwing" : " (it threw " + error + ")")
+                    + ", so nothing it did can commit; this attempt counts as failed and the task runs it again."
+                    + " Throw instead of marking the transaction rollback-only, or give the @Transactional method it"
+                    + " calls Propagation.NESTED");
+        }
         store.endBatch(c, ref.process(), ref.turn(), ref.batch(), settings.nodeId(), error, storage.offsetMicros());
     }
 

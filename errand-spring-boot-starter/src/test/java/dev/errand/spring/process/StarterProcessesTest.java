@@ -55,6 +55,7 @@ class StarterProcessesTest {
     static final ProcessKind<Integer> SUM = ProcessKind.of("sum", Integer.class);
     static final ProcessKind<Integer> GROW = ProcessKind.of("grow", Integer.class);
     static final ProcessKind<Integer> STRICT = ProcessKind.of("strict", Integer.class);
+    static final ProcessKind<Integer> ROLLBACK_ONLY = ProcessKind.of("rollback-only", Integer.class);
 
     @SpringBootConfiguration
     @EnableAutoConfiguration(
@@ -72,6 +73,20 @@ class StarterProcessesTest {
         @Bean
         ProcessDefinition<Integer> growProcess(Grower grower) {
             return ProcessDefinition.of(GROW, grower);
+        }
+
+        /** Retries come quickly, so that a batch task spends its attempts within the test. */
+        @Bean
+        dev.errand.spring.ErrandBuilderCustomizer quickRetries() {
+            return builder -> builder.defaultRetryPolicy(dev.errand.retry.RetryPolicy.fixed(Duration.ofMillis(50)));
+        }
+
+        /** Its handler calls a @Transactional method that writes and marks the transaction rollback-only. */
+        @Bean
+        ProcessDefinition<Integer> rollbackOnlyProcess(Totals totals) {
+            return ProcessDefinition.simple(
+                    ROLLBACK_ONLY,
+                    (items, context) -> totals.addThenMarkRollbackOnly(context.processId(), items.size()));
         }
 
         /** Its handler calls a @Transactional method that throws the first time, and catches the exception. */
@@ -113,6 +128,14 @@ class StarterProcessesTest {
                 throw new IllegalStateException("refused once");
             }
             add(process, amount);
+        }
+
+        /** Writes, then marks the transaction it joined rollback-only, without throwing. */
+        @Transactional
+        public void addThenMarkRollbackOnly(String process, int amount) {
+            add(process, amount);
+            org.springframework.transaction.interceptor.TransactionAspectSupport.currentTransactionStatus()
+                    .setRollbackOnly();
         }
 
         public long sum(String process) {
@@ -196,6 +219,12 @@ class StarterProcessesTest {
     @Autowired
     ErrandEndpoint endpoint;
 
+    @Value("${errand.table-prefix}")
+    String prefix;
+
+    @Autowired
+    JdbcTemplate jdbc;
+
     @Test
     void processBeansRunInTheStarterAndAreVisibleThroughTheClientAndTheEndpoint() throws Exception {
         List<Integer> numbers = IntStream.rangeClosed(1, 1_000).boxed().toList();
@@ -242,5 +271,30 @@ class StarterProcessesTest {
         assertThat(info.turns()).extracting(TurnInfo::batches).containsExactly(1);
         assertThat(info.turns()).extracting(TurnInfo::failed).containsExactly(0);
         assertThat(totals.sum(id)).isEqualTo(3);
+    }
+
+    @Test
+    void aHandlerThatMarksTheTransactionRollbackOnlyWithoutThrowingFailsItsAttemptWithAClearError() throws Exception {
+        String id = client.startProcess(ProcessRequest.builder(ROLLBACK_ONLY)
+                .items(List.of(1, 2, 3))
+                .retries(0)
+                .build());
+
+        ProcessInfo info = client.processes().wait(id, Duration.ofSeconds(60));
+
+        // Every attempt failed rather than pass for a success that never commits; after the task's 5 attempts the
+        // batch failed with the attempt's error, and with no retries left, the process.
+        assertThat(info.state()).isEqualTo(ProcessState.FAILED);
+        assertThat(info.turns()).extracting(TurnInfo::failed).containsExactly(1);
+        assertThat(info.error())
+                .contains("The batch's task failed for good")
+                .contains("The handler of batch 1 (turn 1) of process '" + id + "' left its transaction marked"
+                        + " rollback-only without throwing")
+                .contains("this attempt counts as failed");
+        assertThat(totals.sum(id)).isZero();
+        assertThat(jdbc.queryForObject(
+                        "SELECT attempt FROM " + prefix + "task WHERE kind = 'errand:process:rollback-only:batch'",
+                        Integer.class))
+                .isEqualTo(5);
     }
 }
