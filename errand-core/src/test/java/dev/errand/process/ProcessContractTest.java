@@ -495,6 +495,49 @@ class ProcessContractTest extends ErrandTestSupport {
                 .isEqualTo(20);
     }
 
+    @Test
+    void twoTransactionsStartingAProcessWithTheSameIdAtOnceGiveOneProcessAndAClearError() throws Exception {
+        Errand errand = processNode();
+        java.util.concurrent.ExecutorService second = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try (Connection a = dataSource().getConnection();
+                Connection b = dataSource().getConnection()) {
+            a.setAutoCommit(false);
+            b.setAutoCommit(false);
+            errand.processes()
+                    .start(
+                            a,
+                            ProcessRequest.builder(SIMPLE)
+                                    .items(items(3))
+                                    .processId("same")
+                                    .build());
+            // B sees no committed process "same" and inserts: its insert waits on A's key until A commits.
+            java.util.concurrent.Future<String> racing = second.submit(() -> errand.processes()
+                    .start(
+                            b,
+                            ProcessRequest.builder(SIMPLE)
+                                    .items(items(5))
+                                    .processId("same")
+                                    .build()));
+            Thread.sleep(300);
+            a.commit();
+            assertThatThrownBy(() -> racing.get(30, java.util.concurrent.TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(IllegalArgumentException.class)
+                    .cause()
+                    .hasMessage("Process 'same' exists already: another transaction created it at the same time;"
+                            + " roll this transaction back, and give the new process another id or leave the id"
+                            + " out");
+            b.rollback();
+        } finally {
+            second.shutdownNow();
+        }
+        errand.start();
+        ProcessInfo info = errand.processes().wait("same", WAIT);
+        assertThat(info.state()).isEqualTo(ProcessState.SUCCEEDED);
+        assertThat(info.turns()).extracting(TurnInfo::batches).containsExactly(1);
+        assertThat(scalar("SELECT COUNT(*) FROM " + prefix + "process")).isEqualTo(1);
+        assertThat(effects()).isEqualTo(3);
+    }
+
     // ---- bad input ----
 
     @Test

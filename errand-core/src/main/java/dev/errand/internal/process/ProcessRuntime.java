@@ -125,7 +125,19 @@ public final class ProcessRuntime {
                 request.nodeGroup(),
                 request.retries(),
                 0);
-        store.insertProcess(c, row, offset);
+        try {
+            store.insertProcess(c, row, offset);
+        } catch (SQLException e) {
+            if (!storage.dialect().isUniqueViolation(e)) {
+                throw e;
+            }
+            // The check above saw no such process, but a concurrent transaction created one with this id and
+            // committed while this insert waited on its key.
+            throw new IllegalArgumentException(
+                    "Process '" + id + "' exists already: another transaction created it at the same time; roll"
+                            + " this transaction back, and give the new process another id or leave the id out",
+                    e);
+        }
         store.insertTurn(c, id, 1, offset);
         TurnWriter writer = new TurnWriter(c, row, 1);
         Splitter splitter = new Splitter(writer, request.batchSize());
