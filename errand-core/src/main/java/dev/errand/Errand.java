@@ -18,10 +18,12 @@ import dev.errand.internal.admin.JdbcHistoryAdmin;
 import dev.errand.internal.admin.JdbcProcessAdmin;
 import dev.errand.internal.admin.JdbcScheduleAdmin;
 import dev.errand.internal.admin.JdbcTaskAdmin;
+import dev.errand.internal.chores.LeaderChores;
 import dev.errand.internal.cluster.NodeAgent;
 import dev.errand.internal.engine.Engine;
 import dev.errand.internal.engine.Kinds;
 import dev.errand.internal.engine.PoolSizeCheck;
+import dev.errand.internal.engine.Problems;
 import dev.errand.internal.enqueue.Enqueuer;
 import dev.errand.internal.enqueue.Requests;
 import dev.errand.internal.process.ProcessRegistry;
@@ -100,6 +102,10 @@ public final class Errand implements AutoCloseable {
     private final Engine.Parts engineParts;
     private final NodeAgent agent;
     private final ClusterAdmin cluster;
+    /** Schedule firing and pruning: on the leader only, whether or not this node processes tasks. */
+    private final LeaderChores chores;
+
+    private final Problems choreProblems = new Problems();
     private volatile Engine engine;
     private boolean agentRunning;
     private final WakeUps wakeUps = new WakeUps();
@@ -136,6 +142,7 @@ public final class Errand implements AutoCloseable {
         Map<String, PinPolicy> pinPolicies = new LinkedHashMap<>();
         assembly.kinds().definitions().forEach((kind, definition) -> pinPolicies.put(kind, definition.pinPolicy()));
         this.agent = new NodeAgent(storage, settings, wakeUps.of(NodeAgent.COMMAND_WAKE_UP), pinPolicies);
+        this.chores = new LeaderChores(storage, settings, assembly.kinds().definitions(), choreProblems);
         this.cluster = new JdbcClusterAdmin(
                 storage,
                 agent.store(),
@@ -217,6 +224,8 @@ public final class Errand implements AutoCloseable {
                                 settings.nodeId(),
                                 e.getMessage());
             }
+            // Without the registry there is no leader: every such node does the chores, as before issue 13.
+            chores.start(agentRunning ? agent::leading : () -> true);
             startProcessing(agentRunning ? controls : List.of());
             return;
         }
@@ -267,6 +276,7 @@ public final class Errand implements AutoCloseable {
             throw new IllegalArgumentException("timeout must be zero or more, got " + timeout);
         }
         boolean finished = stopProcessing(timeout);
+        chores.stop();
         if (agentRunning) {
             agentRunning = false;
             agent.stop();
@@ -654,7 +664,14 @@ public final class Errand implements AutoCloseable {
 
     /** Whether this node's engine threads can do their work; see {@link NodeHealth}. */
     public NodeHealth health() {
-        return engine.health();
+        NodeHealth engineHealth = engine.health();
+        NodeHealth choreHealth = choreProblems.health();
+        if (choreHealth.problems().isEmpty()) {
+            return engineHealth;
+        }
+        Map<String, String> problems = new java.util.TreeMap<>(engineHealth.problems());
+        problems.putAll(choreHealth.problems());
+        return new NodeHealth(engineHealth.healthy() && choreHealth.healthy(), problems);
     }
 
     /** What each queue does on this node now: executing and buffered tasks. Empty until started. */

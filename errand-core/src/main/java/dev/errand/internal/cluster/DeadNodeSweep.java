@@ -3,6 +3,7 @@ package dev.errand.internal.cluster;
 import dev.errand.internal.store.ClusterStore;
 import dev.errand.internal.store.Micros;
 import dev.errand.internal.store.Storage;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
@@ -43,24 +44,40 @@ final class DeadNodeSweep {
         this.self = self;
     }
 
-    Result sweep() throws SQLException {
+    /**
+     * Reads the running nodes' heartbeats on the caller's transaction (the leader's beat) and returns the
+     * nodes that meet both conditions now; {@link #declare} them dead in a transaction of their own. A
+     * read only: a beat with nobody dead costs no write.
+     */
+    List<String> suspects(Connection c) throws SQLException {
         long now = System.nanoTime();
+        java.util.Map<String, ClusterStore.Heartbeat> beats =
+                store.runningHeartbeats(c, Micros.of(timeout), storage.offsetMicros());
+        seen.keySet().retainAll(beats.keySet());
+        List<String> dead = new java.util.ArrayList<>();
+        beats.forEach((node, beat) -> {
+            Seen before = seen.get(node);
+            if (before == null || !before.heartbeatAt().equals(beat.at())) {
+                seen.put(node, new Seen(beat.at(), now));
+            } else if (beat.stale() && !node.equals(self) && now - before.sinceNanos() >= timeout.toNanos()) {
+                dead.add(node);
+            }
+        });
+        return dead;
+    }
+
+    /**
+     * Marks the suspects dead whose heartbeat is still older than the timeout, and ends the leases of the
+     * tasks they held, in one transaction.
+     */
+    Result declare(List<String> suspects) throws SQLException {
+        if (suspects.isEmpty()) {
+            return new Result(List.of(), 0);
+        }
         Result result = storage.transactions().run("dead-node sweep", c -> {
             long offset = storage.offsetMicros();
-            java.util.Map<String, ClusterStore.Heartbeat> beats =
-                    store.runningHeartbeats(c, Micros.of(timeout), offset);
-            seen.keySet().retainAll(beats.keySet());
-            List<String> dead = new java.util.ArrayList<>();
-            beats.forEach((node, beat) -> {
-                Seen before = seen.get(node);
-                if (before == null || !before.heartbeatAt().equals(beat.at())) {
-                    seen.put(node, new Seen(beat.at(), now));
-                } else if (beat.stale() && !node.equals(self) && now - before.sinceNanos() >= timeout.toNanos()) {
-                    dead.add(node);
-                }
-            });
             List<String> marked = new java.util.ArrayList<>();
-            for (String node : dead) {
+            for (String node : suspects) {
                 if (store.markDead(c, node, Micros.of(timeout), offset)) {
                     marked.add(node);
                 }

@@ -3,6 +3,7 @@ package dev.errand.internal.cluster;
 import dev.errand.internal.store.ClusterStore;
 import dev.errand.internal.store.Micros;
 import dev.errand.internal.store.Storage;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import org.slf4j.Logger;
@@ -32,17 +33,22 @@ final class Leadership {
         this.lease = lease;
     }
 
-    /** Takes or renews the lease; returns whether this node leads now. */
-    boolean tryLead() throws SQLException {
-        boolean now = storage.transactions()
-                .runStatement(
-                        "leader lease",
-                        c -> store.holdLease(c, MAINTENANCE, nodeId, Micros.of(lease), storage.offsetMicros()));
+    /**
+     * Takes or renews the lease on the caller's transaction, so that it rides with the node's heartbeat in
+     * one commit; {@link #settle} it once that transaction committed.
+     *
+     * @return whether this node leads once the transaction commits
+     */
+    boolean hold(Connection c) throws SQLException {
+        return store.holdLease(c, MAINTENANCE, nodeId, Micros.of(lease), storage.offsetMicros());
+    }
+
+    /** Records the outcome of a committed {@link #hold}; a rolled-back one is never settled. */
+    void settle(boolean now) {
         if (now != leading) {
             log.info(now ? "Node {} is the leader now" : "Node {} is no longer the leader", nodeId);
         }
         leading = now;
-        return now;
     }
 
     /** Whether this node held the lease at its last try. */

@@ -25,9 +25,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A node's life in the cluster, on a thread of its own from {@link #start} to {@link #stop}, whether or
- * not the node processes tasks: each heartbeat interval it moves its registry row's heartbeat on and
- * reads the commands sent since the last read, in one transaction; it tries to take or renew the leader
- * lease, and as leader sweeps dead nodes. A wake-up of {@link #commandSignal()} (a PostgreSQL
+ * not the node processes tasks: each heartbeat interval it moves its registry row's heartbeat on, takes or
+ * renews the leader lease, and reads the commands sent since the last read, all in one transaction (one
+ * commit per node per beat); as leader it also deletes old commands in that transaction, then sweeps dead
+ * nodes and applies pin policies. A wake-up of {@link #commandSignal()} (a PostgreSQL
  * notification, or a command sent from this JVM) makes it read commands at once.
  */
 public final class NodeAgent {
@@ -90,6 +91,8 @@ public final class NodeAgent {
     private ExecutorService commands;
     private volatile boolean running;
     private long lastCommandId;
+    /** The nodes the last beat found dead, for {@link #lead()}. */
+    private List<String> suspects = List.of();
     /** Commands up to this id were sent before the node started, and are not for it. */
     private long startCommandId;
     /** Ids of the commands read lately: ids are handed out before commit, so a low one may appear late. */
@@ -134,12 +137,17 @@ public final class NodeAgent {
      */
     public synchronized List<ControlRow> start(Hooks hooks, boolean processing) throws SQLException {
         this.hooks = hooks;
+        // The lease is tried at registration too: a lone node leads (fires schedules, prunes) at once, not
+        // one heartbeat interval later.
+        boolean[] leads = new boolean[1];
         List<ControlRow> controls = storage.transactions().run("node registration", c -> {
             registry.register(c, processing);
+            leads[0] = leadership.hold(c);
             lastCommandId = store.lastCommandId(c);
             startCommandId = lastCommandId;
             return store.controls(c);
         });
+        leadership.settle(leads[0]);
         running = true;
         commands = Executors.newSingleThreadExecutor(runnable -> daemon(runnable, "commands"));
         thread = daemon(this::run, "node");
@@ -203,10 +211,10 @@ public final class NodeAgent {
                 }
                 pollCommands(beat);
                 if (beat) {
-                    lead();
-                }
-                if (beat) {
                     heartbeatOutage.succeeded();
+                    if (leadership.leading()) {
+                        lead();
+                    }
                 }
                 commandSignal.await(Duration.ofNanos(Math.max(1_000_000, nextBeat - System.nanoTime())));
             } catch (InterruptedException e) {
@@ -225,14 +233,38 @@ public final class NodeAgent {
         }
     }
 
+    /**
+     * What one beat's transaction read: whether this node leads now, the nodes it suspects dead as leader,
+     * and the new commands.
+     */
+    private record Beat(boolean leads, List<String> suspects, List<CommandRow> commands) {}
+
+    /**
+     * Reads the commands; on a beat, in the same transaction, moves the heartbeat on and takes or renews
+     * the leader lease (and, as leader, deletes old commands and reads the heartbeats of the others): one
+     * commit whatever the node's role.
+     */
     private void pollCommands(boolean beat) throws SQLException {
         boolean processing = hooks.processing();
-        List<CommandRow> rows = storage.transactions().run("node heartbeat", c -> {
+        Beat read = storage.transactions().run("node heartbeat", c -> {
+            boolean leads = false;
+            List<String> suspects = List.of();
             if (beat) {
                 registry.heartbeat(c, processing);
+                leads = leadership.hold(c);
+                if (leads) {
+                    store.deleteCommandsOlderThan(c, Micros.of(COMMAND_RETENTION), storage.offsetMicros());
+                    suspects = deadNodes.suspects(c);
+                }
             }
-            return store.commandsAfter(c, Math.max(0, lastCommandId - COMMAND_WINDOW));
+            return new Beat(
+                    leads, suspects, store.commandsAfter(c, Math.max(0, lastCommandId - COMMAND_WINDOW)));
         });
+        if (beat) {
+            leadership.settle(read.leads());
+            suspects = read.suspects();
+        }
+        List<CommandRow> rows = read.commands();
         for (CommandRow row : rows) {
             if (row.id() <= startCommandId || !seen.add(row.id())) {
                 continue;
@@ -264,19 +296,17 @@ public final class NodeAgent {
         }
     }
 
+    /**
+     * The leader's writes after the beat that renewed its lease, each in a transaction of its own: the nodes
+     * it found dead (none, on most beats: no write), then the pin policies.
+     */
     private void lead() throws SQLException {
-        if (!leadership.tryLead()) {
-            return;
-        }
-        DeadNodeSweep.Result result = deadNodes.sweep();
+        DeadNodeSweep.Result result = deadNodes.declare(suspects);
+        suspects = List.of();
         if (result.endedLeases() > 0) {
             hooks.rescueNow();
         }
         pins.sweep(hooks);
-        storage.transactions()
-                .runStatement(
-                        "prune commands",
-                        c -> store.deleteCommandsOlderThan(c, Micros.of(COMMAND_RETENTION), storage.offsetMicros()));
     }
 
     private Thread daemon(Runnable runnable, String name) {

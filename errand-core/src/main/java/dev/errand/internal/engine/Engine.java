@@ -2,10 +2,7 @@ package dev.errand.internal.engine;
 
 import dev.errand.config.ErrandSettings;
 import dev.errand.internal.outcome.OutcomePolicy;
-import dev.errand.internal.schedule.ScheduleFirer;
 import dev.errand.internal.store.ClusterStore;
-import dev.errand.internal.store.Micros;
-import dev.errand.internal.store.ScheduleStore;
 import dev.errand.internal.store.Storage;
 import dev.errand.internal.wakeup.WakeUps;
 import dev.errand.node.NodeHealth;
@@ -30,8 +27,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The running side of one node: a {@link QueueWorker} per queue, the batched completer, a heartbeat
- * thread, and a maintenance thread for rescue and pruning. It wires each service with what that
- * service needs and nothing more.
+ * thread, and a maintenance thread for rescue, expiry and batch callbacks. It wires each service with
+ * what that service needs and nothing more. Schedule firing and pruning are the leader's chores
+ * ({@code dev.errand.internal.chores.LeaderChores}), not the engine's.
  */
 public final class Engine {
 
@@ -65,9 +63,7 @@ public final class Engine {
     private final Expirer expirer;
     private final PinFailer pinFailer;
     private final dev.errand.internal.workflow.BatchSweeper batches;
-    private final Pruner pruner;
     private final CancelWatcher cancels;
-    private final ScheduleFirer schedules;
     private final List<QueueWorker> workers = new CopyOnWriteArrayList<>();
     /** Workers replaced by a concurrency change, finishing their running tasks. */
     private final List<QueueWorker> retired = new CopyOnWriteArrayList<>();
@@ -77,7 +73,6 @@ public final class Engine {
     private boolean stopping;
     private ScheduledExecutorService heartbeats;
     private ScheduledExecutorService maintenance;
-    private ScheduledExecutorService scheduler;
 
     /** Wires the engine; nothing runs until {@link #start(WakeUps)}. */
     public Engine(Parts parts) {
@@ -108,15 +103,9 @@ public final class Engine {
         RunningAttempts running = new RunningAttempts();
         this.runner = new TaskRunner(parts.kinds(), storage, settler, observers, running);
         this.cancels = new CancelWatcher(storage, running);
-        this.schedules = new ScheduleFirer(
-                storage,
-                new ScheduleStore(storage.dialect(), settings.tablePrefix().scheduleTable()),
-                parts.kinds().definitions(),
-                settings);
         this.rescuer = new Rescuer(storage, parts.kinds(), settler, observers);
         this.expirer = new Expirer(storage, settings.tablePrefix(), parts.kinds(), writer);
         this.pinFailer = new PinFailer(storage, settings.tablePrefix(), parts.kinds(), writer);
-        this.pruner = new Pruner(storage, settings, parts.kinds().definitions());
         this.batches = new dev.errand.internal.workflow.BatchSweeper(storage);
     }
 
@@ -157,24 +146,12 @@ public final class Engine {
         // never delay them long enough for this node's own leases to expire.
         heartbeats = singleThread(threads + "heartbeat");
         maintenance = singleThread(threads + "maintenance");
-        // Schedules fire on a thread of their own, every poll interval: a slow rescue must not delay a slot.
-        scheduler = singleThread(threads + "scheduler");
-        every(scheduler, "scheduler", settings.pollInterval(), schedules::fire);
         every(heartbeats, "heartbeat", settings.heartbeatInterval(), leases::heartbeat);
         every(heartbeats, "cancel delivery", settings.heartbeatInterval(), cancels::deliver);
         every(maintenance, "rescue", settings.rescueInterval(), rescuer::sweep);
         every(maintenance, "cancel settling", settings.rescueInterval(), cancels::settle);
         every(maintenance, "expiry", settings.rescueInterval(), expirer::sweep);
         every(maintenance, "batch callbacks", settings.rescueInterval(), batches::sweep);
-        if (pruner.hasWork()) {
-            every(maintenance, "pruner", settings.pruneInterval(), pruner::prune);
-        }
-        if (settings.historyEnabled()) {
-            every(maintenance, "history pruner", settings.pruneInterval(), this::pruneHistory);
-        }
-        if (settings.prematureEventRetention() != null) {
-            every(maintenance, "premature event pruner", settings.pruneInterval(), this::prunePrematureEvents);
-        }
         settings.queues().keySet().forEach(queue -> workers.add(startWorker(queue)));
         log.info("Errand engine started on node {} with queues {}", settings.nodeId(), settings.queues());
     }
@@ -303,32 +280,9 @@ public final class Engine {
         if (heartbeats != null) {
             heartbeats.shutdownNow();
             maintenance.shutdownNow();
-            scheduler.shutdownNow();
         }
         log.info("Errand engine stopped on node {} ({})", settings.nodeId(), stats);
         return finished;
-    }
-
-    /** Deletes attempts past the history's retention, a batch per transaction, so no statement runs long. */
-    private int pruneHistory() throws SQLException {
-        return pruneHistory(settings.historyRetention());
-    }
-
-    private int pruneHistory(Duration age) throws SQLException {
-        int pruned = storage.attempts().pruneOlderThan(storage.transactions(), Micros.of(age), storage.offsetMicros());
-        if (pruned > 0) {
-            log.debug("Pruned {} attempts from the history", pruned);
-        }
-        return pruned;
-    }
-
-    private int prunePrematureEvents() throws SQLException {
-        int pruned = storage.transactions().run("prune premature events", c -> storage.events()
-                .deletePrematureOlderThan(c, Micros.of(settings.prematureEventRetention()), storage.offsetMicros()));
-        if (pruned > 0) {
-            log.info("Deleted {} premature events older than {}", pruned, settings.prematureEventRetention());
-        }
-        return pruned;
     }
 
     /** A background job; it may fail with anything, and runs again at its next interval. */

@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
  * an {@link OutOfMemoryError}, makes the node unhealthy until it succeeds again. Failures are logged
  * once per episode, with the stack trace, not on every retry.
  */
-final class Problems {
+public final class Problems {
 
     private static final Logger log = LoggerFactory.getLogger(Problems.class);
     private static final int FAILURES_BEFORE_UNHEALTHY = 3;
@@ -25,7 +25,7 @@ final class Problems {
     private final Map<String, String> dead = new ConcurrentHashMap<>();
 
     /** A thread's work failed; it will back off and try again. */
-    void failed(String thread, Throwable error) {
+    public void failed(String thread, Throwable error) {
         Episode episode = failing.merge(
                 thread,
                 new Episode(1, error, error instanceof VirtualMachineError),
@@ -71,7 +71,7 @@ final class Problems {
     }
 
     /** A thread's work succeeded: its episode, if any, is over. */
-    void succeeded(String thread) {
+    public void succeeded(String thread) {
         Episode over = failing.isEmpty() ? null : failing.remove(thread);
         if (over != null) {
             log.info("Errand's {} works again after {} failures", thread, over.failures());
@@ -106,7 +106,7 @@ final class Problems {
     }
 
     /** The node's health now. */
-    NodeHealth health() {
+    public NodeHealth health() {
         Map<String, String> problems = new TreeMap<>(dead);
         failing.forEach((thread, episode) -> {
             if (episode.fatal() || episode.failures() >= FAILURES_BEFORE_UNHEALTHY) {

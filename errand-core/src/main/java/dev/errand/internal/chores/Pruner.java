@@ -1,4 +1,4 @@
-package dev.errand.internal.engine;
+package dev.errand.internal.chores;
 
 import dev.errand.config.ErrandSettings;
 import dev.errand.internal.store.FinishedTasks;
@@ -18,8 +18,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Deletes finished tasks past their retention: per final state, the node's retention, and for kinds that set
- * their own, theirs. It runs on every node every prune interval; each batch deletes by id what it read, so
- * nodes that prune at once never delete a row twice or block each other for long.
+ * their own, theirs. {@link LeaderChores} runs it on the leader every prune interval; each batch deletes by id
+ * what it read, so nodes that prune at once (a leader change, or every node without the registry) never
+ * delete a row twice or block each other for long.
  */
 final class Pruner {
 

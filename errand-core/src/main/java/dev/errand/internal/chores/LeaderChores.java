@@ -1,0 +1,159 @@
+package dev.errand.internal.chores;
+
+import dev.errand.config.ErrandSettings;
+import dev.errand.internal.engine.Problems;
+import dev.errand.internal.schedule.ScheduleFirer;
+import dev.errand.internal.store.Micros;
+import dev.errand.internal.store.ScheduleStore;
+import dev.errand.internal.store.Storage;
+import dev.errand.task.TaskDefinition;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The cluster-wide chores that one node does for all: firing recurring schedules (every poll interval)
+ * and pruning finished tasks, the attempt history and premature events past their retention (every
+ * prune interval). They run on the node that holds the leader lease, whether or not it processes tasks;
+ * on the other nodes each run is skipped. A node without the registry (no cluster tables) is its own
+ * leader: every such node does them, as every node did before there was a leader.
+ *
+ * <p>Doing a chore twice is harmless (a leader change can briefly leave two nodes that think they lead):
+ * schedule firing locks each schedule with SKIP LOCKED and writes each slot's task under a unique key,
+ * and the pruners delete by id what they read. The leader only keeps the other nodes from repeating the
+ * same scans.
+ */
+public final class LeaderChores {
+
+    private static final Logger log = LoggerFactory.getLogger(LeaderChores.class);
+
+    private final Storage storage;
+    private final ErrandSettings settings;
+    private final Problems problems;
+    private final ScheduleFirer schedules;
+    private final Pruner pruner;
+    private Threads executors;
+
+    /** The two threads: a slow prune must never delay a schedule's slot. */
+    private record Threads(ScheduledExecutorService scheduler, ScheduledExecutorService pruning) {}
+
+    /**
+     * Wires the chores; nothing runs until {@link #start}.
+     *
+     * @param storage the task table and the transactions
+     * @param settings the node's settings: intervals and retentions
+     * @param definitions the kinds this node registered, for their retentions and maximum attempts
+     * @param problems where failures of a chore are reported, for the node's health
+     */
+    public LeaderChores(
+            Storage storage,
+            ErrandSettings settings,
+            Map<String, TaskDefinition<?>> definitions,
+            Problems problems) {
+        this.storage = storage;
+        this.settings = settings;
+        this.problems = problems;
+        this.schedules = new ScheduleFirer(
+                storage,
+                new ScheduleStore(storage.dialect(), settings.tablePrefix().scheduleTable()),
+                definitions,
+                settings);
+        this.pruner = new Pruner(storage, settings, definitions);
+    }
+
+    /**
+     * Starts the chores' threads; each run first asks {@code leading} and does nothing unless it says
+     * this node leads. Calling it while they run has no effect.
+     */
+    public synchronized void start(BooleanSupplier leading) {
+        if (executors != null) {
+            return;
+        }
+        String threads = settings.threadNamePrefix();
+        executors = new Threads(singleThread(threads + "scheduler"), singleThread(threads + "pruner"));
+        every(executors.scheduler(), "scheduler", settings.pollInterval(), leading, schedules::fire);
+        if (pruner.hasWork()) {
+            every(executors.pruning(), "pruner", settings.pruneInterval(), leading, pruner::prune);
+        }
+        if (settings.historyEnabled()) {
+            every(executors.pruning(), "history pruner", settings.pruneInterval(), leading, this::pruneHistory);
+        }
+        if (settings.prematureEventRetention() != null) {
+            every(
+                    executors.pruning(),
+                    "premature event pruner",
+                    settings.pruneInterval(),
+                    leading,
+                    this::prunePrematureEvents);
+        }
+    }
+
+    /** Stops the chores' threads; a chore that runs now is interrupted and its transaction rolled back. */
+    public synchronized void stop() {
+        if (executors != null) {
+            executors.scheduler().shutdownNow();
+            executors.pruning().shutdownNow();
+            executors = null;
+        }
+    }
+
+    /** Deletes attempts past the history's retention, a batch per transaction, so no statement runs long. */
+    private int pruneHistory() throws SQLException {
+        int pruned = storage.attempts()
+                .pruneOlderThan(
+                        storage.transactions(), Micros.of(settings.historyRetention()), storage.offsetMicros());
+        if (pruned > 0) {
+            log.debug("Pruned {} attempts from the history", pruned);
+        }
+        return pruned;
+    }
+
+    private int prunePrematureEvents() throws SQLException {
+        int pruned = storage.transactions().run("prune premature events", c -> storage.events()
+                .deletePrematureOlderThan(c, Micros.of(settings.prematureEventRetention()), storage.offsetMicros()));
+        if (pruned > 0) {
+            log.info("Deleted {} premature events older than {}", pruned, settings.prematureEventRetention());
+        }
+        return pruned;
+    }
+
+    /** A chore; it may fail with anything, and runs again at its next interval. */
+    @FunctionalInterface
+    private interface Chore {
+        int run() throws Exception;
+    }
+
+    private static ScheduledExecutorService singleThread(String name) {
+        return Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, name);
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    private void every(
+            ScheduledExecutorService executor, String name, Duration interval, BooleanSupplier leading, Chore chore) {
+        long millis = interval.toMillis();
+        executor.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        if (leading.getAsBoolean()) {
+                            chore.run();
+                        }
+                        problems.succeeded(name);
+                    } catch (Throwable failure) {
+                        // A scheduled job that throws is never run again: nothing may escape.
+                        problems.failed(name, failure);
+                    }
+                },
+                millis,
+                millis,
+                TimeUnit.MILLISECONDS);
+    }
+}
