@@ -120,6 +120,21 @@ final class CrashChild {
     }
 
     /**
+     * Takes the next stdout line that starts with {@code prefix}, waiting at most {@code timeout}; other
+     * lines are dropped. Returns null if none came in time (also when the child has exited).
+     */
+    String pollLine(String prefix, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            long left = deadline - System.nanoTime();
+            String line = left <= 0 ? stdout.poll() : stdout.poll(left, TimeUnit.NANOSECONDS);
+            if (line == null || line.startsWith(prefix)) {
+                return line;
+            }
+        }
+    }
+
+    /**
      * Kills the child with SIGKILL ({@code destroyForcibly()} on Linux) and waits for it to die.
      *
      * @return the exit status, 137 for a process killed by SIGKILL

@@ -1,88 +1,261 @@
 package dev.errand.crash;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import dev.errand.Errand;
+import dev.errand.ErrandBuilder;
 import dev.errand.schedule.Schedule;
+import dev.errand.schedule.ScheduleInfo;
 import dev.errand.task.ExecutionMode;
 import dev.errand.task.TaskDefinition;
 import dev.errand.testing.ErrandTestSupport;
 import dev.errand.testing.Target;
+import dev.errand.testing.Targets;
 import dev.errand.testkit.TestDatabase;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import javax.sql.DataSource;
+import org.h2.tools.Server;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Nodes that fire a schedule are killed with SIGKILL, again and again, while another keeps running: no
- * slot is missed and none fires twice. Real processes on PostgreSQL, a one-second schedule in real time.
+ * Nodes in the middle of firing a sweep of many schedules are killed with SIGKILL, one after another, while
+ * others run: each due slot of each schedule still produces exactly one task, none missed, none doubled.
+ * Real processes, in real time, on PostgreSQL, MariaDB and H2 (an H2 TCP server the test starts on a free
+ * port, shared with the child JVMs).
+ *
+ * <p>Only the child JVMs fire: whichever of them announces that it holds the locks of a firing transaction
+ * is the one killed, so the test holds whether every node fires or only the cluster's leader does.
  */
+@ParameterizedClass(name = "{0}")
+@MethodSource("targets")
 class ScheduleCrashTest extends ErrandTestSupport {
 
-    static final String NAME = "every-second";
+    static final int SCHEDULES = 200;
+    static final Duration INTERVAL = Duration.ofSeconds(10);
+    private static final int NODES = 3;
+    private static final int KILLS = 4;
+    /** How long a child holds a firing transaction open after it locked its schedules. */
+    private static final long HOLD_MILLIS = 400;
 
-    ScheduleCrashTest() {
-        super(Target.of(TestDatabase.POSTGRES));
+    private static Server h2Server;
+    private static HikariDataSource h2Pool;
+    private static String h2Url;
+
+    ScheduleCrashTest(Target target) {
+        super(target);
     }
 
+    /** PostgreSQL and MariaDB, and H2 (through a TCP server) when the run selects H2. */
+    static Stream<Target> targets() {
+        Stream<Target> h2 = TestDatabase.selected().contains(TestDatabase.H2)
+                ? Stream.of(Target.of(TestDatabase.H2))
+                : Stream.empty();
+        return Stream.concat(Targets.servers(), h2);
+    }
+
+    /** The kind the schedules enqueue: a no-op, so that the task rows are what the test counts. */
     static TaskDefinition<Void> tick() {
         return TaskDefinition.builder("tick", Void.class, (payload, ctx) -> {})
                 .mode(ExecutionMode.NON_TRANSACTIONAL)
                 .build();
     }
 
-    static Schedule everySecond() {
-        return Schedule.every(NAME, "tick", Duration.ofSeconds(1)).build();
+    /** Registers the kind and declares the test's schedules on {@code builder}. */
+    static ErrandBuilder declare(ErrandBuilder builder, int schedules) {
+        builder.register(tick());
+        for (int i = 0; i < schedules; i++) {
+            builder.schedule(Schedule.every(name(i), "tick", INTERVAL).build());
+        }
+        return builder;
+    }
+
+    static String name(int i) {
+        return String.format(java.util.Locale.ROOT, "crash-%03d", i);
+    }
+
+    @Override
+    protected DataSource dataSource() {
+        return database.isH2() ? h2() : super.dataSource();
+    }
+
+    /** The H2 database that child JVMs reach over TCP; started on first use. */
+    private static synchronized DataSource h2() {
+        if (h2Pool == null) {
+            try {
+                int port;
+                try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+                    port = probe.getLocalPort();
+                }
+                // -ifNotExists: the in-memory database is created by the first connection, which comes over TCP.
+                h2Server = Server.createTcpServer("-tcpPort", String.valueOf(port), "-ifNotExists")
+                        .start();
+                h2Url = "jdbc:h2:tcp://127.0.0.1:" + port + "/mem:errand_schedule_crash;DB_CLOSE_DELAY=-1";
+            } catch (java.io.IOException | java.sql.SQLException e) {
+                throw new IllegalStateException("Could not start an H2 TCP server: " + e.getMessage(), e);
+            }
+            HikariConfig config = new HikariConfig();
+            config.setJdbcUrl(h2Url);
+            config.setUsername("sa");
+            config.setPassword("");
+            config.setMaximumPoolSize(10);
+            h2Pool = new HikariDataSource(config);
+        }
+        return h2Pool;
+    }
+
+    @AfterAll
+    static synchronized void stopH2() throws java.sql.SQLException {
+        if (h2Pool != null) {
+            try (Connection c = h2Pool.getConnection();
+                    Statement s = c.createStatement()) {
+                s.execute("DROP ALL OBJECTS");
+            }
+            h2Pool.close();
+            h2Server.stop();
+            h2Pool = null;
+        }
+    }
+
+    private String url() {
+        dataSource();
+        return database.isH2() ? h2Url : database.url();
     }
 
     @Test
-    void killedNodesMissNoSlotAndDoubleNone() throws Exception {
-        Errand survivor = node(builder()
-                .pollInterval(Duration.ofMillis(20))
-                .succeededRetention(Duration.ofHours(1))
-                .register(tick())
-                .schedule(everySecond()));
-        survivor.start();
-        for (int round = 0; round < 4; round++) {
-            CrashChild child = CrashChild.startMain(
-                    ScheduleWorkerMain.class,
-                    "128m",
-                    "schedule-child-" + round,
-                    database.url(),
-                    database.userName(),
-                    prefix,
-                    "schedule-child-" + round);
-            try {
-                child.awaitLine(ScheduleWorkerMain.READY, Duration.ofSeconds(30));
-                // Let it fire and compete for a while, then kill it in the middle of whatever it does.
-                Thread.sleep(1_500 + 250L * round);
-                assertThat(child.killHard(Duration.ofSeconds(10))).isEqualTo(CrashChild.SIGKILL_EXIT_STATUS);
-            } finally {
-                child.destroy();
-            }
+    void nodesKilledInTheMiddleOfAFiringSweepMissNoSlotAndDoubleNone() throws Exception {
+        long started = System.nanoTime();
+        // Declared here first, by a node that never starts: the first slot of each schedule is known.
+        Errand declarer = node(declare(builder(), SCHEDULES));
+        Map<String, Instant> firstSlots = new HashMap<>();
+        for (ScheduleInfo info : declarer.schedules().list()) {
+            firstSlots.put(info.name(), info.nextRunAt());
         }
-        Thread.sleep(2_000);
-        survivor.stop(Duration.ofSeconds(5));
+        assertThat(firstSlots).hasSize(SCHEDULES);
 
-        List<Long> slots = new ArrayList<>();
+        List<CrashChild> alive = new ArrayList<>();
+        List<Long> reactionMillis = new ArrayList<>();
+        Instant lastKill;
+        int children = 0;
+        try {
+            for (int i = 0; i < NODES; i++) {
+                alive.add(child("schedule-child-" + children++));
+            }
+            for (CrashChild child : alive) {
+                child.awaitLine(ScheduleWorkerMain.READY, Duration.ofSeconds(60));
+            }
+            for (int kill = 0; kill < KILLS; kill++) {
+                // Old announcements are stale: wait for a node to lock schedules from now on.
+                for (CrashChild child : alive) {
+                    while (child.pollLine(ScheduleWorkerMain.LOCKED, Duration.ZERO) != null) {
+                        // Dropped.
+                    }
+                }
+                CrashChild firing = null;
+                long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+                while (firing == null && System.nanoTime() < deadline) {
+                    for (CrashChild child : alive) {
+                        if (child.pollLine(ScheduleWorkerMain.LOCKED, Duration.ofMillis(5)) != null) {
+                            firing = child;
+                            break;
+                        }
+                    }
+                }
+                assertThat(firing).as("a node that locks due schedules within 60 s").isNotNull();
+                long seen = System.nanoTime();
+                // It holds its firing transaction open for HOLD_MILLIS: this kill lands inside it.
+                assertThat(firing.killHard(Duration.ofSeconds(10))).isEqualTo(CrashChild.SIGKILL_EXIT_STATUS);
+                reactionMillis.add((System.nanoTime() - seen) / 1_000_000);
+                alive.remove(firing);
+                CrashChild replacement = child("schedule-child-" + children++);
+                alive.add(replacement);
+                replacement.awaitLine(ScheduleWorkerMain.READY, Duration.ofSeconds(60));
+            }
+            lastKill = databaseNow();
+            // The survivors fire on: every schedule fires a slot after the last kill.
+            Instant after = lastKill.plus(INTERVAL);
+            await().atMost(Duration.ofSeconds(120))
+                    .pollInterval(Duration.ofMillis(500))
+                    .until(() -> declarer.schedules().list().stream()
+                            .allMatch(info -> info.lastRunAt() != null && !info.lastRunAt().isBefore(after)));
+        } finally {
+            // Killed as well, whatever they are doing: what they committed stands, the rest rolls back.
+            alive.forEach(CrashChild::destroy);
+        }
+
+        Map<String, List<Long>> fired = new TreeMap<>();
         try (Connection c = dataSource().getConnection();
                 Statement s = c.createStatement();
                 ResultSet rows = s.executeQuery(
-                        "SELECT unique_key FROM " + prefix + "task WHERE kind = 'tick'" + " ORDER BY run_at")) {
+                        "SELECT unique_key FROM " + prefix + "task WHERE kind = 'tick' ORDER BY unique_key")) {
             while (rows.next()) {
                 String key = rows.getString(1);
-                slots.add(Long.parseLong(key.substring(key.indexOf('@') + 1)));
+                String name = key.substring("schedule:".length(), key.indexOf('@'));
+                fired.computeIfAbsent(name, n -> new ArrayList<>())
+                        .add(Long.parseLong(key.substring(key.indexOf('@') + 1)));
             }
         }
-        assertThat(slots).as("slots fired").hasSizeGreaterThan(8).doesNotHaveDuplicates();
-        for (int i = 1; i < slots.size(); i++) {
-            assertThat(slots.get(i) - slots.get(i - 1))
-                    .as("gap after slot %d", slots.get(i - 1))
-                    .isEqualTo(1_000L);
+        Map<String, ScheduleInfo> stored = new HashMap<>();
+        declarer.schedules().list().forEach(info -> stored.put(info.name(), info));
+        assertThat(fired).as("schedules that fired").hasSize(SCHEDULES);
+        long tasks = 0;
+        for (Map.Entry<String, List<Long>> schedule : fired.entrySet()) {
+            List<Long> slots = new ArrayList<>(schedule.getValue());
+            slots.sort(null);
+            String name = schedule.getKey();
+            assertThat(slots).as("slots of %s", name).doesNotHaveDuplicates();
+            assertThat(slots.get(0)).as("first slot of %s", name).isEqualTo(firstSlots.get(name).toEpochMilli());
+            for (int i = 1; i < slots.size(); i++) {
+                assertThat(slots.get(i) - slots.get(i - 1))
+                        .as("gap after slot %d of %s", slots.get(i - 1), name)
+                        .isEqualTo(INTERVAL.toMillis());
+            }
+            assertThat(slots.get(slots.size() - 1))
+                    .as("last slot of %s", name)
+                    .isEqualTo(stored.get(name).lastRunAt().toEpochMilli());
+            tasks += slots.size();
         }
+        System.out.printf(
+                "ScheduleCrashTest %s: %d schedules every %s, %d nodes killed while firing (%s ms from the"
+                        + " announcement to the kill, each within the %d ms hold), %d tasks, one per slot, in %.1f s%n",
+                database.displayName(),
+                SCHEDULES,
+                INTERVAL,
+                KILLS,
+                reactionMillis,
+                HOLD_MILLIS,
+                tasks,
+                (System.nanoTime() - started) / 1e9);
+        assertThat(reactionMillis).as("kills inside the held firing transaction").allMatch(ms -> ms < HOLD_MILLIS);
+    }
+
+    private CrashChild child(String name) throws java.io.IOException {
+        return CrashChild.startMain(
+                ScheduleWorkerMain.class,
+                "160m",
+                name,
+                url(),
+                database.userName(),
+                prefix,
+                name,
+                String.valueOf(SCHEDULES),
+                String.valueOf(HOLD_MILLIS));
     }
 }
