@@ -55,6 +55,11 @@ class ClusterCrashTest extends ErrandTestSupport {
     }
 
     private CrashChild child(String nodeId, String group, boolean exclusive, long pollMillis) throws Exception {
+        return child(nodeId, group, exclusive, pollMillis, true);
+    }
+
+    private CrashChild child(String nodeId, String group, boolean exclusive, long pollMillis, boolean processing)
+            throws Exception {
         CrashChild child = CrashChild.startMain(
                 ClusterNodeMain.class,
                 "128m",
@@ -65,7 +70,8 @@ class ClusterCrashTest extends ErrandTestSupport {
                 nodeId,
                 group,
                 Boolean.toString(exclusive),
-                Long.toString(pollMillis));
+                Long.toString(pollMillis),
+                Boolean.toString(processing));
         child.awaitLine(ClusterNodeMain.READY, Duration.ofSeconds(30));
         return child;
     }
@@ -201,6 +207,112 @@ class ClusterCrashTest extends ErrandTestSupport {
                             .toArray(String[]::new));
             assertThat(admin.isRunning()).isFalse();
             assertThat(normal.isRunning()).isTrue();
+        } finally {
+            worker.destroy();
+        }
+    }
+
+    /** The ids of the tasks that a child printed it ran. */
+    private static Set<Long> ranIn(CrashChild child) {
+        Set<Long> ids = new java.util.HashSet<>();
+        for (String line : child.transcript().split("\n")) {
+            if (line.startsWith(ClusterNodeMain.RAN + " ")) {
+                ids.add(Long.parseLong(line.substring(ClusterNodeMain.RAN.length() + 1).trim()));
+            }
+        }
+        return ids;
+    }
+
+    private List<Long> enqueue(Errand node, int count, java.util.function.UnaryOperator<TaskRequest.Builder> pin) {
+        List<Long> ids = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            ids.add(node.enqueue(pin.apply(TaskRequest.builder(WORK, 2)).build()).id());
+        }
+        return ids;
+    }
+
+    @Test
+    void pinnedTasksRunOnlyOnTheirNodeOrGroupAndADisabledJvmClaimsNothing() throws Exception {
+        // Three node JVMs that poll every 50 ms, and this JVM's node: any of them could claim anything
+        // that its pin and mode allow.
+        CrashChild alpha = child("alpha", "g", false, 50);
+        CrashChild beta = child("beta", "-", false, 50);
+        CrashChild off = child("off", "g", false, 50, false);
+        try {
+            Errand here = parent("here", true);
+            List<Long> toAlpha = enqueue(here, 10, b -> b.node("alpha"));
+            List<Long> toGroup = enqueue(here, 10, b -> b.nodeGroup("g"));
+            List<Long> toBeta = enqueue(here, 10, b -> b.node("beta"));
+            List<Long> toOff = enqueue(here, 5, b -> b.node("off"));
+            List<Long> unpinned = enqueue(here, 20, b -> b);
+            List<Long> runnable = new ArrayList<>(toAlpha);
+            runnable.addAll(toGroup);
+            runnable.addAll(toBeta);
+            runnable.addAll(unpinned);
+            org.awaitility.Awaitility.await()
+                    .atMost(Duration.ofSeconds(20))
+                    .pollInterval(Duration.ofMillis(50))
+                    .until(() -> {
+                        Set<Long> ran = new java.util.HashSet<>(ranHere.keySet());
+                        ran.addAll(ranIn(alpha));
+                        ran.addAll(ranIn(beta));
+                        return ran.containsAll(runnable);
+                    });
+            // Two more polls of every node: a task pinned to the disabled node would have been taken by now.
+            Thread.sleep(500);
+            Set<Long> onAlpha = ranIn(alpha);
+            Set<Long> onBeta = ranIn(beta);
+            assertThat(onAlpha).containsAll(toAlpha).containsAll(toGroup).doesNotContainAnyElementsOf(toBeta);
+            assertThat(onBeta).containsAll(toBeta).doesNotContainAnyElementsOf(toAlpha)
+                    .doesNotContainAnyElementsOf(toGroup);
+            assertThat(ranHere.keySet())
+                    .doesNotContainAnyElementsOf(toAlpha)
+                    .doesNotContainAnyElementsOf(toGroup)
+                    .doesNotContainAnyElementsOf(toBeta);
+            assertThat(ranIn(off)).as("the disabled node ran nothing").isEmpty();
+            assertThat(toOff).allSatisfy(id -> assertThat(task(here, id).state()).isEqualTo(TaskState.PENDING));
+            assertThat(onAlpha).doesNotContainAnyElementsOf(toOff);
+            assertThat(onBeta).doesNotContainAnyElementsOf(toOff);
+            assertThat(ranHere.keySet()).doesNotContainAnyElementsOf(toOff);
+            assertThat(here.cluster().nodes()).anySatisfy(n -> {
+                assertThat(n.nodeId()).isEqualTo("off");
+                assertThat(n.processing()).isFalse();
+            });
+            System.out.println("[cluster] " + database + ": unpinned tasks ran " + unpinned.stream()
+                            .filter(onAlpha::contains)
+                            .count() + " on alpha, " + unpinned.stream().filter(onBeta::contains).count()
+                    + " on beta, " + unpinned.stream().filter(ranHere::containsKey).count() + " here");
+        } finally {
+            alpha.destroy();
+            beta.destroy();
+            off.destroy();
+        }
+    }
+
+    @Test
+    void aRepollCommandWrittenWithoutANotificationReachesAnotherJvmByPolling() throws Exception {
+        // The child polls once an hour: only the command makes it claim. The command is the SQL recipe of
+        // SCHEMA.md without pg_notify, so on PostgreSQL too it travels by the agent's polling, as on MariaDB.
+        CrashChild worker = child("worker", "g", true, 3_600_000);
+        try {
+            Errand admin = parent("admin", false);
+            Thread.sleep(1_000);
+            List<Long> groupTasks = enqueue(admin, 3, b -> b.nodeGroup("g"));
+            long sent = System.nanoTime();
+            try (java.sql.Connection c = dataSource().getConnection();
+                    java.sql.PreparedStatement s = c.prepareStatement("INSERT INTO " + prefix
+                            + "node_command (command, target_node) VALUES ('repoll', 'worker')")) {
+                s.executeUpdate();
+            }
+            org.awaitility.Awaitility.await()
+                    .atMost(Duration.ofSeconds(10))
+                    .pollInterval(Duration.ofMillis(10))
+                    .until(() -> ranIn(worker).containsAll(groupTasks));
+            long repollMillis = Duration.ofNanos(System.nanoTime() - sent).toMillis();
+            System.out.println("[cluster] " + database + ": repoll command without a notification to tasks run in"
+                    + " the other JVM " + repollMillis + " ms (heartbeat 200 ms)");
+            // One heartbeat (200 ms) for the agent to read it, then a claim: bounded at 2 s on a busy machine.
+            assertThat(repollMillis).isLessThan(2_000);
         } finally {
             worker.destroy();
         }

@@ -7,7 +7,8 @@ import java.time.Duration;
 /**
  * A cluster node for {@link ClusterCrashTest}, in a JVM of its own. Its handler of kind {@code work}
  * prints {@value #RAN} with the task id and then, for payload 1, hangs until the process is killed.
- * Arguments: {@code <jdbcUrl> <user> <tablePrefix> <nodeId> <group or -> <exclusive> <pollIntervalMillis>}.
+ * Arguments: {@code <jdbcUrl> <user> <tablePrefix> <nodeId> <group or -> <exclusive> <pollIntervalMillis>
+ * [processing]} (processing defaults to true).
  * It exits when its stdin closes.
  */
 public final class ClusterNodeMain {
@@ -25,6 +26,7 @@ public final class ClusterNodeMain {
                 .tablePrefix(args[2])
                 .nodeId(args[3])
                 .exclusive(Boolean.parseBoolean(args[5]))
+                .processingEnabled(args.length < 8 || Boolean.parseBoolean(args[7]))
                 .pollInterval(Duration.ofMillis(Long.parseLong(args[6])))
                 .heartbeatInterval(Duration.ofMillis(200))
                 .deadNodeTimeout(Duration.ofSeconds(1))
