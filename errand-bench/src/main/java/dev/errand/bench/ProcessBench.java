@@ -161,7 +161,7 @@ public final class ProcessBench {
         }
     }
 
-    private static void fillSource(HikariDataSource dataSource, String url, String prefix, long rows) throws Exception {
+    static void fillSource(HikariDataSource dataSource, String url, String prefix, long rows) throws Exception {
         try (Connection c = dataSource.getConnection();
                 Statement s = c.createStatement()) {
             s.execute("CREATE TABLE " + prefix + "source (id BIGINT NOT NULL PRIMARY KEY, amount INT NOT NULL)");
@@ -231,7 +231,7 @@ public final class ProcessBench {
         }
     }
 
-    private static void dropTables(HikariDataSource dataSource, String prefix) throws Exception {
+    static void dropTables(HikariDataSource dataSource, String prefix) throws Exception {
         List<String> tables = new ArrayList<>();
         try (Connection c = dataSource.getConnection()) {
             for (String pattern : List.of(prefix.toLowerCase(Locale.ROOT), prefix.toUpperCase(Locale.ROOT))) {

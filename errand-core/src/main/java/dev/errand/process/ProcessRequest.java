@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * A process to start: its kind, its input (a collection, or a SQL query read page by page) and its options.
@@ -36,6 +37,8 @@ public final class ProcessRequest<T> {
     /** The most retries per batch. */
     public static final int MAX_RETRIES = 100;
 
+    private static final Pattern PLAIN_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
+
     private final ProcessKind<T> kind;
     private final Collection<? extends T> items;
     private final String sql;
@@ -48,6 +51,7 @@ public final class ProcessRequest<T> {
     private final int batchSize;
     private final int retries;
     private final int pageSize;
+    private final List<String> pageKey;
 
     private ProcessRequest(Builder<T> builder) {
         this.kind = builder.kind;
@@ -62,6 +66,7 @@ public final class ProcessRequest<T> {
         this.batchSize = builder.batchSize;
         this.retries = builder.retries;
         this.pageSize = builder.pageSize;
+        this.pageKey = builder.pageKey;
     }
 
     /**
@@ -142,6 +147,14 @@ public final class ProcessRequest<T> {
     }
 
     /**
+     * The columns of the query's unique ORDER BY key that pages are read by (keyset paging: each page starts after
+     * the last row of the one before), or empty for pages read with OFFSET.
+     */
+    public List<String> pageKey() {
+        return pageKey;
+    }
+
+    /**
      * Builds a {@link ProcessRequest}.
      *
      * @param <T> the item type
@@ -159,6 +172,7 @@ public final class ProcessRequest<T> {
         private int batchSize = DEFAULT_BATCH_SIZE;
         private int retries = DEFAULT_RETRIES;
         private int pageSize = DEFAULT_PAGE_SIZE;
+        private List<String> pageKey = List.of();
 
         private Builder(ProcessKind<T> kind) {
             this.kind = kind;
@@ -330,6 +344,39 @@ public final class ProcessRequest<T> {
         }
 
         /**
+         * Reads the query's pages by its key instead of by OFFSET: each page is the first {@link #pageSize} rows
+         * (in ascending key order) after the last row of the page before, so that each page costs the same
+         * however far into the result it is (with OFFSET, the database walks past every earlier row again). The
+         * columns are result columns of the query (by name or alias, as the mapper's {@code ResultSet} sees
+         * them), must appear in the query's ORDER BY, must together be unique and must not be null. Errand reads
+         * {@code SELECT * FROM (query) ... WHERE key > last ORDER BY key LIMIT pageSize}, so an index on the key
+         * makes every page one range scan.
+         *
+         * @param columns the key's columns, most significant first
+         * @throws IllegalArgumentException if there is no column, a column is not a plain SQL name, or a column
+         *     is named twice
+         */
+        public Builder<T> pageBy(String... columns) {
+            if (columns == null || columns.length == 0) {
+                throw new IllegalArgumentException(
+                        "pageBy needs the columns of the query's unique ORDER BY key, for example pageBy(\"id\")");
+            }
+            List<String> key = new ArrayList<>(columns.length);
+            for (String column : columns) {
+                if (column == null || !PLAIN_NAME.matcher(column).matches()) {
+                    throw new IllegalArgumentException("pageBy column '" + column + "' is not a plain SQL name;"
+                            + " name a result column of the query (give an expression an alias and name that)");
+                }
+                if (key.stream().anyMatch(column::equalsIgnoreCase)) {
+                    throw new IllegalArgumentException("pageBy names column '" + column + "' twice; name it once");
+                }
+                key.add(column);
+            }
+            this.pageKey = List.copyOf(key);
+            return this;
+        }
+
+        /**
          * Builds the request.
          *
          * @throws IllegalArgumentException if it has neither items nor a query, or both
@@ -341,6 +388,19 @@ public final class ProcessRequest<T> {
             }
             if (hook != null && sql == null) {
                 throw new IllegalArgumentException("beforeQuery(...) needs a query(...)");
+            }
+            if (!pageKey.isEmpty()) {
+                if (sql == null) {
+                    throw new IllegalArgumentException("pageBy(...) needs a query(...); a collection is not paged");
+                }
+                List<String> order = QueryShape.of(sql).orderKey();
+                for (String column : pageKey) {
+                    if (order.stream().noneMatch(column::equalsIgnoreCase)) {
+                        throw new IllegalArgumentException("pageBy column '" + column + "' is not in the ORDER BY of"
+                                + " the query of process '" + kind.name() + "'; page by the columns the query is"
+                                + " ordered by, which must be unique together");
+                    }
+                }
             }
             return new ProcessRequest<>(this);
         }

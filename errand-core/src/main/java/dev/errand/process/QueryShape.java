@@ -102,6 +102,16 @@ final class QueryShape {
         return false;
     }
 
+    /** The words after the last {@code ORDER BY}, or none. */
+    List<String> orderKey() {
+        for (int i = words.size() - 2; i >= 0; i--) {
+            if (words.get(i).equals("ORDER") && words.get(i + 1).equals("BY")) {
+                return words.subList(i + 2, words.size());
+            }
+        }
+        return List.of();
+    }
+
     /** Whether the words hold {@code word}. */
     boolean has(String word) {
         return words.contains(word);

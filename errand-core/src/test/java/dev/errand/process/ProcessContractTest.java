@@ -220,6 +220,58 @@ class ProcessContractTest extends ErrandTestSupport {
     }
 
     @Test
+    void aQueryPagedByItsKeyReadsEveryRowOnceInKeyOrder() throws Exception {
+        try (Connection c = dataSource().getConnection();
+                Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE " + prefix + "keyed (grp INT NOT NULL, id INT NOT NULL, name VARCHAR(50) NOT NULL,"
+                    + " PRIMARY KEY (grp, id))");
+            try (PreparedStatement insert =
+                    c.prepareStatement("INSERT INTO " + prefix + "keyed (grp, id, name) VALUES (?, ?, ?)")) {
+                // Groups of unequal sizes, inserted out of order, so that pages end inside and across groups.
+                for (int n = 1_000; n >= 1; n--) {
+                    insert.setInt(1, n % 13);
+                    insert.setInt(2, n);
+                    insert.setString(3, n % 10 == 0 ? "skip" : "keep");
+                    insert.addBatch();
+                }
+                insert.executeBatch();
+            }
+        }
+        Errand errand = processNode();
+        List<int[]> mapped = new CopyOnWriteArrayList<>();
+        String id = errand.processes()
+                .start(ProcessRequest.builder(SIMPLE)
+                        .query(
+                                "SELECT grp, id AS n, name FROM " + prefix + "keyed WHERE name <> ? ORDER BY grp, n",
+                                row -> {
+                                    mapped.add(new int[] {row.getInt("grp"), row.getInt("n")});
+                                    return new Item(row.getInt("n"), row.getString("name"));
+                                },
+                                "skip")
+                        .pageBy("grp", "n")
+                        .pageSize(7)
+                        .batchSize(50)
+                        .build());
+        errand.start();
+
+        ProcessInfo info = errand.processes().wait(id, WAIT);
+
+        assertThat(info.state()).isEqualTo(ProcessState.SUCCEEDED);
+        assertThat(mapped).hasSize(900);
+        assertThat(mapped.stream().map(key -> key[1]).distinct().count()).isEqualTo(900);
+        for (int i = 1; i < mapped.size(); i++) {
+            int[] before = mapped.get(i - 1);
+            int[] now = mapped.get(i);
+            assertThat(before[0] < now[0] || before[0] == now[0] && before[1] < now[1])
+                    .as("row %d after row %d in key order", i, i - 1)
+                    .isTrue();
+        }
+        assertThat(info.turns().get(0).batches()).isEqualTo(18);
+        assertThat(scalar("SELECT COUNT(DISTINCT note) FROM " + prefix + "effect"))
+                .isEqualTo(900);
+    }
+
+    @Test
     void anEmptyInputSucceedsAtOnce() throws Exception {
         Errand errand = processNode();
         String id = errand.processes().start(ProcessRequest.of(SIMPLE, List.of()));

@@ -77,4 +77,39 @@ class ProcessQueryCheckTest {
                 .hasMessageContaining("remove it")
                 .hasMessageContaining("pageSize(...)");
     }
+
+    @org.junit.jupiter.api.Test
+    void pageByNamesTheColumnsOfTheQuerysOrderByKey() {
+        ProcessRequest<Long> request = ProcessRequest.builder(KIND)
+                .query("SELECT grp, id FROM t ORDER BY grp, id", row -> row.getLong(2))
+                .pageBy("grp", "ID")
+                .build();
+        assertThat(request.pageKey()).containsExactly("grp", "ID");
+        assertThat(ProcessRequest.builder(KIND)
+                        .query("SELECT id FROM t ORDER BY id", row -> row.getLong(1))
+                        .build()
+                        .pageKey())
+                .isEmpty();
+
+        assertThatThrownBy(() -> ProcessRequest.builder(KIND).pageBy())
+                .hasMessageContaining("pageBy needs the columns");
+        assertThatThrownBy(() -> ProcessRequest.builder(KIND).pageBy("id; DROP TABLE t"))
+                .hasMessageContaining("is not a plain SQL name");
+        assertThatThrownBy(() -> ProcessRequest.builder(KIND).pageBy("t.id"))
+                .hasMessageContaining("is not a plain SQL name");
+        assertThatThrownBy(() -> ProcessRequest.builder(KIND).pageBy("id", "ID"))
+                .hasMessageContaining("twice");
+        assertThatThrownBy(() -> ProcessRequest.builder(KIND)
+                        .items(java.util.List.of(1L))
+                        .pageBy("id")
+                        .build())
+                .hasMessageContaining("pageBy(...) needs a query(...)");
+        assertThatThrownBy(() -> ProcessRequest.builder(KIND)
+                        .query(
+                                "SELECT id, grp FROM t WHERE grp IN (SELECT grp FROM u ORDER BY grp) ORDER BY id",
+                                row -> 1L)
+                        .pageBy("grp")
+                        .build())
+                .hasMessageContaining("pageBy column 'grp' is not in the ORDER BY");
+    }
 }

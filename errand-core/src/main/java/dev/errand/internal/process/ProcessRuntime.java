@@ -145,8 +145,10 @@ public final class ProcessRuntime {
             for (Object item : request.items()) {
                 splitter.add(item);
             }
-        } else {
+        } else if (request.pageKey().isEmpty()) {
             readPages(c, request, splitter);
+        } else {
+            readKeysetPages(c, request, splitter);
         }
         splitter.close();
         int written = writer.finish();
@@ -191,6 +193,87 @@ public final class ProcessRuntime {
                 }
             }
         }
+    }
+
+    /**
+     * Reads the query a page at a time by its key: each page is the rows after the last key of the page before,
+     * so every page is one range scan of the key's index, wherever it is in the result.
+     */
+    private void readKeysetPages(Connection c, ProcessRequest<?> request, Splitter splitter) throws SQLException {
+        if (request.hook() != null) {
+            request.hook().beforeQuery(c);
+        }
+        List<String> key = request.pageKey();
+        StringBuilder order = new StringBuilder();
+        StringBuilder after = new StringBuilder();
+        // (k1 > ?) OR (k1 = ? AND k2 > ?) OR ...: the same on every dialect, and each term a range of the index.
+        for (int i = 0; i < key.size(); i++) {
+            order.append(i == 0 ? "" : ", ").append("errand_page.").append(key.get(i));
+            after.append(i == 0 ? "(" : " OR (");
+            for (int j = 0; j < i; j++) {
+                after.append("errand_page.").append(key.get(j)).append(" = ? AND ");
+            }
+            after.append("errand_page.").append(key.get(i)).append(" > ?)");
+        }
+        String from = "SELECT * FROM (" + request.sql() + ") errand_page";
+        List<Object> parameters = request.parameters();
+        int pageSize = request.pageSize();
+        Object[] last = null;
+        long read = 0;
+        try (PreparedStatement first = c.prepareStatement(from + " ORDER BY " + order + " LIMIT ?");
+                PreparedStatement next =
+                        c.prepareStatement(from + " WHERE " + after + " ORDER BY " + order + " LIMIT ?")) {
+            while (true) {
+                PreparedStatement page = last == null ? first : next;
+                int index = 1;
+                for (Object parameter : parameters) {
+                    page.setObject(index++, parameter);
+                }
+                if (last != null) {
+                    for (int i = 0; i < key.size(); i++) {
+                        for (int j = 0; j <= i; j++) {
+                            page.setObject(index++, last[j]);
+                        }
+                    }
+                }
+                page.setInt(index, pageSize);
+                int rows = 0;
+                try (ResultSet result = page.executeQuery()) {
+                    while (result.next()) {
+                        Object item = request.mapper().map(result);
+                        if (item == null) {
+                            throw new IllegalArgumentException("The row mapper of process '"
+                                    + request.kind().name() + "' returned null for row " + (read + rows + 1)
+                                    + "; return an item");
+                        }
+                        splitter.add(item);
+                        rows++;
+                        if (rows == pageSize) {
+                            last = keyOf(result, request);
+                        }
+                    }
+                }
+                read += rows;
+                if (rows < pageSize) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /** The key of the current row, which the next page starts after. */
+    private static Object[] keyOf(ResultSet row, ProcessRequest<?> request) throws SQLException {
+        List<String> key = request.pageKey();
+        Object[] values = new Object[key.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = row.getObject(key.get(i));
+            if (values[i] == null) {
+                throw new IllegalArgumentException(
+                        "The query of process '" + request.kind().name() + "' gave a row" + " whose pageBy column '"
+                                + key.get(i) + "' is null; page by columns that are never null");
+            }
+        }
+        return values;
     }
 
     /** Cuts a stream of items into batches of a fixed size. */
