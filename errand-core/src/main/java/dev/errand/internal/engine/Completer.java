@@ -220,8 +220,10 @@ final class Completer {
                 }
             }
         } else {
-            // No RETURNING on an UPDATE or DELETE here: lock first to learn which of them this flush completes.
+            // No RETURNING on an UPDATE or DELETE here: lock first to learn which of them this flush completes,
+            // then their dependents, before any write (see Finisher.lockAhead; PostgreSQL needs neither).
             live = storage.workflows().lockRunning(c, linked);
+            finisher.lockAhead(c, live);
             completed = storage.tasks().succeedAll(c, ids, tokens, storage.offsetMicros());
         }
         List<Finisher.Finished> finished = new ArrayList<>(live.size());

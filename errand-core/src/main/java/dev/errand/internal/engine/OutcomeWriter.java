@@ -121,6 +121,7 @@ final class OutcomeWriter {
             throws SQLException {
         AttemptError error = errors.of(task, cause);
         FailureCallback<Object> callback = callback(kind);
+        finisher.lockAhead(connection, List.of(task));
         Savepoint beforeFailure = connection.setSavepoint();
         boolean written = storage.tasks().fail(connection, task, error, storage.offsetMicros());
         if (written && callback != null) {
@@ -166,6 +167,7 @@ final class OutcomeWriter {
         try {
             boolean written = storage.transactions().run("cancel", c -> {
                 storage.cancels().forget(c, task.id());
+                finisher.lockAhead(c, List.of(task));
                 boolean updated = storage.tasks().cancel(c, task, storage.offsetMicros());
                 if (updated) {
                     history.record(c, task, AttemptOutcome.CANCELLED, ended, null);
@@ -297,6 +299,7 @@ final class OutcomeWriter {
      */
     void failForGood(ClaimedTask task, RegisteredKind kind, FailureCause cause, Ended ended) {
         Written written = fail(task, kind, cause, (c, error) -> {
+            finisher.lockAhead(c, List.of(task));
             boolean updated = storage.tasks().fail(c, task, error, storage.offsetMicros());
             if (updated) {
                 history.record(c, task, AttemptOutcome.FAILED, ended, cause);

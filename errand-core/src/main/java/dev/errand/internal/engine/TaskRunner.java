@@ -141,6 +141,7 @@ final class TaskRunner {
                 if (guarded.misuse() != null) {
                     throw new RollBack(misused(guarded));
                 }
+                finisher.lockAhead(connection, List.of(task));
                 if (storage.tasks().succeed(connection, task, storage.offsetMicros())) {
                     settler.recordSuccess(
                             connection, task, new Ended(new Ending.Succeeded(), micros(begin), text(lines)));
