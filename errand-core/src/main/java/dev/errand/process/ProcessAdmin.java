@@ -2,6 +2,7 @@ package dev.errand.process;
 
 import java.sql.Connection;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -80,4 +81,23 @@ public interface ProcessAdmin {
      * @throws IllegalArgumentException if the id is blank or there is no such process
      */
     int rerunFailed(String processId);
+
+    /**
+     * Deletes an ended (succeeded, failed or cancelled) process with its turns and batches, in one transaction.
+     * The tasks that ran it are not touched: they follow their own retention.
+     *
+     * @return whether it existed and was deleted
+     * @throws IllegalArgumentException if the id is blank, or the process is running (cancel it first)
+     */
+    boolean delete(String processId);
+
+    /**
+     * Deletes every process that ended before {@code before} (on the database's clock, as
+     * {@link ProcessInfo#finishedAt()} shows it), with its turns and batches: one transaction per 100 processes,
+     * so that a large clean-up does not hold one long transaction. Running processes are never deleted.
+     *
+     * @return how many processes were deleted
+     * @throws IllegalArgumentException if {@code before} is null
+     */
+    int deleteFinishedBefore(Instant before);
 }

@@ -590,6 +590,58 @@ class ProcessContractTest extends ErrandTestSupport {
         assertThat(effects()).isEqualTo(3);
     }
 
+    @Test
+    void endedProcessesAreDeletedWithTheirTurnsAndBatchesAndRunningOnesAreKept() throws Exception {
+        Errand errand = processNode();
+        String ran = errand.processes()
+                .start(ProcessRequest.builder(SIMPLE)
+                        .items(items(5))
+                        .batchSize(2)
+                        .build());
+        assertThatThrownBy(() -> errand.processes().delete(ran))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Process '" + ran + "' is running; cancel it first with cancel(\"" + ran
+                        + "\"), then delete it");
+        for (int i = 0; i < 120; i++) {
+            // An empty input: succeeded at once.
+            errand.processes()
+                    .start(ProcessRequest.builder(SIMPLE)
+                            .items(List.of())
+                            .processId("empty-" + i)
+                            .build());
+        }
+        errand.start();
+        assertThat(errand.processes().wait(ran, WAIT).state()).isEqualTo(ProcessState.SUCCEEDED);
+        assertThat(scalar("SELECT COUNT(*) FROM " + prefix + "process_batch WHERE process_id = '" + ran + "'"))
+                .isEqualTo(3);
+
+        assertThat(errand.processes().delete(ran)).isTrue();
+        assertThat(errand.processes().find(ran)).isEmpty();
+        assertThat(scalar("SELECT COUNT(*) FROM " + prefix + "process_batch WHERE process_id = '" + ran + "'"))
+                .isZero();
+        assertThat(scalar("SELECT COUNT(*) FROM " + prefix + "process_turn WHERE process_id = '" + ran + "'"))
+                .isZero();
+        assertThat(errand.processes().delete(ran)).isFalse();
+
+        errand.stop(Duration.ofSeconds(5));
+        String running = errand.processes().start(ProcessRequest.of(SIMPLE, items(3)));
+        assertThat(errand.processes()
+                        .deleteFinishedBefore(java.time.Instant.now().minus(Duration.ofHours(1))))
+                .isZero();
+        // 120 ended processes: two transactions, of 100 and 20.
+        assertThat(errand.processes()
+                        .deleteFinishedBefore(java.time.Instant.now().plus(Duration.ofHours(1))))
+                .isEqualTo(120);
+        assertThat(errand.processes().list(null, 1_000))
+                .extracting(ProcessInfo::id)
+                .containsExactly(running);
+        assertThat(scalar("SELECT COUNT(*) FROM " + prefix + "process_turn")).isEqualTo(1);
+        assertThatThrownBy(() -> errand.processes().deleteFinishedBefore(null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("before must not be null");
+        assertThatThrownBy(() -> errand.processes().delete(" ")).isInstanceOf(IllegalArgumentException.class);
+    }
+
     // ---- bad input ----
 
     @Test

@@ -11,6 +11,7 @@ import dev.errand.process.ProcessState;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -19,6 +20,9 @@ import java.util.function.Consumer;
 public final class JdbcProcessAdmin implements ProcessAdmin {
 
     private static final long POLL_MILLIS = 100;
+
+    /** How many processes one transaction of {@link #deleteFinishedBefore} deletes. */
+    private static final int DELETE_CHUNK = 100;
 
     private final ProcessRuntime runtime;
     private final Consumer<String> wakeUp;
@@ -122,6 +126,44 @@ public final class JdbcProcessAdmin implements ProcessAdmin {
             wakeUp.accept(queueOf(processId));
         }
         return rerun;
+    }
+
+    @Override
+    public boolean delete(String processId) {
+        requireId(processId);
+        Optional<Boolean> deleted = run("deleteProcess", c -> runtime.delete(c, processId));
+        if (deleted.isPresent() && !deleted.get()) {
+            throw new IllegalArgumentException("Process '" + processId + "' is running; cancel it first with"
+                    + " cancel(\"" + processId + "\"), then delete it");
+        }
+        return deleted.orElse(false);
+    }
+
+    @Override
+    public int deleteFinishedBefore(Instant before) {
+        if (before == null) {
+            throw new IllegalArgumentException(
+                    "before must not be null: pass the instant processes must have ended before to be deleted");
+        }
+        int deleted = 0;
+        while (true) {
+            // {deleted, read}: a chunk read short was the last one.
+            int[] round = run("deleteFinishedProcesses", c -> {
+                List<String> ids = runtime.store().endedBefore(c, before, DELETE_CHUNK);
+                int gone = 0;
+                for (String id : ids) {
+                    // Locked and checked again: a process rerun since the read is running and stays.
+                    if (runtime.delete(c, id).orElse(false)) {
+                        gone++;
+                    }
+                }
+                return new int[] {gone, ids.size()};
+            });
+            deleted += round[0];
+            if (round[1] < DELETE_CHUNK) {
+                return deleted;
+            }
+        }
     }
 
     private String queueOf(String processId) {

@@ -660,6 +660,23 @@ public final class ProcessRuntime {
     }
 
     /**
+     * Deletes an ended process with its turns and batches.
+     *
+     * @return empty if there is no such process; false if it is running (nothing deleted)
+     */
+    public Optional<Boolean> delete(Connection c, String id) throws SQLException {
+        Optional<ProcessStore.ProcessRow> locked = store.process(c, id, true);
+        if (locked.isEmpty()) {
+            return Optional.empty();
+        }
+        if (locked.get().state() == ProcessState.RUNNING) {
+            return Optional.of(false);
+        }
+        store.delete(c, id);
+        return Optional.of(true);
+    }
+
+    /**
      * Runs the failed batches of a failed process's last turn again in a new turn.
      *
      * @return empty if there is no such process; else how many batches run again

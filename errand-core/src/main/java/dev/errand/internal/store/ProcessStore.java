@@ -188,6 +188,37 @@ public final class ProcessStore {
         }
     }
 
+    /** Deletes a process's batches, turns and row, in that order (no foreign keys bind them). */
+    public void delete(Connection c, String id) throws SQLException {
+        for (String table : new String[] {batches, turns}) {
+            try (PreparedStatement delete = c.prepareStatement("DELETE FROM " + table + " WHERE process_id = ?")) {
+                delete.setString(1, id);
+                delete.executeUpdate();
+            }
+        }
+        try (PreparedStatement delete = c.prepareStatement("DELETE FROM " + processes + " WHERE id = ?")) {
+            delete.setString(1, id);
+            delete.executeUpdate();
+        }
+    }
+
+    /** The ids of up to {@code limit} ended processes that ended before {@code before}, oldest first. */
+    public List<String> endedBefore(Connection c, java.time.Instant before, int limit) throws SQLException {
+        List<String> ids = new ArrayList<>();
+        try (PreparedStatement query = c.prepareStatement("SELECT id FROM " + processes
+                + " WHERE state <> 'running' AND finished_at < " + dialect.timestampParam()
+                + " ORDER BY finished_at, id")) {
+            query.setObject(1, dialect.timestampValue(before));
+            query.setMaxRows(limit);
+            try (ResultSet rows = query.executeQuery()) {
+                while (rows.next()) {
+                    ids.add(rows.getString(1));
+                }
+            }
+        }
+        return ids;
+    }
+
     // ---- turns ----
 
     /** Inserts a turn; its primary key refuses a second start of the same turn. */
