@@ -41,6 +41,9 @@ public final class ScheduleWorkerMain {
                 .nodeId(args[3])
                 .pollInterval(Duration.ofMillis(20))
                 .succeededRetention(Duration.ofHours(1))
+                // Schedules fire on the leader: a killed leader's lease is free again after this.
+                .heartbeatInterval(Duration.ofMillis(500))
+                .deadNodeTimeout(ScheduleCrashTest.LEADER_LEASE)
                 .build();
         errand.start();
         System.out.println(READY);
