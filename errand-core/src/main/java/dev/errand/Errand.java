@@ -56,6 +56,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import javax.sql.DataSource;
 
 /**
@@ -495,11 +496,11 @@ public final class Errand implements AutoCloseable {
      */
     public EnqueuedBatch enqueueBatch(Connection connection, BatchRequest batch) {
         requireConnection(connection);
-        List<NewTask> rows = workflows.resolve(requireBatch(batch));
+        Set<String> queues = workflows.check(requireBatch(batch));
         try {
-            EnqueuedBatch enqueued = Jdbc.atomically(connection, c -> workflows.insert(c, batch, rows));
+            EnqueuedBatch enqueued = Jdbc.atomically(connection, c -> workflows.insert(c, batch));
             if (connection.getAutoCommit()) {
-                WorkflowEnqueuer.queues(rows).forEach(wakeUps::wake);
+                queues.forEach(wakeUps::wake);
             }
             return enqueued;
         } catch (SQLException e) {
@@ -515,10 +516,10 @@ public final class Errand implements AutoCloseable {
      * @throws ErrandException if the insert fails; nothing is inserted
      */
     public EnqueuedBatch enqueueBatch(BatchRequest batch) {
-        List<NewTask> rows = workflows.resolve(requireBatch(batch));
+        Set<String> queues = workflows.check(requireBatch(batch));
         try {
-            EnqueuedBatch enqueued = storage.transactions().run("enqueueBatch", c -> workflows.insert(c, batch, rows));
-            WorkflowEnqueuer.queues(rows).forEach(wakeUps::wake);
+            EnqueuedBatch enqueued = storage.transactions().run("enqueueBatch", c -> workflows.insert(c, batch));
+            queues.forEach(wakeUps::wake);
             return enqueued;
         } catch (SQLException e) {
             throw new ErrandException("enqueueBatch", e);

@@ -92,24 +92,35 @@ public final class WorkflowEnqueuer {
         return new EnqueuedWorkflow(ids);
     }
 
+    /** How many members of a batch are resolved and written at a time: one multi-row insert, one update. */
+    static final int BATCH_CHUNK = 5_000;
+
     /**
-     * Resolves every request of a batch, its tasks and not yet its callbacks (which need its id), so that a
-     * bad one throws before anything is written.
+     * Checks every request of a batch, its tasks and not yet its callbacks (which need its id), so that a bad
+     * one throws before anything is written. The resolved rows are not kept: {@link #insert} resolves them
+     * again, a chunk at a time, so that a batch of millions never has all its rows in memory at once beyond
+     * the caller's own requests.
+     *
+     * @return the queues of its tasks, to wake after the commit
      */
-    public List<NewTask> resolve(BatchRequest batch) {
+    public Set<String> check(BatchRequest batch) {
         long offset = storage.offsetMicros();
-        List<NewTask> rows = new ArrayList<>(batch.tasks().size());
+        Set<String> queues = new LinkedHashSet<>();
         for (TaskRequest request : batch.tasks()) {
-            rows.add(requests.resolve(request, offset));
+            queues.add(requests.resolve(request, offset).queue());
         }
-        return rows;
+        return queues;
     }
 
-    /** Inserts a batch whose tasks {@link #resolve} made; the caller owns the transaction. */
-    public EnqueuedBatch insert(Connection c, BatchRequest batch, List<NewTask> rows) throws SQLException {
+    /**
+     * Inserts a batch that {@link #check} accepted; the caller owns the transaction. Its tasks go in chunks of
+     * {@value #BATCH_CHUNK}: each chunk is resolved, inserted in one multi-row insert and put in the batch.
+     */
+    public EnqueuedBatch insert(Connection c, BatchRequest batch) throws SQLException {
         WorkflowStore store = storage.workflows();
         long offset = storage.offsetMicros();
-        long batchId = store.createBatch(c, rows.size(), offset);
+        List<TaskRequest> requested = batch.tasks();
+        long batchId = store.createBatch(c, requested.size(), offset);
         for (Map.Entry<BatchEvent, LongFunction<TaskRequest>> callback :
                 batch.callbacks().entrySet()) {
             TaskRequest request = callback.getValue().apply(batchId);
@@ -123,6 +134,22 @@ public final class WorkflowEnqueuer {
             }
             store.insertCallback(c, batchId, callback.getKey().dbValue(), requests.resolve(request, offset));
         }
+        long[] ids = new long[requested.size()];
+        for (int from = 0; from < requested.size(); from += BATCH_CHUNK) {
+            int to = Math.min(requested.size(), from + BATCH_CHUNK);
+            List<NewTask> rows = new ArrayList<>(to - from);
+            for (TaskRequest request : requested.subList(from, to)) {
+                rows.add(requests.resolve(request, offset));
+            }
+            insertChunk(c, rows, ids, from);
+            store.setBatch(c, batchId, java.util.Arrays.copyOfRange(ids, from, to));
+        }
+        return new EnqueuedBatch(batchId, java.util.Arrays.stream(ids).boxed().toList());
+    }
+
+    /** Inserts one chunk's rows and writes their ids into {@code ids} from {@code offset}. */
+    private void insertChunk(Connection c, List<NewTask> rows, long[] ids, int offset) throws SQLException {
+        WorkflowStore store = storage.workflows();
         List<NewTask> plain = new ArrayList<>(rows.size());
         for (NewTask row : rows) {
             if (row.plain()) {
@@ -130,25 +157,18 @@ public final class WorkflowEnqueuer {
             }
         }
         long[] plainIds = plain.isEmpty() ? new long[0] : inserter.insertAll(c, plain, store.channel());
-        long[] ids = new long[rows.size()];
         int next = 0;
         for (int i = 0; i < rows.size(); i++) {
             NewTask row = rows.get(i);
             if (row.plain()) {
-                ids[i] = plainIds[next++];
+                ids[offset + i] = plainIds[next++];
             } else {
-                ids[i] = inserter.insert(c, row, store.channel()).id();
+                ids[offset + i] = inserter.insert(c, row, store.channel()).id();
                 if (!row.gate().conditions().isEmpty()) {
-                    gate.admit(c, ids[i], row.gate());
+                    gate.admit(c, ids[offset + i], row.gate());
                 }
             }
         }
-        store.setBatch(c, batchId, ids);
-        List<Long> taskIds = new ArrayList<>(ids.length);
-        for (long id : ids) {
-            taskIds.add(id);
-        }
-        return new EnqueuedBatch(batchId, taskIds);
     }
 
     /** The queues of rows, to wake after the commit. */
