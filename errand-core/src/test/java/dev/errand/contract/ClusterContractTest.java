@@ -345,6 +345,39 @@ class ClusterContractTest extends ErrandTestSupport {
     }
 
     @Test
+    void queueSettingsChangedThroughTheAdminReachTwoLiveNodes() throws Exception {
+        // Both poll once an hour: only the new poll interval (or, on PostgreSQL, a notification) makes them
+        // claim a task enqueued on another node.
+        Errand a = started("live-a", o -> o.queue("default", 1).pollInterval(Duration.ofHours(1)));
+        Errand b = started("live-b", o -> o.queue("default", 1).pollInterval(Duration.ofHours(1)));
+        Errand admin = started("admin", o -> o.processingEnabled(false));
+        long sent = System.nanoTime();
+        admin.cluster().changeQueue("default", new QueueChange(3, Duration.ofMillis(100), 7));
+        await().atMost(Duration.ofSeconds(5))
+                .pollInterval(Duration.ofMillis(10))
+                .until(() -> a.activity().get("default").concurrency() == 3
+                        && b.activity().get("default").concurrency() == 3);
+        long appliedMillis = Duration.ofNanos(System.nanoTime() - sent).toMillis();
+        List<Long> ids = new java.util.ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            ids.add(enqueue(admin, r -> r));
+        }
+        await().atMost(Duration.ofSeconds(5)).until(() -> ranOn.keySet().containsAll(ids));
+        assertThat(ranOn).allSatisfy((id, node) -> assertThat(node).isIn("live-a", "live-b"));
+        assertThat(admin.cluster().queueControls()).singleElement().satisfies(control -> {
+            assertThat(control.concurrency()).isEqualTo(3);
+            assertThat(control.pollInterval()).isEqualTo(Duration.ofMillis(100));
+            assertThat(control.claimBatchSize()).isEqualTo(7);
+        });
+        admin.cluster().resetQueue("default");
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> a.activity().get("default").concurrency() == 1
+                        && b.activity().get("default").concurrency() == 1);
+        System.out.println("[cluster] " + database + ": a queue change reached both live nodes in " + appliedMillis
+                + " ms (heartbeat 200 ms)");
+    }
+
+    @Test
     void deadNodesAreDeclaredByTheLeaderAndTheirLeasesRescuedAtOnce() throws Exception {
         Errand survivor = started("survivor", b -> b.deadNodeTimeout(Duration.ofSeconds(1)));
         // A node row whose heartbeat stopped, holding a running task with a lease of an hour.
