@@ -10,6 +10,7 @@ import dev.errand.enqueue.TaskRequest;
 import dev.errand.error.ErrandException;
 import dev.errand.event.Condition;
 import dev.errand.event.Triggered;
+import dev.errand.node.NodeTarget;
 import dev.errand.task.TaskKind;
 import dev.errand.workflow.EnqueuedWorkflow;
 import dev.errand.workflow.Workflow;
@@ -232,6 +233,68 @@ public final class ErrandClient {
     /** The cluster: node registry, leader, commands to nodes, cluster-wide queue pause and settings. */
     public dev.errand.node.ClusterAdmin cluster() {
         return errand.cluster();
+    }
+
+    /** Whether this node is running tasks now (false with {@code errand.processing-enabled=false}). */
+    public boolean isRunning() {
+        return errand.isRunning();
+    }
+
+    /**
+     * Stops this node gracefully, as the context's shutdown would: it stops claiming, waits up to
+     * {@code errand.shutdown-timeout} for running tasks, and leaves the registry. {@link #start()} starts it
+     * again in the same JVM.
+     *
+     * @return true if every running task finished in time
+     */
+    public boolean stop() {
+        return errand.stop();
+    }
+
+    /** Starts this node again after {@link #stop()}; no effect while it runs. */
+    public void start() {
+        errand.start();
+    }
+
+    /** Makes every queue of this node claim now instead of at its next poll. */
+    public void repoll() {
+        errand.repoll();
+    }
+
+    /**
+     * Makes the target nodes claim now: a command through the database, read at once on PostgreSQL and at
+     * the target's next heartbeat elsewhere.
+     *
+     * @throws IllegalArgumentException if {@code target} is null
+     */
+    public void repoll(NodeTarget target) {
+        errand.cluster().repoll(requireTarget(target));
+    }
+
+    /**
+     * Stops processing on the target nodes (they stay registered and keep reading commands).
+     *
+     * @throws IllegalArgumentException if {@code target} is null
+     */
+    public void stopProcessing(NodeTarget target) {
+        errand.cluster().stopProcessing(requireTarget(target));
+    }
+
+    /**
+     * Starts processing again on the target nodes; a node configured with processing disabled ignores it.
+     *
+     * @throws IllegalArgumentException if {@code target} is null
+     */
+    public void startProcessing(NodeTarget target) {
+        errand.cluster().startProcessing(requireTarget(target));
+    }
+
+    private static NodeTarget requireTarget(NodeTarget target) {
+        if (target == null) {
+            throw new IllegalArgumentException(
+                    "Give a NodeTarget: NodeTarget.node(id), NodeTarget.group(name) or NodeTarget.all()");
+        }
+        return target;
     }
 
     private <T> T inCallersTransaction(
