@@ -322,6 +322,16 @@ public final class ErrandBuilder {
         return this;
     }
 
+    /**
+     * {@link Settings#BATCH_RETENTION}: deletes a batch's own rows (counters, callbacks) once it has finished
+     * and its callbacks have fired, and it was created this long ago. Its tasks are pruned by their own
+     * retention. {@code null} keeps them (the default).
+     */
+    public ErrandBuilder batchRetention(Duration retention) {
+        settings.batchRetention(retention);
+        return this;
+    }
+
     /** {@link Settings#PRUNE_INTERVAL}: how often the pruners run (default 5 min). */
     public ErrandBuilder pruneInterval(Duration interval) {
         settings.pruneInterval(interval);

@@ -37,6 +37,7 @@ public final class ErrandSettings {
     private final Duration pruneInterval;
     private final Duration failedRetention;
     private final Duration cancelledRetention;
+    private final Duration batchRetention;
     private final Duration prematureEventRetention;
     private final boolean historyEnabled;
     private final boolean processingLogsEnabled;
@@ -70,6 +71,7 @@ public final class ErrandSettings {
         this.pruneInterval = builder.pruneInterval;
         this.failedRetention = builder.failedRetention;
         this.cancelledRetention = builder.cancelledRetention;
+        this.batchRetention = builder.batchRetention;
         this.prematureEventRetention = builder.prematureEventRetention;
         this.historyEnabled = builder.historyEnabled;
         this.processingLogsEnabled = builder.processingLogsEnabled;
@@ -180,6 +182,11 @@ public final class ErrandSettings {
         return cancelledRetention;
     }
 
+    /** {@link Settings#BATCH_RETENTION}, or {@code null}: finished batches' rows are kept. */
+    public Duration batchRetention() {
+        return batchRetention;
+    }
+
     /** Whether every ended attempt is recorded in the attempt history. */
     public boolean historyEnabled() {
         return historyEnabled;
@@ -264,6 +271,7 @@ public final class ErrandSettings {
         private Duration pruneInterval = Settings.PRUNE_INTERVAL.defaultValue();
         private Duration failedRetention = Settings.FAILED_RETENTION.defaultValue();
         private Duration cancelledRetention = Settings.CANCELLED_RETENTION.defaultValue();
+        private Duration batchRetention = Settings.BATCH_RETENTION.defaultValue();
         private Duration prematureEventRetention = Settings.PREMATURE_EVENT_RETENTION.defaultValue();
         // Off by default: it cost 24-36% of burn-down throughput on PostgreSQL (docs/BENCHMARKS.md).
         private boolean historyEnabled = false;
@@ -425,6 +433,12 @@ public final class ErrandSettings {
         /** {@link Settings#CANCELLED_RETENTION}; {@code null} keeps cancelled tasks. */
         public Builder cancelledRetention(Duration retention) {
             this.cancelledRetention = retention == null ? null : Settings.CANCELLED_RETENTION.require(retention);
+            return this;
+        }
+
+        /** {@link Settings#BATCH_RETENTION}; {@code null} keeps finished batches' rows. */
+        public Builder batchRetention(Duration retention) {
+            this.batchRetention = retention == null ? null : Settings.BATCH_RETENTION.require(retention);
             return this;
         }
 

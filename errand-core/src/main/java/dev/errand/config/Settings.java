@@ -114,6 +114,16 @@ public final class Settings {
             "How long cancelled tasks are kept after they were cancelled before they are pruned. Unset: kept until"
                     + " deleted.");
 
+    /** How long a finished batch's rows are kept; unset keeps them until an operator deletes them. */
+    public static final Setting<Duration> BATCH_RETENTION = Setting.ofDuration(
+            "batchRetention",
+            null,
+            Duration.ofSeconds(1),
+            Duration.ofDays(3650),
+            "How long a batch's own rows (its counters and callbacks) are kept, counted from its creation, before"
+                    + " they are pruned once it has finished and its callbacks have fired. Unset: kept until"
+                    + " deleted.");
+
     /** How often succeeded tasks past their retention are pruned. */
     public static final Setting<Duration> PRUNE_INTERVAL = Setting.ofDuration(
             "pruneInterval",
@@ -214,6 +224,7 @@ public final class Settings {
             SUCCEEDED_RETENTION,
             FAILED_RETENTION,
             CANCELLED_RETENTION,
+            BATCH_RETENTION,
             PRUNE_INTERVAL,
             PREMATURE_EVENT_RETENTION,
             HISTORY_RETENTION,

@@ -6,6 +6,7 @@ import dev.errand.internal.schedule.ScheduleFirer;
 import dev.errand.internal.store.Micros;
 import dev.errand.internal.store.ScheduleStore;
 import dev.errand.internal.store.Storage;
+import dev.errand.internal.workflow.BatchPruner;
 import dev.errand.task.TaskDefinition;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -80,6 +81,14 @@ public final class LeaderChores {
         every(executors.scheduler(), "scheduler", settings.pollInterval(), leading, schedules::fire);
         if (pruner.hasWork()) {
             every(executors.pruning(), "pruner", settings.pruneInterval(), leading, pruner::prune);
+        }
+        if (settings.batchRetention() != null) {
+            every(
+                    executors.pruning(),
+                    "batch pruner",
+                    settings.pruneInterval(),
+                    leading,
+                    new BatchPruner(storage, settings.batchRetention())::prune);
         }
         if (settings.historyEnabled()) {
             every(executors.pruning(), "history pruner", settings.pruneInterval(), leading, this::pruneHistory);

@@ -419,6 +419,49 @@ public final class WorkflowStore {
         return ids;
     }
 
+    /**
+     * Finished batches created before {@code now - retention} whose callbacks have all fired (or were
+     * dropped when the batch finished), oldest first: those whose rows can go.
+     */
+    public long[] prunableBatches(Connection c, long retentionMicros, long offsetMicros, int limit)
+            throws SQLException {
+        List<Long> ids = new ArrayList<>();
+        try (PreparedStatement query = c.prepareStatement("SELECT b.id FROM " + batches + " b WHERE b.created_at < "
+                + now + " AND b.total <= (SELECT COALESCE(SUM(k.succeeded + k.failed + k.cancelled), 0) FROM "
+                + counters + " k WHERE k.batch_id = b.id) AND NOT EXISTS (SELECT 1 FROM " + callbacks
+                + " d WHERE d.batch_id = b.id AND NOT EXISTS (SELECT 1 FROM " + fired
+                + " f WHERE f.batch_id = d.batch_id AND f.on_event = d.on_event)) ORDER BY b.id LIMIT ?")) {
+            query.setLong(1, offsetMicros - retentionMicros);
+            query.setInt(2, limit);
+            try (ResultSet rows = query.executeQuery()) {
+                while (rows.next()) {
+                    ids.add(rows.getLong(1));
+                }
+            }
+        }
+        return ids.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    /** Deletes batches' own rows: fired callbacks, callback definitions, counters, the batch. Not their tasks. */
+    public int deleteBatches(Connection c, long[] ids) throws SQLException {
+        int deleted = 0;
+        for (long[] chunk : chunks(ids)) {
+            for (String table : List.of(fired, callbacks, counters)) {
+                try (PreparedStatement delete = c.prepareStatement(
+                        "DELETE FROM " + table + " WHERE " + dialect.idIn("batch_id", chunk.length))) {
+                    dialect.bindIds(delete, 1, chunk);
+                    delete.executeUpdate();
+                }
+            }
+            try (PreparedStatement delete =
+                    c.prepareStatement("DELETE FROM " + batches + " WHERE " + dialect.idIn("id", chunk.length))) {
+                dialect.bindIds(delete, 1, chunk);
+                deleted += delete.executeUpdate();
+            }
+        }
+        return deleted;
+    }
+
     /** Marks a batch cancelled; returns false if it does not exist or was cancelled already. */
     public boolean markCancelled(Connection c, long batchId, long offsetMicros) throws SQLException {
         try (PreparedStatement update = c.prepareStatement(

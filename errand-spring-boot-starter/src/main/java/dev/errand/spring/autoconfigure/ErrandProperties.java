@@ -107,6 +107,13 @@ public class ErrandProperties implements Validator {
     private Duration cancelledRetention;
 
     /**
+     * How long a finished batch's own rows (counters, callbacks) are kept, counted from its creation: 1s to
+     * 3650d. They go once it has finished and its callbacks have fired; its tasks follow their own retention.
+     * Unset (the default): kept until deleted.
+     */
+    private Duration batchRetention;
+
+    /**
      * How long a premature event (triggered while no task waited for it) is kept after it was last triggered:
      * 1s to 3650d. Unset (the default): kept until a task consumes it or it is deleted by hand.
      */
@@ -404,6 +411,16 @@ public class ErrandProperties implements Validator {
         this.cancelledRetention = cancelledRetention;
     }
 
+    /** How long finished batches' rows are kept, or {@code null} to keep them. */
+    public Duration getBatchRetention() {
+        return batchRetention;
+    }
+
+    /** Sets how long finished batches' rows are kept; {@code null} keeps them. */
+    public void setBatchRetention(Duration batchRetention) {
+        this.batchRetention = batchRetention;
+    }
+
     /** How long premature events are kept, or {@code null} to keep them until consumed. */
     public Duration getPrematureEventRetention() {
         return prematureEventRetention;
@@ -610,6 +627,7 @@ public class ErrandProperties implements Validator {
                 .pruneInterval(pruneInterval)
                 .failedRetention(failedRetention)
                 .cancelledRetention(cancelledRetention)
+                .batchRetention(batchRetention)
                 .prematureEventRetention(prematureEventRetention)
                 .historyEnabled(historyEnabled)
                 .processingLogsEnabled(processingLogs.isEnabled())
@@ -733,6 +751,9 @@ public class ErrandProperties implements Validator {
         }
         if (p.cancelledRetention != null) {
             check(errors, Settings.CANCELLED_RETENTION, p.cancelledRetention);
+        }
+        if (p.batchRetention != null) {
+            check(errors, Settings.BATCH_RETENTION, p.batchRetention);
         }
         if (p.prematureEventRetention != null) {
             check(errors, Settings.PREMATURE_EVENT_RETENTION, p.prematureEventRetention);
