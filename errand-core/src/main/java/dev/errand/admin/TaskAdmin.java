@@ -34,7 +34,12 @@ public interface TaskAdmin {
     /** Counts the tasks that match the query (its offset and limit are ignored). */
     long count(TaskQuery query);
 
-    /** Cancels a pending or waiting task; returns false if it is in any other state or gone. */
+    /**
+     * Cancels a pending or waiting task; returns false if it is in any other state or gone.
+     *
+     * @throws IllegalArgumentException if {@code id} is not positive, or the task is the unfinished analysis
+     *     of a process turn (cancel the process through {@code Errand.processes()} instead)
+     */
     boolean cancel(long id);
 
     /**

@@ -455,6 +455,51 @@ class ProcessContractTest extends ErrandTestSupport {
     }
 
     @Test
+    void theAnalysisTaskOfARunningTurnCannotBeCancelledOrDeletedAlone() throws Exception {
+        ProcessKind<Item> kind = ProcessKind.of("guarded-analysis", Item.class);
+        java.util.concurrent.CountDownLatch analysing = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        Errand errand = node(processNode(builder(), "node-a")
+                .registerProcess(ProcessDefinition.of(kind, new ProcessHandler<>() {
+                    @Override
+                    public void execute(List<Item> items, BatchContext context) {}
+
+                    @Override
+                    public TurnDecision<Item> analyse(TurnResult result, AnalysisContext context) {
+                        analysing.countDown();
+                        try {
+                            release.await();
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                        return TurnDecision.finish();
+                    }
+                })));
+        String id = errand.processes().start(ProcessRequest.of(kind, items(3)));
+        errand.start();
+        assertThat(analysing.await(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS))
+                .isTrue();
+        long analysis = scalar("SELECT MIN(id) FROM " + prefix + "task WHERE kind = 'errand:process:guarded-analysis:turn'");
+
+        try {
+            assertThatThrownBy(() -> errand.admin().cancel(analysis))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("is the analysis of a turn of a process")
+                    .hasMessageContaining("errand.processes().cancel(processId)");
+            assertThatThrownBy(() -> errand.admin().requestCancel(analysis))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("is the analysis of a turn of a process");
+            assertThatThrownBy(() -> errand.admin().delete(analysis))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("deleting it would leave the process running");
+        } finally {
+            release.countDown();
+        }
+
+        assertThat(errand.processes().wait(id, WAIT).state()).isEqualTo(ProcessState.SUCCEEDED);
+    }
+
+    @Test
     void aBatchTaskThatFailsForGoodRecordsItsErrorOnTheBatchAndTheProcessEnds() throws Exception {
         ProcessKind<Item> kind = ProcessKind.of("dying-batch", Item.class);
         Errand errand = node(processNode(builder(), "node-a")

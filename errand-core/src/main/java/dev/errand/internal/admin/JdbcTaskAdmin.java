@@ -8,6 +8,7 @@ import dev.errand.admin.TaskCounts;
 import dev.errand.admin.TaskQuery;
 import dev.errand.enqueue.TaskRequest;
 import dev.errand.error.ErrandException;
+import dev.errand.internal.process.ProcessRegistry;
 import dev.errand.internal.store.FinishedTasks;
 import dev.errand.internal.store.Jdbc;
 import dev.errand.internal.store.Micros;
@@ -81,6 +82,7 @@ public final class JdbcTaskAdmin implements TaskAdmin {
     public boolean cancel(long id) {
         requireId(id);
         return run("cancel", c -> {
+            refuseProcessAnalysis(c, id, "cancelling");
             boolean cancelled = queries.cancel(c, id, storage.offsetMicros());
             if (cancelled) {
                 // A cancelled task waits for nothing: its conditions must not absorb a later trigger.
@@ -95,6 +97,7 @@ public final class JdbcTaskAdmin implements TaskAdmin {
     public Cancellation requestCancel(long id) {
         requireId(id);
         return run("requestCancel", c -> {
+            refuseProcessAnalysis(c, id, "cancelling");
             Cancellation cancellation = storage.cancels().cancel(c, id, storage.offsetMicros());
             if (cancellation == Cancellation.CANCELLED) {
                 storage.events().forgetConditions(c, id);
@@ -137,6 +140,7 @@ public final class JdbcTaskAdmin implements TaskAdmin {
     public boolean delete(long id) {
         requireId(id);
         return run("delete", c -> {
+            refuseProcessAnalysis(c, id, "deleting");
             // A concurrent end of the task may change its state between the read and the delete: read again.
             for (int attempt = 0; attempt < DELETE_ATTEMPTS; attempt++) {
                 Optional<Task> task = queries.find(c, id);
@@ -210,6 +214,21 @@ public final class JdbcTaskAdmin implements TaskAdmin {
             throw new ErrandException("admin " + operation, e);
         } finally {
             finisher.recheckPending();
+        }
+    }
+
+    /**
+     * Refuses to cancel or delete the analysis task of a process turn: no failure callback runs for it, so
+     * its process would stay running with no turn to end. The process admin cancels the whole process.
+     */
+    private void refuseProcessAnalysis(java.sql.Connection c, long id, String doing) throws SQLException {
+        Optional<Task> task = queries.find(c, id);
+        if (task.isPresent()
+                && ProcessRegistry.isTurnKind(task.get().kind())
+                && isUnfinished(task.get().state())) {
+            throw new IllegalArgumentException("Task " + id + " is the analysis of a turn of a process; " + doing
+                    + " it would leave the process running with no turn to end. Cancel the process instead"
+                    + " with errand.processes().cancel(processId)");
         }
     }
 

@@ -28,6 +28,11 @@ public final class ProcessRegistry {
         return "errand:process:" + name + ":turn";
     }
 
+    /** Whether {@code kind} is the kind of a process's analysis tasks, whatever the process. */
+    public static boolean isTurnKind(String kind) {
+        return kind.startsWith("errand:process:") && kind.endsWith(":turn");
+    }
+
     /**
      * Adds a process.
      *
