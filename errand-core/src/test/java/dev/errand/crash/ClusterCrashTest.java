@@ -54,6 +54,18 @@ class ClusterCrashTest extends ErrandTestSupport {
                 .build();
     }
 
+    static final TaskKind<Integer> HOLD = TaskKind.of("hold", Integer.class);
+
+    /** A transactional kind that hangs: its run keeps the task's row locked until the process ends. */
+    static TaskDefinition<Integer> hold(LongConsumer ran) {
+        return TaskDefinition.builder(HOLD, (payload, ctx) -> {
+                    ran.accept(ctx.taskId());
+                    Thread.sleep(Long.MAX_VALUE);
+                })
+                .mode(ExecutionMode.TRANSACTIONAL)
+                .build();
+    }
+
     private CrashChild child(String nodeId, String group, boolean exclusive, long pollMillis) throws Exception {
         return child(nodeId, group, exclusive, pollMillis, true);
     }
@@ -315,6 +327,66 @@ class ClusterCrashTest extends ErrandTestSupport {
             assertThat(repollMillis).isLessThan(2_000);
         } finally {
             worker.destroy();
+        }
+    }
+
+    private static void signal(CrashChild child, String signal) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(child.pid()))
+                .inheritIO()
+                .start();
+        assertThat(kill.waitFor()).isZero();
+    }
+
+    @Test
+    void aStoppedNodeHoldingATransactionalRowLockDoesNotStallTheLeader() throws Exception {
+        Errand leader = node(builder()
+                .nodeId("leader")
+                .processingEnabled(false)
+                .heartbeatInterval(Duration.ofMillis(200))
+                .deadNodeTimeout(Duration.ofSeconds(1))
+                .register(work("leader", id -> {}))
+                .register(hold(id -> {})));
+        leader.start();
+        assertThat(leader.isLeader()).isTrue();
+        CrashChild victim = child("victim", "-", false, 50);
+        try {
+            long held = leader.enqueue(TaskRequest.builder(HOLD, 1).node("victim").build())
+                    .id();
+            long hung = leader.enqueue(TaskRequest.builder(WORK, 1).node("victim").build())
+                    .id();
+            // The two start in any order.
+            org.awaitility.Awaitility.await()
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> ranIn(victim).containsAll(List.of(held, hung)));
+            // SIGSTOP: the process and its connections stay; its transaction keeps the row of 'held' locked.
+            long stopped = System.nanoTime();
+            signal(victim, "STOP");
+            org.awaitility.Awaitility.await()
+                    .atMost(Duration.ofSeconds(15))
+                    .pollInterval(Duration.ofMillis(20))
+                    .until(() -> task(leader, hung).state() != TaskState.RUNNING);
+            long rescueMillis = Duration.ofNanos(System.nanoTime() - stopped).toMillis();
+            assertThat(task(leader, hung).lastError()).contains("victim");
+            // The leader's beats went on: it still leads, and it is alive in the registry.
+            Thread.sleep(1_000);
+            assertThat(leader.isLeader()).isTrue();
+            assertThat(leader.cluster().nodes()).anySatisfy(n -> {
+                assertThat(n.nodeId()).isEqualTo("leader");
+                assertThat(n.alive()).isTrue();
+            });
+            assertThat(leader.cluster().nodes()).anySatisfy(n -> {
+                assertThat(n.nodeId()).isEqualTo("victim");
+                assertThat(n.state()).isEqualTo(dev.errand.node.NodeState.DEAD);
+            });
+            // The locked row is left to the stalled run (its lease and the rescue sweep take it later).
+            assertThat(task(leader, held).state()).isEqualTo(TaskState.RUNNING);
+            System.out.println("[cluster] " + database + ": SIGSTOP of a node holding a transactional row lock:"
+                    + " its other task rescued " + rescueMillis + " ms after the stop, the leader kept leading"
+                    + " (heartbeat 200 ms, dead-node timeout 1 s, lease 60 s)");
+            assertThat(rescueMillis).isLessThan(6_000);
+        } finally {
+            signal(victim, "CONT");
+            victim.destroy();
         }
     }
 }

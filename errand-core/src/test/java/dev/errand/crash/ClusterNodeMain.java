@@ -6,7 +6,8 @@ import java.time.Duration;
 
 /**
  * A cluster node for {@link ClusterCrashTest}, in a JVM of its own. Its handler of kind {@code work}
- * prints {@value #RAN} with the task id and then, for payload 1, hangs until the process is killed.
+ * prints {@value #RAN} with the task id and then, for payload 1, hangs until the process is killed; so
+ * does its transactional kind {@code hold}, which keeps its task's row locked meanwhile.
  * Arguments: {@code <jdbcUrl> <user> <tablePrefix> <nodeId> <group or -> <exclusive> <pollIntervalMillis>
  * [processing]} (processing defaults to true).
  * It exits when its stdin closes.
@@ -32,7 +33,8 @@ public final class ClusterNodeMain {
                 .deadNodeTimeout(Duration.ofSeconds(1))
                 .leaseDuration(Duration.ofSeconds(60))
                 .rescueInterval(Duration.ofHours(1))
-                .register(ClusterCrashTest.work(args[3], ClusterNodeMain::ran));
+                .register(ClusterCrashTest.work(args[3], ClusterNodeMain::ran))
+                .register(ClusterCrashTest.hold(ClusterNodeMain::ran));
         if (!args[4].equals("-")) {
             builder.nodeGroups(args[4]);
         }

@@ -220,8 +220,12 @@ public final class ClusterStore {
     }
 
     /**
-     * Ends now the leases that dead nodes hold, so that the next rescue sweep takes their tasks at once.
-     * The lease token is untouched: the rescue that follows changes it, which fences off a late commit.
+     * Ends now the leases of the running tasks that the dead nodes held and whose rows are not locked. A row
+     * that is locked belongs to a transactional run of a node that is stalled, not gone (SIGSTOP, a long
+     * pause, a partition: its connection is open): waiting for it would stall the leader's heartbeat as long
+     * as the stall lasts, so it is skipped, and its own lease and the rescue sweep (which skips locked rows
+     * too) take it once the lock is gone. The lease token is untouched: the rescue that follows changes it,
+     * which fences off a late commit.
      *
      * @return how many leases it ended
      */
@@ -229,15 +233,32 @@ public final class ClusterStore {
         if (deadNodes.isEmpty()) {
             return 0;
         }
-        try (PreparedStatement s = c.prepareStatement("UPDATE " + tasks + " SET lease_expires_at = "
-                + dialect.timePlusMicros() + " WHERE state = 'running' AND lease_owner IN ("
-                + placeholders(deadNodes.size()) + ") AND lease_expires_at > " + dialect.timePlusMicros())) {
-            s.setLong(1, offsetMicros - 1);
-            int i = 2;
+        List<Long> ids = new ArrayList<>();
+        try (PreparedStatement s = c.prepareStatement("SELECT id FROM " + tasks + " WHERE state = 'running' AND"
+                + " lease_owner IN (" + placeholders(deadNodes.size()) + ") AND lease_expires_at > "
+                + dialect.timePlusMicros() + " FOR UPDATE SKIP LOCKED")) {
+            int i = 1;
             for (String node : deadNodes) {
                 s.setString(i++, node);
             }
             s.setLong(i, offsetMicros);
+            try (ResultSet r = s.executeQuery()) {
+                while (r.next()) {
+                    ids.add(r.getLong(1));
+                }
+            }
+        }
+        if (ids.isEmpty()) {
+            return 0;
+        }
+        try (PreparedStatement s = c.prepareStatement("UPDATE " + tasks + " SET lease_expires_at = "
+                + dialect.timePlusMicros() + " WHERE id IN (" + placeholders(ids.size())
+                + ") AND state = 'running'")) {
+            s.setLong(1, offsetMicros - 1);
+            int i = 2;
+            for (long id : ids) {
+                s.setLong(i++, id);
+            }
             return s.executeUpdate();
         }
     }
