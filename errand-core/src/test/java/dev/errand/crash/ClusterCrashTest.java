@@ -42,12 +42,14 @@ class ClusterCrashTest extends ErrandTestSupport {
         super(target);
     }
 
-    /** The kind every node of the test runs: payload 1 hangs, anything else returns. */
+    /** The kind every node of the test runs: payload 1 hangs, 3 takes 3 s, anything else returns. */
     static TaskDefinition<Integer> work(String nodeId, LongConsumer ran) {
         return TaskDefinition.builder(WORK, (payload, ctx) -> {
                     ran.accept(ctx.taskId());
                     if (payload == 1) {
                         Thread.sleep(Long.MAX_VALUE);
+                    } else if (payload == 3) {
+                        Thread.sleep(3_000);
                     }
                 })
                 .mode(ExecutionMode.NON_TRANSACTIONAL)
@@ -386,6 +388,54 @@ class ClusterCrashTest extends ErrandTestSupport {
             assertThat(rescueMillis).isLessThan(6_000);
         } finally {
             signal(victim, "CONT");
+            victim.destroy();
+        }
+    }
+
+    @Test
+    void aStoppedNodeIsRescuedAndItsLateCompletionFencedOff() throws Exception {
+        Errand leader = node(builder()
+                .nodeId("leader")
+                .processingEnabled(false)
+                .heartbeatInterval(Duration.ofMillis(200))
+                .deadNodeTimeout(Duration.ofSeconds(1))
+                .register(work("leader", id -> {})));
+        leader.start();
+        CrashChild victim = child("victim", "-", false, 50);
+        boolean stopped = false;
+        try {
+            long id = leader.enqueue(TaskRequest.builder(WORK, 3).node("victim").build())
+                    .id();
+            victim.awaitLine(ClusterNodeMain.RAN + " " + id, Duration.ofSeconds(10));
+            long stoppedAt = System.nanoTime();
+            signal(victim, "STOP");
+            stopped = true;
+            org.awaitility.Awaitility.await()
+                    .atMost(Duration.ofSeconds(15))
+                    .pollInterval(Duration.ofMillis(20))
+                    .until(() -> task(leader, id).state() == TaskState.PENDING);
+            long rescueMillis = Duration.ofNanos(System.nanoTime() - stoppedAt).toMillis();
+            // The stopped run is still inside its 3 s handler; it resumes and completes late.
+            signal(victim, "CONT");
+            stopped = false;
+            // The first run's completion is refused (its lease token changed at the rescue), and the node,
+            // alive again, runs the task a second time.
+            org.awaitility.Awaitility.await()
+                    .atMost(Duration.ofSeconds(20))
+                    .until(() -> victim.transcript().contains("completions found their lease taken back"));
+            org.awaitility.Awaitility.await()
+                    .atMost(Duration.ofSeconds(20))
+                    .until(() -> (victim.transcript() + "\n").split(ClusterNodeMain.RAN + " " + id + "\n", -1).length
+                            == 3);
+            org.awaitility.Awaitility.await()
+                    .atMost(Duration.ofSeconds(20))
+                    .until(() -> leader.admin().find(id).isEmpty());
+            System.out.println("[cluster] " + database + ": SIGSTOP of a node to its task rescued " + rescueMillis
+                    + " ms; after SIGCONT its late completion was fenced off and it ran the task again");
+        } finally {
+            if (stopped) {
+                signal(victim, "CONT");
+            }
             victim.destroy();
         }
     }
