@@ -116,7 +116,8 @@ public final class OldTasksBench {
         String table = prefix + "task";
         execute(dataSource, "DELETE FROM " + table);
         enqueue(errand, old, oldKind.equals("pinned-away"));
-        String twoHoursAgo = postgres ? "statement_timestamp() - INTERVAL '2 hours'" : "UTC_TIMESTAMP(6) - INTERVAL 2 HOUR";
+        String twoHoursAgo =
+                postgres ? "statement_timestamp() - INTERVAL '2 hours'" : "UTC_TIMESTAMP(6) - INTERVAL 2 HOUR";
         execute(
                 dataSource,
                 "UPDATE " + table + " SET run_at = " + twoHoursAgo
@@ -168,7 +169,8 @@ public final class OldTasksBench {
      */
     static String claimSql(String table, boolean postgres, boolean recent) {
         String now = postgres ? "statement_timestamp()" : "UTC_TIMESTAMP(6)";
-        String bound = recent ? " AND run_at > " + now + (postgres ? " - INTERVAL '1 hour'" : " - INTERVAL 1 HOUR") : "";
+        String bound =
+                recent ? " AND run_at > " + now + (postgres ? " - INTERVAL '1 hour'" : " - INTERVAL 1 HOUR") : "";
         String filter = " AND run_at <= " + now + bound
                 + " AND (expires_at IS NULL OR expires_at > " + now + ")"
                 + " AND (node_id IS NULL OR node_id = 'bench-node') AND (node_id IS NOT NULL OR node_group IS NULL)";

@@ -29,9 +29,8 @@ class OldTasksBenchSmokeTest {
             String full = OldTasksBench.claimSql("t", postgres, false);
             String recent = OldTasksBench.claimSql("t", postgres, true);
             assertThat(recent).startsWith(full.substring(0, full.indexOf(" AND (expires_at")));
-            assertThat(recent.replace(recent.substring(
-                                    recent.indexOf(" AND run_at > "), recent.indexOf(" AND (expires_at")),
-                            ""))
+            assertThat(recent.replace(
+                            recent.substring(recent.indexOf(" AND run_at > "), recent.indexOf(" AND (expires_at")), ""))
                     .isEqualTo(full);
         }
     }

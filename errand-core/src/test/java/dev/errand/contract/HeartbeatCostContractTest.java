@@ -65,22 +65,22 @@ class HeartbeatCostContractTest extends ErrandTestSupport {
             assertThat(beats).hasSizeBetween((int) expected / 3, (int) expected + 1);
             assertThat(beats).allSatisfy(beat -> {
                 assertThat(beat.ending()).isEqualTo("commit");
-                assertThat(beat.statements()).anySatisfy(sql -> assertThat(sql)
-                        .startsWith("UPDATE " + prefix + "node SET heartbeat_at"));
-                assertThat(beat.statements()).anySatisfy(sql -> assertThat(sql)
-                        .startsWith("UPDATE " + prefix + "leader "));
-                assertThat(beat.statements()).anySatisfy(sql -> assertThat(sql)
-                        .contains(" FROM " + prefix + "node_command WHERE id > "));
+                assertThat(beat.statements())
+                        .anySatisfy(sql -> assertThat(sql).startsWith("UPDATE " + prefix + "node SET heartbeat_at"));
+                assertThat(beat.statements())
+                        .anySatisfy(sql -> assertThat(sql).startsWith("UPDATE " + prefix + "leader "));
+                assertThat(beat.statements())
+                        .anySatisfy(sql -> assertThat(sql).contains(" FROM " + prefix + "node_command WHERE id > "));
             });
         }
-        assertThat(followerBeats).allSatisfy(beat -> assertThat(beat.statements())
-                .hasSize(3));
+        assertThat(followerBeats)
+                .allSatisfy(beat -> assertThat(beat.statements()).hasSize(3));
         assertThat(leaderBeats).allSatisfy(beat -> {
             assertThat(beat.statements()).hasSize(5);
-            assertThat(beat.statements()).anySatisfy(sql -> assertThat(sql)
-                    .startsWith("DELETE FROM " + prefix + "node_command"));
-            assertThat(beat.statements()).anySatisfy(sql -> assertThat(sql)
-                    .contains(" FROM " + prefix + "node WHERE state = 'running'"));
+            assertThat(beat.statements())
+                    .anySatisfy(sql -> assertThat(sql).startsWith("DELETE FROM " + prefix + "node_command"));
+            assertThat(beat.statements())
+                    .anySatisfy(sql -> assertThat(sql).contains(" FROM " + prefix + "node WHERE state = 'running'"));
         });
         System.out.println("[beat] " + database + ": in " + WINDOW.toMillis() + " ms at a " + BEAT.toMillis()
                 + " ms heartbeat, the leader committed " + leaderBeats.size() + " times (5 statements each) and"

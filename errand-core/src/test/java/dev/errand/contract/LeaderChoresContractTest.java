@@ -52,9 +52,7 @@ class LeaderChoresContractTest extends ErrandTestSupport {
 
     /** Statements that a node's scheduler and pruner threads sent. */
     private static long choreStatements(CountingDataSource db) {
-        return db
-                .transactions(thread -> thread.endsWith("-scheduler") || thread.endsWith("-pruner"))
-                .stream()
+        return db.transactions(thread -> thread.endsWith("-scheduler") || thread.endsWith("-pruner")).stream()
                 .mapToLong(t -> t.statements().size())
                 .sum();
     }
@@ -72,7 +70,9 @@ class LeaderChoresContractTest extends ErrandTestSupport {
         // The leader processes nothing: its chores must run anyway.
         Errand leader = node(choresNode(leaderDb, "lead").processingEnabled(false));
         leader.start();
-        assertThat(leader.isLeader()).as("a lone node leads from its registration").isTrue();
+        assertThat(leader.isLeader())
+                .as("a lone node leads from its registration")
+                .isTrue();
         Errand other = node(choresNode(otherDb, "other"));
         other.start();
         await().atMost(Duration.ofSeconds(20)).until(() -> effects() >= 3);
@@ -81,7 +81,9 @@ class LeaderChoresContractTest extends ErrandTestSupport {
         assertThat(other.isLeader()).isFalse();
         assertThat(statementsOn(leaderDb, "-scheduler")).isPositive();
         assertThat(statementsOn(leaderDb, "-pruner")).isPositive();
-        assertThat(choreStatements(otherDb)).as("chores on the node that does not lead").isZero();
+        assertThat(choreStatements(otherDb))
+                .as("chores on the node that does not lead")
+                .isZero();
 
         leader.stop(Duration.ofSeconds(5));
         otherDb.clear();

@@ -285,8 +285,8 @@ class ScheduleContractTest extends ErrandTestSupport {
                     // A unique violation or an aborted transaction would fail the build here.
                     build.get(60, TimeUnit.SECONDS).stop(Duration.ofSeconds(5));
                 }
-                assertThat(scalar("SELECT COUNT(*) FROM " + prefix + "schedule WHERE name LIKE 'start-" + round
-                                + "-%'"))
+                assertThat(scalar(
+                                "SELECT COUNT(*) FROM " + prefix + "schedule WHERE name LIKE 'start-" + round + "-%'"))
                         .as("rows after round %d", round)
                         .isEqualTo(perNode);
             }
@@ -300,16 +300,16 @@ class ScheduleContractTest extends ErrandTestSupport {
     void theAdminApiRefusesBadInputAndStoresNothing() {
         Errand errand = node(node());
         ScheduleAdmin admin = errand.schedules();
-        assertThatThrownBy(() -> admin.upsert(Schedule.every("orphan", "nobody", Duration.ofHours(1))
-                        .build()))
+        assertThatThrownBy(() -> admin.upsert(
+                        Schedule.every("orphan", "nobody", Duration.ofHours(1)).build()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("Schedule 'orphan'")
                 .hasMessageContaining("kind 'nobody'")
                 .hasMessageContaining("register a TaskDefinition");
         admin.upsert(hourly("known"));
         // A change to an unregistered kind is refused too, and the stored schedule keeps its kind.
-        assertThatThrownBy(() -> admin.upsert(Schedule.every("known", "nobody", Duration.ofHours(1))
-                        .build()))
+        assertThatThrownBy(() -> admin.upsert(
+                        Schedule.every("known", "nobody", Duration.ofHours(1)).build()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("kind 'nobody'");
         assertThat(admin.find("known").orElseThrow().kind()).isEqualTo("tick");

@@ -231,7 +231,8 @@ class ClusterCrashTest extends ErrandTestSupport {
         Set<Long> ids = new java.util.HashSet<>();
         for (String line : child.transcript().split("\n")) {
             if (line.startsWith(ClusterNodeMain.RAN + " ")) {
-                ids.add(Long.parseLong(line.substring(ClusterNodeMain.RAN.length() + 1).trim()));
+                ids.add(Long.parseLong(
+                        line.substring(ClusterNodeMain.RAN.length() + 1).trim()));
             }
         }
         return ids;
@@ -240,7 +241,8 @@ class ClusterCrashTest extends ErrandTestSupport {
     private List<Long> enqueue(Errand node, int count, java.util.function.UnaryOperator<TaskRequest.Builder> pin) {
         List<Long> ids = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            ids.add(node.enqueue(pin.apply(TaskRequest.builder(WORK, 2)).build()).id());
+            ids.add(node.enqueue(pin.apply(TaskRequest.builder(WORK, 2)).build())
+                    .id());
         }
         return ids;
     }
@@ -277,14 +279,17 @@ class ClusterCrashTest extends ErrandTestSupport {
             Set<Long> onAlpha = ranIn(alpha);
             Set<Long> onBeta = ranIn(beta);
             assertThat(onAlpha).containsAll(toAlpha).containsAll(toGroup).doesNotContainAnyElementsOf(toBeta);
-            assertThat(onBeta).containsAll(toBeta).doesNotContainAnyElementsOf(toAlpha)
+            assertThat(onBeta)
+                    .containsAll(toBeta)
+                    .doesNotContainAnyElementsOf(toAlpha)
                     .doesNotContainAnyElementsOf(toGroup);
             assertThat(ranHere.keySet())
                     .doesNotContainAnyElementsOf(toAlpha)
                     .doesNotContainAnyElementsOf(toGroup)
                     .doesNotContainAnyElementsOf(toBeta);
             assertThat(ranIn(off)).as("the disabled node ran nothing").isEmpty();
-            assertThat(toOff).allSatisfy(id -> assertThat(task(here, id).state()).isEqualTo(TaskState.PENDING));
+            assertThat(toOff)
+                    .allSatisfy(id -> assertThat(task(here, id).state()).isEqualTo(TaskState.PENDING));
             assertThat(onAlpha).doesNotContainAnyElementsOf(toOff);
             assertThat(onBeta).doesNotContainAnyElementsOf(toOff);
             assertThat(ranHere.keySet()).doesNotContainAnyElementsOf(toOff);
@@ -292,10 +297,11 @@ class ClusterCrashTest extends ErrandTestSupport {
                 assertThat(n.nodeId()).isEqualTo("off");
                 assertThat(n.processing()).isFalse();
             });
-            System.out.println("[cluster] " + database + ": unpinned tasks ran " + unpinned.stream()
-                            .filter(onAlpha::contains)
-                            .count() + " on alpha, " + unpinned.stream().filter(onBeta::contains).count()
-                    + " on beta, " + unpinned.stream().filter(ranHere::containsKey).count() + " here");
+            System.out.println("[cluster] " + database + ": unpinned tasks ran "
+                    + unpinned.stream().filter(onAlpha::contains).count() + " on alpha, "
+                    + unpinned.stream().filter(onBeta::contains).count()
+                    + " on beta, "
+                    + unpinned.stream().filter(ranHere::containsKey).count() + " here");
         } finally {
             alpha.destroy();
             beta.destroy();
@@ -352,14 +358,15 @@ class ClusterCrashTest extends ErrandTestSupport {
         assertThat(leader.isLeader()).isTrue();
         CrashChild victim = child("victim", "-", false, 50);
         try {
-            long held = leader.enqueue(TaskRequest.builder(HOLD, 1).node("victim").build())
+            long held = leader.enqueue(
+                            TaskRequest.builder(HOLD, 1).node("victim").build())
                     .id();
-            long hung = leader.enqueue(TaskRequest.builder(WORK, 1).node("victim").build())
+            long hung = leader.enqueue(
+                            TaskRequest.builder(WORK, 1).node("victim").build())
                     .id();
             // The two start in any order.
-            org.awaitility.Awaitility.await()
-                    .atMost(Duration.ofSeconds(10))
-                    .until(() -> ranIn(victim).containsAll(List.of(held, hung)));
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> ranIn(victim)
+                    .containsAll(List.of(held, hung)));
             // SIGSTOP: the process and its connections stay; its transaction keeps the row of 'held' locked.
             long stopped = System.nanoTime();
             signal(victim, "STOP");
@@ -420,13 +427,12 @@ class ClusterCrashTest extends ErrandTestSupport {
             stopped = false;
             // The first run's completion is refused (its lease token changed at the rescue), and the node,
             // alive again, runs the task a second time.
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> victim.transcript()
+                    .contains("completions found their lease taken back"));
             org.awaitility.Awaitility.await()
                     .atMost(Duration.ofSeconds(20))
-                    .until(() -> victim.transcript().contains("completions found their lease taken back"));
-            org.awaitility.Awaitility.await()
-                    .atMost(Duration.ofSeconds(20))
-                    .until(() -> (victim.transcript() + "\n").split(ClusterNodeMain.RAN + " " + id + "\n", -1).length
-                            == 3);
+                    .until(() ->
+                            (victim.transcript() + "\n").split(ClusterNodeMain.RAN + " " + id + "\n", -1).length == 3);
             org.awaitility.Awaitility.await()
                     .atMost(Duration.ofSeconds(20))
                     .until(() -> leader.admin().find(id).isEmpty());

@@ -185,7 +185,9 @@ class ScheduleCrashTest extends ErrandTestSupport {
                         }
                     }
                 }
-                assertThat(firing).as("a node that locks due schedules within 60 s").isNotNull();
+                assertThat(firing)
+                        .as("a node that locks due schedules within 60 s")
+                        .isNotNull();
                 long seen = System.nanoTime();
                 // It holds its firing transaction open for HOLD_MILLIS: this kill lands inside it.
                 assertThat(firing.killHard(Duration.ofSeconds(10))).isEqualTo(CrashChild.SIGKILL_EXIT_STATUS);
@@ -201,7 +203,8 @@ class ScheduleCrashTest extends ErrandTestSupport {
                 await().atMost(Duration.ofSeconds(60))
                         .pollInterval(Duration.ofMillis(200))
                         .until(() -> declarer.schedules().list().stream()
-                                .allMatch(info -> info.lastRunAt() != null && !info.lastRunAt().isBefore(due)));
+                                .allMatch(info -> info.lastRunAt() != null
+                                        && !info.lastRunAt().isBefore(due)));
                 recoveryMillis.add(Duration.between(killedAt, databaseNow()).toMillis());
             }
             lastKill = databaseNow();
@@ -210,7 +213,8 @@ class ScheduleCrashTest extends ErrandTestSupport {
             await().atMost(Duration.ofSeconds(120))
                     .pollInterval(Duration.ofMillis(500))
                     .until(() -> declarer.schedules().list().stream()
-                            .allMatch(info -> info.lastRunAt() != null && !info.lastRunAt().isBefore(after)));
+                            .allMatch(info -> info.lastRunAt() != null
+                                    && !info.lastRunAt().isBefore(after)));
         } finally {
             // Killed as well, whatever they are doing: what they committed stands, the rest rolls back.
             alive.forEach(CrashChild::destroy);
@@ -237,7 +241,9 @@ class ScheduleCrashTest extends ErrandTestSupport {
             slots.sort(null);
             String name = schedule.getKey();
             assertThat(slots).as("slots of %s", name).doesNotHaveDuplicates();
-            assertThat(slots.get(0)).as("first slot of %s", name).isEqualTo(firstSlots.get(name).toEpochMilli());
+            assertThat(slots.get(0))
+                    .as("first slot of %s", name)
+                    .isEqualTo(firstSlots.get(name).toEpochMilli());
             for (int i = 1; i < slots.size(); i++) {
                 assertThat(slots.get(i) - slots.get(i - 1))
                         .as("gap after slot %d of %s", slots.get(i - 1), name)
@@ -263,7 +269,9 @@ class ScheduleCrashTest extends ErrandTestSupport {
                 LEADER_LEASE,
                 tasks,
                 (System.nanoTime() - started) / 1e9);
-        assertThat(reactionMillis).as("kills inside the held firing transaction").allMatch(ms -> ms < HOLD_MILLIS);
+        assertThat(reactionMillis)
+                .as("kills inside the held firing transaction")
+                .allMatch(ms -> ms < HOLD_MILLIS);
     }
 
     private CrashChild child(String name) throws java.io.IOException {

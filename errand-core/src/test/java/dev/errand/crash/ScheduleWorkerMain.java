@@ -104,6 +104,7 @@ public final class ScheduleWorkerMain {
             // unwrap and isWrapperFor reach the driver's objects, as they would without the proxy.
             return after.apply(method, result, args);
         };
-        return type.cast(Proxy.newProxyInstance(ScheduleWorkerMain.class.getClassLoader(), new Class<?>[] {type}, handler));
+        return type.cast(
+                Proxy.newProxyInstance(ScheduleWorkerMain.class.getClassLoader(), new Class<?>[] {type}, handler));
     }
 }

@@ -459,8 +459,8 @@ class ProcessContractTest extends ErrandTestSupport {
         ProcessKind<Item> kind = ProcessKind.of("guarded-analysis", Item.class);
         java.util.concurrent.CountDownLatch analysing = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
-        Errand errand = node(processNode(builder(), "node-a")
-                .registerProcess(ProcessDefinition.of(kind, new ProcessHandler<>() {
+        Errand errand = node(
+                processNode(builder(), "node-a").registerProcess(ProcessDefinition.of(kind, new ProcessHandler<>() {
                     @Override
                     public void execute(List<Item> items, BatchContext context) {}
 
@@ -479,7 +479,8 @@ class ProcessContractTest extends ErrandTestSupport {
         errand.start();
         assertThat(analysing.await(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS))
                 .isTrue();
-        long analysis = scalar("SELECT MIN(id) FROM " + prefix + "task WHERE kind = 'errand:process:guarded-analysis:turn'");
+        long analysis =
+                scalar("SELECT MIN(id) FROM " + prefix + "task WHERE kind = 'errand:process:guarded-analysis:turn'");
 
         try {
             assertThatThrownBy(() -> errand.admin().cancel(analysis))

@@ -60,8 +60,8 @@ public final class CountingDataSource {
 
     private Connection watch(Connection connection) throws Exception {
         ConnectionWatch watch = new ConnectionWatch(connection, connection.getAutoCommit());
-        return (Connection) Proxy.newProxyInstance(
-                Connection.class.getClassLoader(), new Class<?>[] {Connection.class}, watch);
+        return (Connection)
+                Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] {Connection.class}, watch);
     }
 
     private static Object invoke(Object target, Method method, Object[] args) throws Throwable {
@@ -111,7 +111,9 @@ public final class CountingDataSource {
             if (result instanceof Statement statement && method.getName().equals("createStatement")) {
                 return Proxy.newProxyInstance(
                         Statement.class.getClassLoader(), new Class<?>[] {Statement.class}, (s, m, a) -> {
-                            if (m.getName().startsWith("execute") && a != null && a.length > 0
+                            if (m.getName().startsWith("execute")
+                                    && a != null
+                                    && a.length > 0
                                     && a[0] instanceof String sql) {
                                 statement(sql);
                             }

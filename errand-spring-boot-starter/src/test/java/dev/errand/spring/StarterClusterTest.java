@@ -76,7 +76,8 @@ class StarterClusterTest {
             assertThat(here.isRunning()).isTrue();
             // Past the restarted engine's first poll: from now only a repoll makes it claim.
             Thread.sleep(500);
-            long mine = there.enqueue(TaskRequest.builder(PING, null).node("first").build())
+            long mine = there.enqueue(
+                            TaskRequest.builder(PING, null).node("first").build())
                     .id();
             // Enqueued on the other node: on H2 nothing wakes this one, and it polls once an hour.
             here.repoll();
@@ -89,7 +90,8 @@ class StarterClusterTest {
             await().atMost(Duration.ofSeconds(10)).until(there::isRunning);
             // Past the restarted node's first poll: from now only a repoll makes it claim.
             Thread.sleep(500);
-            long theirs = here.enqueue(TaskRequest.builder(PING, null).node("second").build())
+            long theirs = here.enqueue(
+                            TaskRequest.builder(PING, null).node("second").build())
                     .id();
             here.repoll(NodeTarget.node("second"));
             await().atMost(Duration.ofSeconds(10)).until(() -> RAN_ON.contains("second:" + theirs));
@@ -102,11 +104,9 @@ class StarterClusterTest {
 
     @Test
     void badClusterSettingsStopTheContextWithWhatToFix() {
-        node("x".repeat(201))
-                .run(context -> assertThat(failure(context)).contains("errand.node-id must be 1 to 200"));
-        node("tab")
-                .withPropertyValues("errand.node-id=bad\u0001id")
-                .run(context -> assertThat(failure(context)).contains("nodeId must not contain control characters"));
+        node("x".repeat(201)).run(context -> assertThat(failure(context)).contains("errand.node-id must be 1 to 200"));
+        node("tab").withPropertyValues("errand.node-id=bad\u0001id").run(context -> assertThat(failure(context))
+                .contains("nodeId must not contain control characters"));
         node("empty-group")
                 .withPropertyValues("errand.node-groups[0]=eu", "errand.node-groups[1]=")
                 .run(context -> assertThat(failure(context)).containsIgnoringCase("group"));
@@ -117,14 +117,15 @@ class StarterClusterTest {
 
     /** Every message of the context's start-up failure and its causes, for what the operator reads. */
     private static String failure(org.springframework.context.ApplicationContext context) {
-        Throwable failure =
-                ((org.springframework.boot.test.context.assertj.AssertableApplicationContext) context).getStartupFailure();
+        Throwable failure = ((org.springframework.boot.test.context.assertj.AssertableApplicationContext) context)
+                .getStartupFailure();
         assertThat(failure).as("the context refused to start").isNotNull();
         StringBuilder text = new StringBuilder();
         for (Throwable t = failure; t != null; t = t.getCause()) {
             text.append(t).append('\n');
         }
-        System.out.println("[starter] " + text.toString().lines().reduce((a, b) -> b).orElse(""));
+        System.out.println(
+                "[starter] " + text.toString().lines().reduce((a, b) -> b).orElse(""));
         return text.toString();
     }
 }

@@ -53,10 +53,7 @@ public final class LeaderChores {
      * @param problems where failures of a chore are reported, for the node's health
      */
     public LeaderChores(
-            Storage storage,
-            ErrandSettings settings,
-            Map<String, TaskDefinition<?>> definitions,
-            Problems problems) {
+            Storage storage, ErrandSettings settings, Map<String, TaskDefinition<?>> definitions, Problems problems) {
         this.storage = storage;
         this.settings = settings;
         this.problems = problems;
@@ -115,8 +112,7 @@ public final class LeaderChores {
     /** Deletes attempts past the history's retention, a batch per transaction, so no statement runs long. */
     private int pruneHistory() throws SQLException {
         int pruned = storage.attempts()
-                .pruneOlderThan(
-                        storage.transactions(), Micros.of(settings.historyRetention()), storage.offsetMicros());
+                .pruneOlderThan(storage.transactions(), Micros.of(settings.historyRetention()), storage.offsetMicros());
         if (pruned > 0) {
             log.debug("Pruned {} attempts from the history", pruned);
         }

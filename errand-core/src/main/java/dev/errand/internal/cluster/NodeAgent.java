@@ -257,8 +257,7 @@ public final class NodeAgent {
                     suspects = deadNodes.suspects(c);
                 }
             }
-            return new Beat(
-                    leads, suspects, store.commandsAfter(c, Math.max(0, lastCommandId - COMMAND_WINDOW)));
+            return new Beat(leads, suspects, store.commandsAfter(c, Math.max(0, lastCommandId - COMMAND_WINDOW)));
         });
         if (beat) {
             leadership.settle(read.leads());
