@@ -83,7 +83,11 @@ class ScheduleContractTest extends ErrandTestSupport {
         for (int slot = 1; slot <= 100; slot++) {
             advanceToNextSlot(nodes.get(slot % 3), "hundred");
             long expected = slot;
-            await().atMost(Duration.ofSeconds(15)).until(() -> effects() >= expected);
+            // Polled every 10 ms: a hundred slots at Awaitility's default 100 ms took 11-13 s per database.
+            await().atMost(Duration.ofSeconds(15))
+                    .pollDelay(Duration.ZERO)
+                    .pollInterval(Duration.ofMillis(10))
+                    .until(() -> effects() >= expected);
         }
         Thread.sleep(500);
         ScheduleInfo info = nodes.get(0).schedules().find("hundred").orElseThrow();
