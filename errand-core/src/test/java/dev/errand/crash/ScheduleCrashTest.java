@@ -3,8 +3,6 @@ package dev.errand.crash;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.zaxxer.hikari.HikariConfig;
-import com.zaxxer.hikari.HikariDataSource;
 import dev.errand.Errand;
 import dev.errand.ErrandBuilder;
 import dev.errand.schedule.Schedule;
@@ -15,8 +13,6 @@ import dev.errand.testing.ErrandTestSupport;
 import dev.errand.testing.Target;
 import dev.errand.testing.Targets;
 import dev.errand.testkit.TestDatabase;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -29,7 +25,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import javax.sql.DataSource;
-import org.h2.tools.Server;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedClass;
@@ -62,9 +57,7 @@ class ScheduleCrashTest extends ErrandTestSupport {
     /** The children's dead-node timeout, which is also how long a dead leader's lease keeps others out. */
     static final Duration LEADER_LEASE = Duration.ofSeconds(3);
 
-    private static Server h2Server;
-    private static HikariDataSource h2Pool;
-    private static String h2Url;
+    private static final H2TcpDatabase H2_OVER_TCP = new H2TcpDatabase("errand_schedule_crash", 10);
 
     ScheduleCrashTest(Target target) {
         super(target);
@@ -104,50 +97,16 @@ class ScheduleCrashTest extends ErrandTestSupport {
 
     @Override
     protected DataSource dataSource() {
-        return database.isH2() ? h2() : super.dataSource();
-    }
-
-    /** The H2 database that child JVMs reach over TCP; started on first use. */
-    private static synchronized DataSource h2() {
-        if (h2Pool == null) {
-            try {
-                int port;
-                try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-                    port = probe.getLocalPort();
-                }
-                // -ifNotExists: the in-memory database is created by the first connection, which comes over TCP.
-                h2Server = Server.createTcpServer("-tcpPort", String.valueOf(port), "-ifNotExists")
-                        .start();
-                h2Url = "jdbc:h2:tcp://127.0.0.1:" + port + "/mem:errand_schedule_crash;DB_CLOSE_DELAY=-1";
-            } catch (java.io.IOException | java.sql.SQLException e) {
-                throw new IllegalStateException("Could not start an H2 TCP server: " + e.getMessage(), e);
-            }
-            HikariConfig config = new HikariConfig();
-            config.setJdbcUrl(h2Url);
-            config.setUsername("sa");
-            config.setPassword("");
-            config.setMaximumPoolSize(10);
-            h2Pool = new HikariDataSource(config);
-        }
-        return h2Pool;
+        return database.isH2() ? H2_OVER_TCP.dataSource() : super.dataSource();
     }
 
     @AfterAll
-    static synchronized void stopH2() throws java.sql.SQLException {
-        if (h2Pool != null) {
-            try (Connection c = h2Pool.getConnection();
-                    Statement s = c.createStatement()) {
-                s.execute("DROP ALL OBJECTS");
-            }
-            h2Pool.close();
-            h2Server.stop();
-            h2Pool = null;
-        }
+    static void stopH2() throws java.sql.SQLException {
+        H2_OVER_TCP.stop();
     }
 
     private String url() {
-        dataSource();
-        return database.isH2() ? h2Url : database.url();
+        return database.isH2() ? H2_OVER_TCP.url() : database.url();
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.errand.internal.chores;
 
 import dev.errand.config.ErrandSettings;
 import dev.errand.internal.engine.Problems;
+import dev.errand.internal.engine.RepeatingJobs;
 import dev.errand.internal.schedule.ScheduleFirer;
 import dev.errand.internal.store.Micros;
 import dev.errand.internal.store.ScheduleStore;
@@ -11,9 +12,7 @@ import dev.errand.task.TaskDefinition;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,7 +35,7 @@ public final class LeaderChores {
 
     private final Storage storage;
     private final ErrandSettings settings;
-    private final Problems problems;
+    private final RepeatingJobs jobs;
     private final ScheduleFirer schedules;
     private final Pruner pruner;
     private Threads executors;
@@ -56,7 +55,7 @@ public final class LeaderChores {
             Storage storage, ErrandSettings settings, Map<String, TaskDefinition<?>> definitions, Problems problems) {
         this.storage = storage;
         this.settings = settings;
-        this.problems = problems;
+        this.jobs = new RepeatingJobs(problems);
         this.schedules = new ScheduleFirer(
                 storage,
                 new ScheduleStore(storage.dialect(), settings.tablePrefix().scheduleTable()),
@@ -74,7 +73,8 @@ public final class LeaderChores {
             return;
         }
         String threads = settings.threadNamePrefix();
-        executors = new Threads(singleThread(threads + "scheduler"), singleThread(threads + "pruner"));
+        executors = new Threads(
+                RepeatingJobs.singleThread(threads + "scheduler"), RepeatingJobs.singleThread(threads + "pruner"));
         every(executors.scheduler(), "scheduler", settings.pollInterval(), leading, schedules::fire);
         if (pruner.hasWork()) {
             every(executors.pruning(), "pruner", settings.pruneInterval(), leading, pruner::prune);
@@ -134,31 +134,12 @@ public final class LeaderChores {
         int run() throws Exception;
     }
 
-    private static ScheduledExecutorService singleThread(String name) {
-        return Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, name);
-            thread.setDaemon(true);
-            return thread;
-        });
-    }
-
     private void every(
             ScheduledExecutorService executor, String name, Duration interval, BooleanSupplier leading, Chore chore) {
-        long millis = interval.toMillis();
-        executor.scheduleWithFixedDelay(
-                () -> {
-                    try {
-                        if (leading.getAsBoolean()) {
-                            chore.run();
-                        }
-                        problems.succeeded(name);
-                    } catch (Throwable failure) {
-                        // A scheduled job that throws is never run again: nothing may escape.
-                        problems.failed(name, failure);
-                    }
-                },
-                millis,
-                millis,
-                TimeUnit.MILLISECONDS);
+        jobs.every(executor, name, interval, () -> {
+            if (leading.getAsBoolean()) {
+                chore.run();
+            }
+        });
     }
 }

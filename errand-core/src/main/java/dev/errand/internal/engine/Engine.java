@@ -18,7 +18,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -55,6 +54,7 @@ public final class Engine {
     private final ErrandSettings settings;
     private final EngineStats stats;
     private final Problems problems = new Problems();
+    private final RepeatingJobs jobs = new RepeatingJobs(problems);
     private final LeaseKeeper leases;
     private final Completer completer;
     private final Claimer claimer;
@@ -144,14 +144,14 @@ public final class Engine {
         completer.start(threads);
         // Heartbeats get a thread of their own: a slow rescue sweep (it runs failure callbacks) must
         // never delay them long enough for this node's own leases to expire.
-        heartbeats = singleThread(threads + "heartbeat");
-        maintenance = singleThread(threads + "maintenance");
-        every(heartbeats, "heartbeat", settings.heartbeatInterval(), leases::heartbeat);
-        every(heartbeats, "cancel delivery", settings.heartbeatInterval(), cancels::deliver);
-        every(maintenance, "rescue", settings.rescueInterval(), rescuer::sweep);
-        every(maintenance, "cancel settling", settings.rescueInterval(), cancels::settle);
-        every(maintenance, "expiry", settings.rescueInterval(), expirer::sweep);
-        every(maintenance, "batch callbacks", settings.rescueInterval(), batches::sweep);
+        heartbeats = RepeatingJobs.singleThread(threads + "heartbeat");
+        maintenance = RepeatingJobs.singleThread(threads + "maintenance");
+        jobs.every(heartbeats, "heartbeat", settings.heartbeatInterval(), leases::heartbeat);
+        jobs.every(heartbeats, "cancel delivery", settings.heartbeatInterval(), cancels::deliver);
+        jobs.every(maintenance, "rescue", settings.rescueInterval(), rescuer::sweep);
+        jobs.every(maintenance, "cancel settling", settings.rescueInterval(), cancels::settle);
+        jobs.every(maintenance, "expiry", settings.rescueInterval(), expirer::sweep);
+        jobs.every(maintenance, "batch callbacks", settings.rescueInterval(), batches::sweep);
         settings.queues().keySet().forEach(queue -> workers.add(startWorker(queue)));
         log.info("Errand engine started on node {} with queues {}", settings.nodeId(), settings.queues());
     }
@@ -283,36 +283,5 @@ public final class Engine {
         }
         log.info("Errand engine stopped on node {} ({})", settings.nodeId(), stats);
         return finished;
-    }
-
-    /** A background job; it may fail with anything, and runs again at its next interval. */
-    @FunctionalInterface
-    private interface Job {
-        void run() throws Exception;
-    }
-
-    private static ScheduledExecutorService singleThread(String name) {
-        return Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, name);
-            thread.setDaemon(true);
-            return thread;
-        });
-    }
-
-    private void every(ScheduledExecutorService scheduler, String name, Duration interval, Job job) {
-        long millis = interval.toMillis();
-        scheduler.scheduleWithFixedDelay(
-                () -> {
-                    try {
-                        job.run();
-                        problems.succeeded(name);
-                    } catch (Throwable failure) {
-                        // A scheduled job that throws is never run again: nothing may escape.
-                        problems.failed(name, failure);
-                    }
-                },
-                millis,
-                millis,
-                TimeUnit.MILLISECONDS);
     }
 }
