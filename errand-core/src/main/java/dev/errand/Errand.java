@@ -28,10 +28,13 @@ import dev.errand.internal.enqueue.Enqueuer;
 import dev.errand.internal.enqueue.Requests;
 import dev.errand.internal.process.ProcessRegistry;
 import dev.errand.internal.process.ProcessRuntime;
+import dev.errand.internal.schedule.FireAhead;
+import dev.errand.internal.schedule.ScheduleChanges;
 import dev.errand.internal.store.ClusterStore;
 import dev.errand.internal.store.Jdbc;
 import dev.errand.internal.store.NewTask;
 import dev.errand.internal.store.ScheduleStore;
+import dev.errand.internal.store.SlotTasks;
 import dev.errand.internal.store.Storage;
 import dev.errand.internal.wakeup.PostgresNotificationListener;
 import dev.errand.internal.wakeup.WakeUps;
@@ -130,9 +133,15 @@ public final class Errand implements AutoCloseable {
         this.admin = new JdbcTaskAdmin(storage);
         this.transactionalKinds = assembly.kinds().definitions().values().stream()
                 .anyMatch(definition -> definition.mode() == ExecutionMode.TRANSACTIONAL);
+        ScheduleStore scheduleStore =
+                new ScheduleStore(storage.dialect(), settings.tablePrefix().scheduleTable());
         this.schedules = new JdbcScheduleAdmin(
                 storage,
-                new ScheduleStore(storage.dialect(), settings.tablePrefix().scheduleTable()),
+                scheduleStore,
+                new ScheduleChanges(
+                        scheduleStore,
+                        new SlotTasks(storage.dialect(), storage.tasks().table()),
+                        new FireAhead(settings.scheduleLookahead())),
                 assembly.kinds().codec(),
                 assembly.kinds().definitions().keySet());
         this.history = new JdbcHistoryAdmin(storage);

@@ -297,6 +297,18 @@ public final class ErrandBuilder {
         return this;
     }
 
+    /**
+     * {@link Settings#SCHEDULE_LOOKAHEAD}: how long before its slot a schedule's task may be written (default
+     * 1 minute; 0 writes each slot when it comes). Each schedule writes at its own point of this window, so
+     * that many schedules on one slot do not all fire at once.
+     *
+     * @throws IllegalArgumentException if {@code lookahead} is null, negative or over an hour
+     */
+    public ErrandBuilder scheduleLookahead(Duration lookahead) {
+        settings.scheduleLookahead(lookahead);
+        return this;
+    }
+
     /** {@link Settings#HISTORY_STACK_TRACE_LIMIT}: the most characters of a stack trace kept per attempt (default 4,000). */
     public ErrandBuilder historyStackTraceLimit(int limit) {
         settings.historyStackTraceLimit(limit);

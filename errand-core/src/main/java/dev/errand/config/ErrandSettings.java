@@ -44,6 +44,7 @@ public final class ErrandSettings {
     private final Duration historyRetention;
     private final int historyStackTraceLimit;
     private final int scheduleFiringPercent;
+    private final Duration scheduleLookahead;
     private final Duration unknownKindRetryDelay;
     private final int defaultMaxAttempts;
     private final RetryPolicy defaultRetryPolicy;
@@ -78,6 +79,7 @@ public final class ErrandSettings {
         this.historyRetention = builder.historyRetention;
         this.historyStackTraceLimit = builder.historyStackTraceLimit;
         this.scheduleFiringPercent = builder.scheduleFiringPercent;
+        this.scheduleLookahead = builder.scheduleLookahead;
         this.unknownKindRetryDelay = builder.unknownKindRetryDelay;
         this.defaultMaxAttempts = builder.defaultMaxAttempts;
         this.defaultRetryPolicy = builder.defaultRetryPolicy;
@@ -212,6 +214,11 @@ public final class ErrandSettings {
         return scheduleFiringPercent;
     }
 
+    /** {@link Settings#SCHEDULE_LOOKAHEAD}. */
+    public Duration scheduleLookahead() {
+        return scheduleLookahead;
+    }
+
     /** {@link Settings#PREMATURE_EVENT_RETENTION}, or {@code null}: premature events are kept. */
     public Duration prematureEventRetention() {
         return prematureEventRetention;
@@ -279,6 +286,7 @@ public final class ErrandSettings {
         private Duration historyRetention = Settings.HISTORY_RETENTION.defaultValue();
         private int historyStackTraceLimit = Settings.HISTORY_STACK_TRACE_LIMIT.defaultValue();
         private int scheduleFiringPercent = Settings.SCHEDULE_FIRING_PERCENT.defaultValue();
+        private Duration scheduleLookahead = Settings.SCHEDULE_LOOKAHEAD.defaultValue();
         private Duration unknownKindRetryDelay = Settings.UNKNOWN_KIND_RETRY_DELAY.defaultValue();
         private int defaultMaxAttempts = Settings.DEFAULT_MAX_ATTEMPTS.defaultValue();
         private RetryPolicy defaultRetryPolicy = RetryPolicy.exponential(Duration.ofSeconds(1), Duration.ofHours(1));
@@ -414,6 +422,12 @@ public final class ErrandSettings {
         /** {@link Settings#SCHEDULE_FIRING_PERCENT}. */
         public Builder scheduleFiringPercent(int percent) {
             this.scheduleFiringPercent = Settings.SCHEDULE_FIRING_PERCENT.require(percent);
+            return this;
+        }
+
+        /** {@link Settings#SCHEDULE_LOOKAHEAD}. */
+        public Builder scheduleLookahead(Duration lookahead) {
+            this.scheduleLookahead = Settings.SCHEDULE_LOOKAHEAD.require(lookahead);
             return this;
         }
 

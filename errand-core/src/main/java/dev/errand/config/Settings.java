@@ -169,6 +169,18 @@ public final class Settings {
                     + " firing a large minute does not take the CPU and connections that claiming needs. 100 fires"
                     + " without pauses; lower values spread the firing and make the last slots later.");
 
+    /** How long before its slot a schedule's task may be written. */
+    public static final Setting<Duration> SCHEDULE_LOOKAHEAD = Setting.ofDuration(
+            "scheduleLookahead",
+            Duration.ofMinutes(1),
+            Duration.ZERO,
+            Duration.ofHours(1),
+            "How long before its slot a schedule's task may be written: each schedule writes its next slot's task"
+                    + " at its own point of this window, fixed by its name and never before its previous slot, so"
+                    + " that thousands of schedules on the same minute are written spread over the minute before it"
+                    + " instead of all at once. The task waits as pending until its slot. 0 writes each slot when it"
+                    + " comes.");
+
     /** The delay before another attempt of a task whose kind this node does not know. */
     public static final Setting<Duration> UNKNOWN_KIND_RETRY_DELAY = Setting.ofDuration(
             "unknownKindRetryDelay",
@@ -230,6 +242,7 @@ public final class Settings {
             HISTORY_RETENTION,
             HISTORY_STACK_TRACE_LIMIT,
             SCHEDULE_FIRING_PERCENT,
+            SCHEDULE_LOOKAHEAD,
             UNKNOWN_KIND_RETRY_DELAY,
             DEFAULT_MAX_ATTEMPTS,
             DEAD_NODE_TIMEOUT,

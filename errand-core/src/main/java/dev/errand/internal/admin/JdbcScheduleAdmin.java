@@ -1,6 +1,7 @@
 package dev.errand.internal.admin;
 
 import dev.errand.error.ErrandException;
+import dev.errand.internal.schedule.ScheduleChanges;
 import dev.errand.internal.store.Jdbc;
 import dev.errand.internal.store.ScheduleStore;
 import dev.errand.internal.store.Storage;
@@ -8,7 +9,9 @@ import dev.errand.schedule.Schedule;
 import dev.errand.schedule.ScheduleAdmin;
 import dev.errand.schedule.ScheduleInfo;
 import dev.errand.spi.PayloadCodec;
+import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -18,6 +21,7 @@ public final class JdbcScheduleAdmin implements ScheduleAdmin {
 
     private final Storage storage;
     private final ScheduleStore schedules;
+    private final ScheduleChanges changes;
     private final PayloadCodec codec;
     private final Set<String> registeredKinds;
 
@@ -26,28 +30,38 @@ public final class JdbcScheduleAdmin implements ScheduleAdmin {
      *
      * @param storage the node's storage, for its transactions and clock
      * @param schedules the schedule table
+     * @param changes how declarations and changes are applied to it
      * @param codec how payloads are written
      * @param registeredKinds the kinds this node registers: a schedule of another kind is refused
      */
     public JdbcScheduleAdmin(
-            Storage storage, ScheduleStore schedules, PayloadCodec codec, Set<String> registeredKinds) {
+            Storage storage,
+            ScheduleStore schedules,
+            ScheduleChanges changes,
+            PayloadCodec codec,
+            Set<String> registeredKinds) {
         this.storage = storage;
         this.schedules = schedules;
+        this.changes = changes;
         this.codec = codec;
         this.registeredKinds = Set.copyOf(registeredKinds);
     }
 
     @Override
     public List<ScheduleInfo> list() {
-        return run(
-                "list",
-                c -> schedules.list(c).stream().map(ScheduleStore.Stored::info).toList());
+        return run("list", c -> {
+            Instant now = now(c);
+            return schedules.list(c).stream().map(stored -> stored.info(now)).toList();
+        });
     }
 
     @Override
     public Optional<ScheduleInfo> find(String name) {
         requireName(name);
-        return run("find", c -> schedules.find(c, name, false).map(ScheduleStore.Stored::info));
+        return run("find", c -> {
+            Instant now = now(c);
+            return schedules.find(c, name, false).map(stored -> stored.info(now));
+        });
     }
 
     @Override
@@ -64,7 +78,7 @@ public final class JdbcScheduleAdmin implements ScheduleAdmin {
         }
         String payloadJson = codec.encode(schedule.payload());
         run("upsert", c -> {
-            schedules.upsert(c, schedule, payloadJson, schedules.now(c, storage.offsetMicros()));
+            changes.upsert(c, schedule, payloadJson, now(c));
             return null;
         });
     }
@@ -72,19 +86,24 @@ public final class JdbcScheduleAdmin implements ScheduleAdmin {
     @Override
     public boolean pause(String name) {
         requireName(name);
-        return run("pause", c -> schedules.setPaused(c, name, true, schedules.now(c, storage.offsetMicros())));
+        return run("pause", c -> changes.pause(c, name, now(c)));
     }
 
     @Override
     public boolean resume(String name) {
         requireName(name);
-        return run("resume", c -> schedules.setPaused(c, name, false, schedules.now(c, storage.offsetMicros())));
+        return run("resume", c -> changes.resume(c, name, now(c)));
     }
 
     @Override
     public boolean remove(String name) {
         requireName(name);
-        return run("remove", c -> schedules.remove(c, name));
+        return run("remove", c -> changes.remove(c, name, now(c)));
+    }
+
+    /** The database's time, as the firing nodes read it, so that the slot written ahead is told right. */
+    private Instant now(Connection c) throws SQLException {
+        return schedules.now(c, storage.offsetMicros());
     }
 
     private <T> T run(String operation, Jdbc.ConnectionWork<T> work) {

@@ -4,6 +4,8 @@ import dev.errand.config.ErrandSettings;
 import dev.errand.enqueue.Enqueued;
 import dev.errand.internal.store.NewTask;
 import dev.errand.internal.store.ScheduleStore;
+import dev.errand.internal.store.ScheduleStore.Position;
+import dev.errand.internal.store.SlotTasks;
 import dev.errand.internal.store.Storage;
 import dev.errand.internal.store.TaskGate;
 import dev.errand.internal.store.TaskInserter;
@@ -19,10 +21,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Turns the due slots of schedules into tasks. Every node runs it; each due schedule is locked by one of
- * them (FOR UPDATE SKIP LOCKED), which inserts the slots' tasks and moves the schedule's next slot on in
- * the same transaction. A node that dies in between rolls everything back, and the next firing, on any
- * node, takes the same slots: each slot fires exactly once.
+ * Turns the due slots of schedules into tasks. The leader runs it; each schedule whose time to write its
+ * next slot has come ({@code fire_at}, up to the lookahead before the slot: see {@link FireAhead}) is locked
+ * (FOR UPDATE SKIP LOCKED), and its slot's task is inserted, with {@code run_at} at the slot, in the same
+ * transaction that moves the schedule on. A node that dies in between rolls everything back, and the next
+ * firing, on any node, takes the same slots: each slot fires exactly once.
  */
 public final class ScheduleFirer {
 
@@ -35,6 +38,7 @@ public final class ScheduleFirer {
     private final Map<String, TaskDefinition<?>> kinds;
     private final ErrandSettings settings;
     private final FiringPace pace;
+    private final FireAhead fireAhead;
 
     /**
      * Creates the firer.
@@ -52,11 +56,12 @@ public final class ScheduleFirer {
         this.kinds = kinds;
         this.settings = settings;
         this.pace = new FiringPace(settings.scheduleFiringPercent());
+        this.fireAhead = new FireAhead(settings.scheduleLookahead());
     }
 
     /**
-     * Fires the due slots of every due schedule, 100 schedules per transaction, so that thousands of
-     * schedules on the same minute all fire within the sweep.
+     * Writes the slots of every schedule whose time to write them has come, 100 schedules per transaction,
+     * pausing between full transactions as the firing share says.
      *
      * @return how many tasks it enqueued
      */
@@ -99,31 +104,39 @@ public final class ScheduleFirer {
             List<ScheduleStore.Advance> advances)
             throws SQLException {
         Schedule schedule = due.timing();
+        Position position = due.position();
+        // Ahead of its slot, the next slot alone is written; at or after it, every slot up to now, as the
+        // misfire policy says.
+        Instant horizon = position.nextRunAt().isAfter(now) ? position.nextRunAt() : now;
         List<Instant> slots;
         Instant next;
         try {
-            slots = Slots.due(schedule, due.nextRunAt(), now);
-            next = schedule.nextSlotAfter(now);
+            slots = Slots.due(schedule, position.nextRunAt(), horizon);
+            next = schedule.nextSlotAfter(horizon);
         } catch (IllegalStateException noMoreSlots) {
             // One schedule that cannot fire again must not hold up the others: pause it and say so.
-            schedules.setPaused(c, schedule.name(), true, now);
+            schedules.setPaused(c, schedule.name(), true, position);
             log.error(
                     "Schedule '{}' has no slot after {} and is paused: {}",
                     schedule.name(),
-                    now,
+                    horizon,
                     noMoreSlots.getMessage());
             return;
         }
+        Instant last = position.lastRunAt();
+        Instant prior = position.priorRunAt();
         for (Instant slot : slots) {
             tasks.add(task(schedule, due.payloadJson(), slot));
+            prior = last;
+            last = slot;
         }
-        Instant last = slots.isEmpty() ? due.lastRunAt() : slots.get(slots.size() - 1);
-        advances.add(new ScheduleStore.Advance(schedule.name(), next, last));
+        advances.add(new ScheduleStore.Advance(
+                schedule.name(), new Position(next, fireAhead.fireAt(schedule.name(), next, horizon), last, prior)));
         if (slots.isEmpty()) {
             log.info(
                     "Schedule '{}' skipped the slots it missed since {} (misfire policy SKIP)",
                     schedule.name(),
-                    due.nextRunAt());
+                    position.nextRunAt());
         }
     }
 
@@ -133,7 +146,7 @@ public final class ScheduleFirer {
                 ? definition.maxAttempts()
                 : settings.defaultMaxAttempts();
         // The slot in the key too: a slot's task is written once even if a firing were repeated.
-        String uniqueKey = "schedule:" + schedule.name() + "@" + slot.toEpochMilli();
+        String uniqueKey = SlotTasks.key(schedule.name(), slot);
         return new NewTask(
                 schedule.kind(),
                 schedule.queue(),

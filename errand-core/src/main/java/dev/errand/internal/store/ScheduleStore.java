@@ -11,19 +11,22 @@ import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The SQL of recurring schedules: one row per schedule, locked by the node that fires its due slot, so that
- * the slot's task and the move of {@code next_run_at} commit together and each slot fires once.
+ * The SQL of recurring schedules: one row per schedule, locked by the node that fires its next slot, so that
+ * the slot's task and the move of the schedule's position commit together and each slot fires once. What
+ * the position should be is decided by the callers ({@code internal.schedule}); this class only reads and
+ * writes it.
  */
 public final class ScheduleStore {
 
     private static final String COLUMNS = "name, kind, queue, payload, cron, interval_ms, time_zone, misfire,"
-            + " misfire_limit, paused, next_run_at, last_run_at";
+            + " misfire_limit, paused, next_run_at, fire_at, last_run_at, prior_run_at";
 
     private final Dialect dialect;
     private final String table;
@@ -39,11 +42,37 @@ public final class ScheduleStore {
         this.table = table;
     }
 
-    /** A schedule as stored: its definition, its JSON payload and its position. */
-    public record Stored(Schedule timing, String payloadJson, boolean paused, Instant nextRunAt, Instant lastRunAt) {
+    /**
+     * Where a schedule stands.
+     *
+     * @param nextRunAt the next slot whose task is not written yet
+     * @param fireAt when that task is to be written: up to the lookahead before the slot
+     * @param lastRunAt the last slot whose task was written, or null; it may still be to come
+     * @param priorRunAt the slot written before {@code lastRunAt}, or null
+     */
+    public record Position(Instant nextRunAt, Instant fireAt, Instant lastRunAt, Instant priorRunAt) {
 
-        /** What the admin API shows of it. */
-        public ScheduleInfo info() {
+        /** Whether the task of {@code lastRunAt} was written ahead of its slot, which is still to come. */
+        public boolean hasTaskAhead(Instant now) {
+            return lastRunAt != null && lastRunAt.isAfter(now);
+        }
+
+        /** The next slot to run at {@code now}: the one written ahead, if any, else the next one. */
+        public Instant nextRun(Instant now) {
+            return hasTaskAhead(now) ? lastRunAt : nextRunAt;
+        }
+
+        /** The last slot that has come at {@code now}, or null. */
+        public Instant previousRun(Instant now) {
+            return hasTaskAhead(now) ? priorRunAt : lastRunAt;
+        }
+    }
+
+    /** A schedule as stored: its definition, its JSON payload, whether it is paused and its position. */
+    public record Stored(Schedule timing, String payloadJson, boolean paused, Position position) {
+
+        /** What the admin API shows of it at {@code now}. */
+        public ScheduleInfo info(Instant now) {
             return new ScheduleInfo(
                     timing.name(),
                     timing.kind(),
@@ -52,8 +81,8 @@ public final class ScheduleStore {
                     timing.zone().getId(),
                     timing.misfire(),
                     paused,
-                    nextRunAt,
-                    lastRunAt);
+                    position.nextRun(now),
+                    position.previousRun(now));
         }
     }
 
@@ -69,56 +98,18 @@ public final class ScheduleStore {
     }
 
     /**
-     * Adds a schedule or changes the one of the same name. A new timing starts from the first slot after
-     * {@code now}; otherwise the next slot stays. Whether it is paused stays as it is.
-     *
-     * <p>Several nodes may declare the same schedule at the same moment (a cluster starting at once): the
-     * insert comes first and does nothing on a taken name, so a concurrent insert never fails the caller's
-     * transaction, and the row it finds is then locked and changed. Looking the row up first would let two
-     * transactions both see none and race to insert it.
-     */
-    public void upsert(Connection c, Schedule schedule, String payloadJson, Instant now) throws SQLException {
-        if (insertIfAbsent(c, schedule, payloadJson, now)) {
-            return;
-        }
-        Optional<Stored> current = find(c, schedule.name(), true);
-        if (current.isEmpty()) {
-            // Removed between the refused insert and the look-up: add it again.
-            if (insertIfAbsent(c, schedule, payloadJson, now)) {
-                return;
-            }
-            current = find(c, schedule.name(), true);
-            if (current.isEmpty()) {
-                throw new SQLException("Schedule '" + schedule.name() + "' was neither inserted nor found; it is"
-                        + " being added and removed at the same time by other nodes");
-            }
-        }
-        Stored before = current.get();
-        boolean sameTiming = before.timing().timing().equals(schedule.timing())
-                && before.timing().zone().equals(schedule.zone());
-        Instant next = sameTiming ? before.nextRunAt() : schedule.nextSlotAfter(now);
-        try (PreparedStatement update = c.prepareStatement("UPDATE " + table + " SET name = ?, kind = ?, queue = ?,"
-                + " payload = " + dialect.jsonParam() + ", cron = ?, interval_ms = ?, time_zone = ?, misfire = ?,"
-                + " misfire_limit = ?, next_run_at = " + dialect.timestampParam() + " WHERE name = ?")) {
-            int i = bindDefinition(update, 1, schedule, payloadJson);
-            update.setObject(i++, dialect.timestampValue(next));
-            update.setString(i, schedule.name());
-            update.executeUpdate();
-        }
-    }
-
-    /**
-     * Inserts the schedule unless a row of that name exists, without an error that would end the
-     * transaction: {@code ON CONFLICT DO NOTHING} on PostgreSQL (where any failed statement aborts the
+     * Inserts the schedule, not paused, unless a row of that name exists, without an error that would end
+     * the transaction: {@code ON CONFLICT DO NOTHING} on PostgreSQL (where any failed statement aborts the
      * transaction), {@code INSERT IGNORE} on MariaDB, and on H2 a caught duplicate-key error, which H2 rolls
-     * back to the statement alone.
+     * back to the statement alone. Several nodes may declare the same schedule at the same moment: looking
+     * the row up first would let two transactions both see none and race to insert it.
      *
      * @return whether this call inserted it
      */
-    private boolean insertIfAbsent(Connection c, Schedule schedule, String payloadJson, Instant now)
+    public boolean insertIfAbsent(Connection c, Schedule schedule, String payloadJson, Position position)
             throws SQLException {
         String values = " (" + COLUMNS + ") VALUES (?, ?, ?, " + dialect.jsonParam() + ", ?, ?, ?, ?, ?, FALSE, "
-                + dialect.timestampParam() + ", NULL)";
+                + timestamps(4) + ")";
         String sql;
         if (dialect instanceof PostgresDialect) {
             sql = "INSERT INTO " + table + values + " ON CONFLICT (name) DO NOTHING";
@@ -129,7 +120,7 @@ public final class ScheduleStore {
         }
         try (PreparedStatement insert = c.prepareStatement(sql)) {
             int i = bindDefinition(insert, 1, schedule, payloadJson);
-            insert.setObject(i, dialect.timestampValue(schedule.nextSlotAfter(now)));
+            bindPosition(insert, i, position);
             return insert.executeUpdate() == 1;
         } catch (SQLException e) {
             if (dialect.isUniqueViolation(e)) {
@@ -137,6 +128,36 @@ public final class ScheduleStore {
             }
             throw e;
         }
+    }
+
+    /** Writes a schedule's definition and position over the row of its name. */
+    public void update(Connection c, Schedule schedule, String payloadJson, Position position) throws SQLException {
+        try (PreparedStatement update = c.prepareStatement("UPDATE " + table + " SET name = ?, kind = ?, queue = ?,"
+                + " payload = " + dialect.jsonParam() + ", cron = ?, interval_ms = ?, time_zone = ?, misfire = ?,"
+                + " misfire_limit = ?, " + positionAssignments() + " WHERE name = ?")) {
+            int i = bindDefinition(update, 1, schedule, payloadJson);
+            i = bindPosition(update, i, position);
+            update.setString(i, schedule.name());
+            update.executeUpdate();
+        }
+    }
+
+    private String timestamps(int count) {
+        return String.join(", ", Collections.nCopies(count, dialect.timestampParam()));
+    }
+
+    private String positionAssignments() {
+        String t = dialect.timestampParam();
+        return "next_run_at = " + t + ", fire_at = " + t + ", last_run_at = " + t + ", prior_run_at = " + t;
+    }
+
+    private int bindPosition(PreparedStatement statement, int index, Position position) throws SQLException {
+        int i = index;
+        statement.setObject(i++, dialect.timestampValue(position.nextRunAt()));
+        statement.setObject(i++, dialect.timestampValue(position.fireAt()));
+        statement.setObject(i++, dialect.timestampValue(position.lastRunAt()));
+        statement.setObject(i++, dialect.timestampValue(position.priorRunAt()));
+        return i;
     }
 
     private int bindDefinition(PreparedStatement statement, int index, Schedule schedule, String payloadJson)
@@ -183,14 +204,14 @@ public final class ScheduleStore {
     }
 
     /**
-     * The schedules whose next slot is due at {@code now}, locked; schedules another node is firing are
-     * skipped.
+     * The schedules whose next slot's task is to be written at {@code now}, locked; schedules another node
+     * is firing are skipped.
      */
     public List<Stored> lockDue(Connection c, Instant now, int limit) throws SQLException {
         List<Stored> due = new ArrayList<>();
         try (PreparedStatement statement = c.prepareStatement("SELECT " + COLUMNS + " FROM " + table
-                + " WHERE paused = FALSE AND next_run_at <= " + dialect.timestampParam()
-                + " ORDER BY next_run_at LIMIT ? FOR UPDATE SKIP LOCKED")) {
+                + " WHERE paused = FALSE AND fire_at <= " + dialect.timestampParam()
+                + " ORDER BY fire_at LIMIT ? FOR UPDATE SKIP LOCKED")) {
             statement.setObject(1, dialect.timestampValue(now));
             statement.setInt(2, limit);
             try (ResultSet row = statement.executeQuery()) {
@@ -206,10 +227,9 @@ public final class ScheduleStore {
      * Where a schedule goes after it fired.
      *
      * @param name the schedule
-     * @param nextRunAt its next slot
-     * @param lastRunAt the last slot it fired, or null if it never fired
+     * @param position its new position
      */
-    public record Advance(String name, Instant nextRunAt, Instant lastRunAt) {}
+    public record Advance(String name, Position position) {}
 
     /**
      * Moves schedules on after they fired, as one JDBC batch: one round trip for all of them where the
@@ -219,43 +239,29 @@ public final class ScheduleStore {
         if (advances.isEmpty()) {
             return;
         }
-        try (PreparedStatement statement = c.prepareStatement("UPDATE " + table + " SET next_run_at = "
-                + dialect.timestampParam() + ", last_run_at = " + dialect.timestampParam() + " WHERE name = ?")) {
+        try (PreparedStatement statement =
+                c.prepareStatement("UPDATE " + table + " SET " + positionAssignments() + " WHERE name = ?")) {
             for (Advance advance : advances) {
-                statement.setObject(1, dialect.timestampValue(advance.nextRunAt()));
-                statement.setObject(2, dialect.timestampValue(advance.lastRunAt()));
-                statement.setString(3, advance.name());
+                int i = bindPosition(statement, 1, advance.position());
+                statement.setString(i, advance.name());
                 statement.addBatch();
             }
             statement.executeBatch();
         }
     }
 
-    /** Pauses or resumes a schedule; a resume starts from the first slot after {@code now}. */
-    public boolean setPaused(Connection c, String name, boolean paused, Instant now) throws SQLException {
-        Optional<Stored> current = find(c, name, true);
-        if (current.isEmpty()) {
-            return false;
-        }
+    /** Pauses or resumes a schedule at {@code position}; returns false if there is none of that name. */
+    public boolean setPaused(Connection c, String name, boolean paused, Position position) throws SQLException {
         try (PreparedStatement statement = c.prepareStatement(
-                "UPDATE " + table + " SET paused = ?, next_run_at = " + dialect.timestampParam() + " WHERE name = ?")) {
+                "UPDATE " + table + " SET paused = ?, " + positionAssignments() + " WHERE name = ?")) {
             statement.setBoolean(1, paused);
-            Instant next = paused ? current.get().nextRunAt() : resumeAt(current.get(), now);
-            statement.setObject(2, dialect.timestampValue(next));
-            statement.setString(3, name);
+            int i = bindPosition(statement, 2, position);
+            statement.setString(i, name);
             return statement.executeUpdate() == 1;
         }
     }
 
-    private static Instant resumeAt(Stored stored, Instant now) {
-        // Slots missed while paused follow the misfire policy: keep the old next slot unless it is SKIP.
-        return stored.timing().misfire() == MisfirePolicy.SKIP
-                        || !stored.nextRunAt().isBefore(now)
-                ? stored.timing().nextSlotAfter(now)
-                : stored.nextRunAt();
-    }
-
-    /** Removes a schedule. */
+    /** Removes a schedule; returns false if there is none of that name. */
     public boolean remove(Connection c, String name) throws SQLException {
         try (PreparedStatement statement = c.prepareStatement("DELETE FROM " + table + " WHERE name = ?")) {
             statement.setString(1, name);
@@ -283,7 +289,10 @@ public final class ScheduleStore {
                 builder.build(),
                 row.getString("payload"),
                 row.getBoolean("paused"),
-                dialect.readInstant(row, "next_run_at"),
-                dialect.readInstant(row, "last_run_at"));
+                new Position(
+                        dialect.readInstant(row, "next_run_at"),
+                        dialect.readInstant(row, "fire_at"),
+                        dialect.readInstant(row, "last_run_at"),
+                        dialect.readInstant(row, "prior_run_at")));
     }
 }
