@@ -137,6 +137,13 @@ public class ErrandProperties implements Validator {
      */
     private int scheduleFiringPercent = Settings.SCHEDULE_FIRING_PERCENT.defaultValue();
 
+    /**
+     * How long before its slot a schedule's task may be written, each schedule at its own point of this
+     * window, so that many schedules on one minute are written spread over the minute before it: 0 to 1h
+     * (0 writes each slot when it comes).
+     */
+    private Duration scheduleLookahead = Settings.SCHEDULE_LOOKAHEAD.defaultValue();
+
     /** The delay before another attempt of a task whose kind this node does not know: 0 to 24h. */
     private Duration unknownKindRetryDelay = Settings.UNKNOWN_KIND_RETRY_DELAY.defaultValue();
 
@@ -391,6 +398,16 @@ public class ErrandProperties implements Validator {
         this.scheduleFiringPercent = scheduleFiringPercent;
     }
 
+    /** How long before its slot a schedule's task may be written. */
+    public Duration getScheduleLookahead() {
+        return scheduleLookahead;
+    }
+
+    /** Sets how long before its slot a schedule's task may be written. */
+    public void setScheduleLookahead(Duration scheduleLookahead) {
+        this.scheduleLookahead = scheduleLookahead;
+    }
+
     /** How long failed tasks are kept, or {@code null} to keep them. */
     public Duration getFailedRetention() {
         return failedRetention;
@@ -634,6 +651,7 @@ public class ErrandProperties implements Validator {
                 .historyRetention(historyRetention)
                 .historyStackTraceLimit(historyStackTraceLimit)
                 .scheduleFiringPercent(scheduleFiringPercent)
+                .scheduleLookahead(scheduleLookahead)
                 .unknownKindRetryDelay(unknownKindRetryDelay)
                 .defaultMaxAttempts(defaultMaxAttempts)
                 .tablePrefix(tablePrefix)
@@ -761,6 +779,7 @@ public class ErrandProperties implements Validator {
         check(errors, Settings.HISTORY_RETENTION, p.historyRetention);
         check(errors, Settings.HISTORY_STACK_TRACE_LIMIT, p.historyStackTraceLimit);
         check(errors, Settings.SCHEDULE_FIRING_PERCENT, p.scheduleFiringPercent);
+        check(errors, Settings.SCHEDULE_LOOKAHEAD, p.scheduleLookahead);
         check(errors, Settings.UNKNOWN_KIND_RETRY_DELAY, p.unknownKindRetryDelay);
         check(errors, Settings.DEFAULT_MAX_ATTEMPTS, p.defaultMaxAttempts);
         if (p.tablePrefix == null || !TABLE_PREFIX.matcher(p.tablePrefix).matches()) {
