@@ -31,8 +31,8 @@ public record Plan(String name, int rounds, List<Pairing> pairings) {
                 .with("sched-queue", "bench-scheduled")
                 .with("n", 2_500_000)
                 .with("warm-ms", 5_000)
-                .with("measure-ms", 25_000)
-                .with("boundary-ms", 5_000)
+                .with("measure-ms", 40_000)
+                .with("boundary-ms", 30_000)
                 .with("after-ms", 10_000)
                 .with("align", "minute");
         Params cost = new Params()
@@ -65,7 +65,7 @@ public record Plan(String name, int rounds, List<Pairing> pairings) {
     /**
      * A few hundred tasks per scenario and system: checks that everything works, not how fast. The
      * schedule scenarios use 300 schedules whose slot is moved to a moment after the node starts, so that
-     * they take seconds instead of waiting for a minute boundary.
+     * they take seconds instead of waiting for a minute boundary, and a lookahead of a second to match.
      */
     public static Plan smoke() {
         Params claim = new Params()
@@ -77,6 +77,7 @@ public record Plan(String name, int rounds, List<Pairing> pairings) {
                 .with("measure-ms", 1_200)
                 .with("boundary-ms", 300)
                 .with("after-ms", 500)
+                .with("lookahead-ms", 1_000)
                 .with("align", "soon");
         Params cost = new Params()
                 .with("scenario", "schedule-cost")
@@ -86,6 +87,7 @@ public record Plan(String name, int rounds, List<Pairing> pairings) {
                 .with("warm-slots", 0)
                 .with("window-ms", 1_500)
                 .with("lead-ms", 300)
+                .with("lookahead-ms", 1_000)
                 .with("align", "soon");
         return build("smoke", 1, 200, 50, 600, 20, 400, 10, 2_000, 200, 200, 2_000, 200, List.of(2), claim, cost);
     }
@@ -175,8 +177,9 @@ public record Plan(String name, int rounds, List<Pairing> pairings) {
         list.add(new Pairing("schedules-" + count, schedulesClaim, "errand", Systems.SCHEDULES));
         list.add(new Pairing("schedule-cost-" + count, scheduleCost, "errand", Systems.SCHEDULES));
         if (!name.equals("smoke")) {
-            // The same claiming with the scheduler's pacing off: what pacing changes (the full profile only).
-            list.add(new Pairing("schedules-unpaced-" + count, schedulesClaim, "errand", Systems.SCHEDULES_UNPACED));
+            // The same claiming with each slot written when it comes, as before the lookahead: what writing
+            // ahead changes, in the same run (the full profile only).
+            list.add(new Pairing("schedules-at-slot-" + count, schedulesClaim, "errand", Systems.SCHEDULES_AT_SLOT));
         }
         return new Plan(name, rounds, list);
     }

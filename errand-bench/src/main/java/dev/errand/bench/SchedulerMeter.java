@@ -32,7 +32,7 @@ public final class SchedulerMeter {
      * @param startNanos {@link System#nanoTime()} after the checkout
      * @param endNanos {@link System#nanoTime()} at the close
      * @param statements statements executed
-     * @param inserts INSERT statements executed (one per fired slot)
+     * @param inserts INSERT statements executed (one per firing transaction: it writes all its slots at once)
      * @param commits commits
      * @param jvmCpuNanos the scheduler thread's CPU time between checkout and close
      * @param dbCpuNanos the serving backend's CPU time between checkout and close

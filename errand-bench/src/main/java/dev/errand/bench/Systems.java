@@ -31,20 +31,21 @@ public final class Systems {
     public static final String SCHEDULES = "errand-schedules";
 
     /**
-     * {@link #SCHEDULES} with the scheduler's pacing off ({@code scheduleFiringPercent(100)}): the slots of a
-     * large minute fire back to back, as before pacing.
+     * {@link #SCHEDULES} writing each slot when it comes ({@code scheduleLookahead(0)}), as Errand did before
+     * the lookahead: all the schedules of a minute fire at the minute, paced by the firing share.
      */
-    public static final String SCHEDULES_UNPACED = "errand-schedules-unpaced";
+    public static final String SCHEDULES_AT_SLOT = "errand-schedules-at-slot";
 
     /** Whether {@code id} is one of the systems with schedules. */
     public static boolean hasSchedules(String id) {
-        return SCHEDULES.equals(id) || SCHEDULES_UNPACED.equals(id);
+        return SCHEDULES.equals(id) || SCHEDULES_AT_SLOT.equals(id);
     }
 
     private Systems() {}
 
     /**
      * Creates a system. Tuning: {@code poll-ms} (Errand and db-scheduler poll interval, default 100),
+     * {@code lookahead-ms} (the schedule lookahead of {@link #SCHEDULES}, default Errand's 60,000),
      * {@code dbs-lower}/{@code dbs-upper} (db-scheduler lock-and-fetch limits, default 4.0/20.0, the
      * fractions of its README's benchmark; they beat the README's general high-throughput advice of
      * 1.0/4.0 here), {@code jobrunr-poll-ms} (default 5000, the smallest JobRunr open source accepts),
@@ -57,11 +58,12 @@ public final class Systems {
             case "errand" -> new ErrandSystem(db, false, "bench_errand_", poll);
             case SCHEDULES ->
                 new ErrandSystem(db, false, "bench_errand_", poll)
-                        .withSchedules(p.integer("schedules", 10_000), p.get("sched-queue", "default"));
-            case SCHEDULES_UNPACED ->
+                        .withSchedules(p.integer("schedules", 10_000), p.get("sched-queue", "default"))
+                        .lookahead(Duration.ofMillis(p.integer("lookahead-ms", 60_000)));
+            case SCHEDULES_AT_SLOT ->
                 new ErrandSystem(db, false, "bench_errand_", poll)
                         .withSchedules(p.integer("schedules", 10_000), p.get("sched-queue", "default"))
-                        .unpaced();
+                        .atSlot();
             case "errand-tx" -> new ErrandSystem(db, true, "bench_errandtx_", poll);
             // The same, without the attempt history: the pairing with these measures what history costs.
             case "errand-nohistory" -> new ErrandSystem(db, false, "bench_errandnh_", poll).withoutHistory();

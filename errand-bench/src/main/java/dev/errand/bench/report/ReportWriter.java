@@ -222,7 +222,9 @@ public final class ReportWriter {
         }
         md.append("## Schedules\n\n`errand` runs no schedule, `errand-schedules` runs ")
                 .append(num(pairings.get(0).params().integer("schedules", 0)))
-                .append(" on a one-minute cron; their trials alternate. Each cell is the median over the pairing's"
+                .append(" on a one-minute cron, each slot written ahead within the lookahead (the default), and"
+                        + " `errand-schedules-at-slot` the same with each slot written when it comes; each pairing's"
+                        + " trials alternate. Each cell is the median over the pairing's"
                         + " rounds, with the lowest and highest value in brackets. Rates are tasks per second;"
                         + " times are milliseconds per window.\n\n");
         for (Plan.Pairing pairing : pairings) {
@@ -231,15 +233,19 @@ public final class ReportWriter {
                     ? List.of(
                             "rate",
                             "rate_before",
+                            "rate_slot_3s",
                             "rate_after",
                             "rate_min_1s",
+                            "rate_min_3s",
                             "slot_tasks",
+                            "written",
                             "sweep_ms",
                             "lag_ms",
                             "sweep_cpu_ms",
                             "sweep_db_cpu_ms",
                             "jvm_cores")
                     : List.of(
+                            "written",
                             "fired",
                             "sweep_ms",
                             "lag_ms",

@@ -8,7 +8,9 @@ import dev.errand.bench.Db;
 import dev.errand.bench.Probe;
 import dev.errand.bench.SchedulerMeter;
 import dev.errand.config.ErrandSettings;
+import dev.errand.config.Settings;
 import dev.errand.enqueue.TaskRequest;
+import dev.errand.internal.schedule.FireAhead;
 import dev.errand.schedule.Schedule;
 import dev.errand.task.ExecutionMode;
 import dev.errand.task.TaskDefinition;
@@ -28,6 +30,7 @@ public final class ErrandSystem implements BenchSystem {
     public record Stamp(long t) {}
 
     static final int PREFILL_CHUNK = 5_000;
+    private static final long MINUTE_MS = 60_000;
 
     private final Db db;
     private final boolean transactional;
@@ -40,7 +43,8 @@ public final class ErrandSystem implements BenchSystem {
     private Errand worker;
     private int schedules;
     private String scheduleQueue = ErrandSettings.DEFAULT_QUEUE;
-    private boolean unpaced;
+    private boolean atSlot;
+    private Duration lookahead = Settings.SCHEDULE_LOOKAHEAD.defaultValue();
     private SchedulerMeter meter;
 
     /**
@@ -75,11 +79,20 @@ public final class ErrandSystem implements BenchSystem {
     }
 
     /**
-     * Turns the scheduler's pacing off ({@code scheduleFiringPercent(100)}): this system is then {@code
-     * errand-schedules-unpaced}.
+     * Writes each slot when it comes ({@code scheduleLookahead(0)}, as before the lookahead existed): this
+     * system is then {@code errand-schedules-at-slot}.
      */
-    public ErrandSystem unpaced() {
-        this.unpaced = true;
+    public ErrandSystem atSlot() {
+        this.atSlot = true;
+        return this;
+    }
+
+    /**
+     * The worker node's schedule lookahead instead of the default; the smoke profile shortens it to fit its
+     * windows of a second or two.
+     */
+    public ErrandSystem lookahead(Duration lookahead) {
+        this.lookahead = lookahead;
         return this;
     }
 
@@ -109,19 +122,58 @@ public final class ErrandSystem implements BenchSystem {
     }
 
     /**
-     * Moves every schedule's next slot to {@code epochMillis}, so that all of them fire then (set-up, so
-     * that a trial knows when its slot is; the firer then moves each on to its next real slot).
+     * Puts every schedule where a node that had been running all along would have it at {@code startMillis},
+     * with {@code slotMillis} as the next slot of all of them (set-up, so that a trial knows when its slot
+     * is): a schedule whose time to write that slot ({@code slot} minus its lead, see {@link FireAhead}) is
+     * not after the start has written it already, as a pending task at the slot, and waits for the slot
+     * after; the others write it when their time comes. Without this, every schedule whose time had passed
+     * would write its slot at once when the node starts, a burst that a running cluster never sees.
      */
-    public void nextSlotAt(long epochMillis) {
-        db.execute("UPDATE " + scheduleTable() + " SET next_run_at = TIMESTAMPTZ 'epoch' + " + epochMillis
-                + " * INTERVAL '1 millisecond'");
+    public void steadyAt(long slotMillis, long startMillis) {
+        FireAhead fireAhead = new FireAhead(lookahead());
+        StringBuilder leads = new StringBuilder();
+        for (int i = 1; i <= schedules; i++) {
+            String name = scheduleName(i);
+            leads.append(i == 1 ? "" : ", ")
+                    .append("('")
+                    .append(name)
+                    .append("', ")
+                    .append(fireAhead.lead(name).toMillis())
+                    .append(')');
+        }
+        String with = "WITH lead (name, ms) AS (VALUES " + leads + ") ";
+        String written = slotMillis + " - lead.ms <= " + startMillis;
+        db.execute(
+                with + "INSERT INTO " + taskTable() + " (kind, queue, payload, priority, run_at, max_attempts,"
+                        + " unique_key) SELECT s.kind, s.queue, s.payload, 5, " + at(slotMillis)
+                        + ", 5, 'schedule:' || s.name || '@" + slotMillis + "' FROM " + scheduleTable()
+                        + " s JOIN lead ON lead.name = s.name WHERE " + written,
+                with + "UPDATE " + scheduleTable() + " s SET"
+                        + " next_run_at = CASE WHEN " + written + " THEN " + at(slotMillis + MINUTE_MS) + " ELSE "
+                        + at(slotMillis) + " END,"
+                        + " fire_at = CASE WHEN " + written + " THEN " + at(slotMillis + MINUTE_MS) + " ELSE "
+                        + at(slotMillis) + " END - lead.ms * INTERVAL '1 millisecond',"
+                        + " last_run_at = CASE WHEN " + written + " THEN " + at(slotMillis) + " ELSE "
+                        + at(slotMillis - MINUTE_MS) + " END,"
+                        + " prior_run_at = CASE WHEN " + written + " THEN " + at(slotMillis - MINUTE_MS) + " ELSE "
+                        + at(slotMillis - 2 * MINUTE_MS) + " END"
+                        + " FROM lead WHERE lead.name = s.name");
+    }
+
+    private static String at(long epochMillis) {
+        return "(TIMESTAMPTZ 'epoch' + " + epochMillis + " * INTERVAL '1 millisecond')";
+    }
+
+    /** The worker node's schedule lookahead. */
+    private Duration lookahead() {
+        return atSlot ? Duration.ZERO : lookahead;
     }
 
     @Override
     public String id() {
         String base = transactional
                 ? "errand-tx"
-                : schedules > 0 ? (unpaced ? "errand-schedules-unpaced" : "errand-schedules") : "errand";
+                : schedules > 0 ? (atSlot ? "errand-schedules-at-slot" : "errand-schedules") : "errand";
         return base + (history ? "" : "-nohistory");
     }
 
@@ -164,7 +216,7 @@ public final class ErrandSystem implements BenchSystem {
                         .payload(new Stamp(0))
                         .build());
         String columns = "kind, queue, payload, cron, interval_ms, time_zone, misfire, misfire_limit, paused,"
-                + " next_run_at, last_run_at";
+                + " next_run_at, fire_at, last_run_at, prior_run_at";
         db.execute(
                 "INSERT INTO " + scheduleTable() + " (name, " + columns + ") SELECT 'bench-schedule-' ||"
                         + " lpad(g::text, greatest(5, length(g::text)), '0'), " + columns + " FROM " + scheduleTable()
@@ -256,9 +308,7 @@ public final class ErrandSystem implements BenchSystem {
         if (prefetch != null) {
             builder.prefetch(prefetch);
         }
-        if (unpaced) {
-            builder.scheduleFiringPercent(100);
-        }
+        builder.scheduleLookahead(lookahead());
         worker = builder.tablePrefix(prefix)
                 .historyEnabled(history)
                 .migrationsEnabled(false)
