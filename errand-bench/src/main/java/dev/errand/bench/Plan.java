@@ -180,6 +180,13 @@ public record Plan(String name, int rounds, List<Pairing> pairings) {
             // The same claiming with each slot written when it comes, as before the lookahead: what writing
             // ahead changes, in the same run (the full profile only).
             list.add(new Pairing("schedules-at-slot-" + count, schedulesClaim, "errand", Systems.SCHEDULES_AT_SLOT));
+            list.add(new Pairing("schedule-cost-at-slot-" + count, scheduleCost, "errand", Systems.SCHEDULES_AT_SLOT));
+            // The cost at Errand's default poll interval (the plans' 100 ms makes ten checks a second).
+            list.add(new Pairing(
+                    "schedule-cost-default-poll-" + count,
+                    scheduleCost.copy().with("poll-ms", 500),
+                    "errand",
+                    Systems.SCHEDULES));
         }
         return new Plan(name, rounds, list);
     }

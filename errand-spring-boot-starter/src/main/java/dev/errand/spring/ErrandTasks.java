@@ -1,20 +1,29 @@
 package dev.errand.spring;
 
+import dev.errand.schedule.Schedule;
 import dev.errand.task.TaskDefinition;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * The task kinds the starter registered on the Errand node, each with where it came from. The actuator
- * endpoint lists them; tests and diagnostics can inspect them.
+ * The task kinds the starter registered on the Errand node, each with where it came from, and the schedules
+ * declared with {@link ErrandSchedule} beside them. The actuator endpoint lists the kinds; tests and
+ * diagnostics can inspect both.
  *
  * @param registrations the registered kinds, in registration order
+ * @param schedules the schedules of {@link ErrandSchedule} annotations, in the order they were found
  */
-public record ErrandTasks(List<Registration> registrations) {
+public record ErrandTasks(List<Registration> registrations, List<Schedule> schedules) {
 
-    /** Copies the list. */
+    /** Copies the lists. */
     public ErrandTasks {
         registrations = List.copyOf(registrations);
+        schedules = List.copyOf(schedules);
+    }
+
+    /** Kinds without annotated schedules. */
+    public ErrandTasks(List<Registration> registrations) {
+        this(registrations, List.of());
     }
 
     /** The registration of {@code kind}, if there is one. */

@@ -119,6 +119,7 @@ public class ErrandAutoConfiguration {
         properties.applyTo(builder);
         tasks.definitions().forEach(builder::register);
         properties.buildSchedules().forEach(builder::schedule);
+        tasks.schedules().forEach(builder::schedule);
         schedules.orderedStream().forEach(builder::schedule);
         processes.orderedStream().forEach(builder::registerProcess);
         builder.transactionRunner(transactionRunner);

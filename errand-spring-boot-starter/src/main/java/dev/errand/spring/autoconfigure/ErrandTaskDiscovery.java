@@ -1,6 +1,7 @@
 package dev.errand.spring.autoconfigure;
 
 import dev.errand.retry.RetryPolicy;
+import dev.errand.schedule.Schedule;
 import dev.errand.spring.ErrandConfigurationException;
 import dev.errand.spring.ErrandTask;
 import dev.errand.spring.ErrandTaskCustomizer;
@@ -29,7 +30,7 @@ import org.springframework.util.ClassUtils;
 
 /**
  * Collects the task kinds of an application context: {@link ErrandTask} beans, {@code TaskDefinition} beans
- * and {@link PersistentRunnables}. It reads bean definitions only and does not create the handler beans:
+ * and {@link PersistentRunnables}; and the {@code @ErrandSchedule} schedules beside the {@link ErrandTask}s. It reads bean definitions only and does not create the handler beans:
  * a handler is looked up when its first task runs, after the context has refreshed. That lets handlers
  * depend on the {@code ErrandClient} (and so on the Errand node) without a circular reference.
  */
@@ -39,6 +40,8 @@ final class ErrandTaskDiscovery {
     private final Environment environment;
     private final List<ErrandTaskCustomizer> customizers;
     private final Map<String, ErrandTasks.Registration> registrations = new LinkedHashMap<>();
+    private final AnnotatedSchedules annotatedSchedules;
+    private final List<Schedule> schedules = new ArrayList<>();
 
     ErrandTaskDiscovery(
             ConfigurableListableBeanFactory beanFactory,
@@ -47,9 +50,11 @@ final class ErrandTaskDiscovery {
         this.beanFactory = beanFactory;
         this.environment = environment;
         this.customizers = customizers;
+        this.annotatedSchedules = new AnnotatedSchedules(beanFactory, environment);
     }
 
     ErrandTasks discover() {
+        annotatedSchedules.requireTaskBeside();
         for (String beanName : beanFactory.getBeanNamesForAnnotation(ErrandTask.class)) {
             if (!ScopedProxyUtils.isScopedTarget(beanName)) {
                 addAnnotatedBean(beanName);
@@ -61,7 +66,7 @@ final class ErrandTaskDiscovery {
         beanFactory.getBeansOfType(PersistentRunnables.class).forEach((beanName, runnables) -> runnables
                 .kinds()
                 .forEach((type, kind) -> addRunnable(kind, type, beanName)));
-        return new ErrandTasks(new ArrayList<>(registrations.values()));
+        return new ErrandTasks(new ArrayList<>(registrations.values()), schedules);
     }
 
     private void addAnnotatedBean(String beanName) {
@@ -121,6 +126,7 @@ final class ErrandTaskDiscovery {
         }
         customize(kind, builder, source);
         add(builder.build(), source);
+        schedules.addAll(annotatedSchedules.of(beanName, kind, source));
     }
 
     private void addRunnable(String kind, Class<? extends Runnable> type, String beanName) {

@@ -8,7 +8,10 @@ import dev.errand.schedule.MisfirePolicy;
 import dev.errand.schedule.Schedule;
 import dev.errand.schedule.ScheduleInfo;
 import dev.errand.spring.ErrandConfigurationException;
+import dev.errand.spring.ErrandSchedule;
 import dev.errand.spring.ErrandTask;
+import dev.errand.spring.ErrandTasks;
+import dev.errand.spring.testing.DatabaseTables;
 import dev.errand.spring.testing.PostgresTables;
 import dev.errand.task.TaskContext;
 import dev.errand.task.TaskHandler;
@@ -17,13 +20,18 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.stream.Collectors;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.jdbc.core.JdbcTemplate;
 
-/** Schedules declared as beans and as {@code errand.schedules.*} properties, and the errors that stop start-up. */
+/**
+ * Schedules declared as beans, as {@code errand.schedules.*} properties and with {@code @ErrandSchedule}, and the
+ * errors that stop start-up.
+ */
 class StarterSchedulesTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
@@ -182,6 +190,120 @@ class StarterSchedulesTest {
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("kind 'nobody'");
             assertThat(errand.schedules().list()).isEmpty();
+        });
+    }
+
+    @ErrandTask("annotated-report")
+    @ErrandSchedule(
+            name = "nightly-annotated",
+            cron = "${report.cron:30 2 * * *}",
+            zone = "Europe/Berlin",
+            misfire = MisfirePolicy.RUN_ALL,
+            misfireLimit = 3,
+            payload = "{\"scope\": \"all\"}")
+    @ErrandSchedule(every = "15m", queue = "reports")
+    static class AnnotatedReport implements TaskHandler<ReportRequest> {
+        @Override
+        public void handle(ReportRequest request, TaskContext context) {}
+    }
+
+    @Test
+    void schedulesFromErrandScheduleAnnotationsAreStoredWithTheirTaskKind() {
+        runner.withBean("annotatedReport", AnnotatedReport.class)
+                .withPropertyValues("report.cron=45 3 * * *")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    Map<String, ScheduleInfo> stored = context.getBean(Errand.class).schedules().list().stream()
+                            .collect(Collectors.toMap(ScheduleInfo::name, info -> info));
+                    assertThat(stored).containsOnlyKeys("nightly-annotated", "annotated-report");
+                    ScheduleInfo nightly = stored.get("nightly-annotated");
+                    assertThat(nightly.kind()).isEqualTo("annotated-report");
+                    assertThat(nightly.timing()).as("the placeholder, resolved").isEqualTo("45 3 * * *");
+                    assertThat(nightly.zone()).isEqualTo("Europe/Berlin");
+                    assertThat(nightly.misfire()).isEqualTo(MisfirePolicy.RUN_ALL);
+                    ScheduleInfo unnamed = stored.get("annotated-report");
+                    assertThat(unnamed.timing()).isEqualTo("every PT15M");
+                    assertThat(unnamed.queue()).isEqualTo("reports");
+                    String prefix =
+                            context.getBean(DatabaseTables.Dropper.class).prefix();
+                    String payload = new JdbcTemplate(context.getBean(DataSource.class))
+                            .queryForObject(
+                                    "SELECT payload::text FROM " + prefix + "schedule WHERE name = ?",
+                                    String.class,
+                                    "nightly-annotated");
+                    assertThat(payload).isEqualTo("{\"scope\": \"all\"}");
+                    assertThat(context.getBean(ErrandTasks.class).schedules()).hasSize(2);
+                });
+    }
+
+    @ErrandTask("bad-cron-report")
+    @ErrandSchedule(name = "bad-cron", cron = "0 25 * * *")
+    static class BadCron implements TaskHandler<ReportRequest> {
+        @Override
+        public void handle(ReportRequest request, TaskContext context) {}
+    }
+
+    @ErrandTask("both-report")
+    @ErrandSchedule(name = "both", cron = "0 2 * * *", every = "5m")
+    static class Both implements TaskHandler<ReportRequest> {
+        @Override
+        public void handle(ReportRequest request, TaskContext context) {}
+    }
+
+    @ErrandTask("bad-payload-report")
+    @ErrandSchedule(name = "bad-payload", every = "5m", payload = "{scope: all")
+    static class BadPayload implements TaskHandler<ReportRequest> {
+        @Override
+        public void handle(ReportRequest request, TaskContext context) {}
+    }
+
+    @ErrandTask("limit-report")
+    @ErrandSchedule(name = "limit", every = "5m", misfireLimit = 3)
+    static class LimitWithoutRunAll implements TaskHandler<ReportRequest> {
+        @Override
+        public void handle(ReportRequest request, TaskContext context) {}
+    }
+
+    @ErrandTask("zone-report")
+    @ErrandSchedule(name = "zoned", cron = "0 2 * * *", zone = "Mars/Olympus")
+    static class UnknownZone implements TaskHandler<ReportRequest> {
+        @Override
+        public void handle(ReportRequest request, TaskContext context) {}
+    }
+
+    @ErrandTask("interval-report")
+    @ErrandSchedule(name = "interval", every = "0s")
+    static class ZeroInterval implements TaskHandler<ReportRequest> {
+        @Override
+        public void handle(ReportRequest request, TaskContext context) {}
+    }
+
+    @ErrandSchedule(name = "kindless", every = "5m")
+    static class NoTask {}
+
+    @Test
+    void eachKindOfBadErrandScheduleStopsStartUpNamingTheBeanAndWhatToDo() {
+        assertAnnotationFails(BadCron.class, "@ErrandSchedule 'bad-cron'", "\"0 25 * * *\" is invalid");
+        assertAnnotationFails(Both.class, "@ErrandSchedule 'both'", "give either cron");
+        assertAnnotationFails(BadPayload.class, "@ErrandSchedule 'bad-payload'", "payload is not JSON");
+        assertAnnotationFails(LimitWithoutRunAll.class, "@ErrandSchedule 'limit'", "misfireLimit needs");
+        assertAnnotationFails(UnknownZone.class, "@ErrandSchedule 'zoned'", "unknown time zone \"Mars/Olympus\"");
+        assertAnnotationFails(ZeroInterval.class, "@ErrandSchedule 'interval'", "between 1s and 366d");
+        assertAnnotationFails(NoTask.class, "has @ErrandSchedule but no @ErrandTask", "no task kind");
+    }
+
+    private void assertAnnotationFails(Class<?> beanClass, String names, String reason) {
+        runner.withBean("annotated", beanClass).run(context -> {
+            assertThat(context).as(beanClass.getSimpleName()).hasFailed();
+            ErrandConfigurationException failure = null;
+            for (Throwable t = context.getStartupFailure(); t != null; t = t.getCause()) {
+                if (t instanceof ErrandConfigurationException e) {
+                    failure = e;
+                }
+            }
+            assertThat(failure).as(beanClass.getSimpleName()).isNotNull();
+            assertThat(failure.description()).contains(names).contains(reason);
+            assertThat(failure.action()).isNotBlank();
         });
     }
 
