@@ -113,6 +113,20 @@ class ScheduleFireAheadContractTest extends ErrandTestSupport {
                 .toList();
     }
 
+    /** A started node whose hourly schedule has just written its next slot's task ahead of the slot. */
+    private record Ahead(Errand node, String name, Instant slot) {}
+
+    private Ahead writtenAhead(String base, String note, ErrandBuilder builder) throws Exception {
+        tenPastAnHour();
+        String name = nameWithLead(base);
+        Errand node = node(builder.schedule(hourly(name, note)));
+        node.start();
+        Instant slot = node.schedules().find(name).orElseThrow().nextRunAt();
+        moveTo(slot.minus(FIRE_AHEAD.lead(name)).plusSeconds(2));
+        await().atMost(Duration.ofSeconds(10)).until(() -> tasksOf(node, name).size() == 1);
+        return new Ahead(node, name, slot);
+    }
+
     @Test
     void aSlotIsWrittenAheadAndWaitsAsPendingUntilItComes() throws Exception {
         tenPastAnHour();
@@ -183,13 +197,10 @@ class ScheduleFireAheadContractTest extends ErrandTestSupport {
 
     @Test
     void aNewPayloadReachesTheTaskWrittenAheadAndARestartKeepsIt() throws Exception {
-        tenPastAnHour();
-        String name = nameWithLead("payload");
-        Errand node = node(runner().schedule(hourly(name, "old")));
-        node.start();
-        Instant slot = node.schedules().find(name).orElseThrow().nextRunAt();
-        moveTo(slot.minus(FIRE_AHEAD.lead(name)).plusSeconds(2));
-        await().atMost(Duration.ofSeconds(10)).until(() -> tasksOf(node, name).size() == 1);
+        Ahead ahead = writtenAhead("payload", "old", runner());
+        Errand node = ahead.node();
+        String name = ahead.name();
+        Instant slot = ahead.slot();
         long written = tasksOf(node, name).get(0).id();
 
         // Another node starting with the same declaration changes nothing: the task stays as it is.
@@ -210,13 +221,10 @@ class ScheduleFireAheadContractTest extends ErrandTestSupport {
 
     @Test
     void aPauseTakesTheTaskWrittenAheadBackAndAResumeWritesItAgain() throws Exception {
-        tenPastAnHour();
-        String name = nameWithLead("pause");
-        Errand node = node(runner().schedule(hourly(name, "paused")));
-        node.start();
-        Instant slot = node.schedules().find(name).orElseThrow().nextRunAt();
-        moveTo(slot.minus(FIRE_AHEAD.lead(name)).plusSeconds(2));
-        await().atMost(Duration.ofSeconds(10)).until(() -> tasksOf(node, name).size() == 1);
+        Ahead ahead = writtenAhead("pause", "paused", runner());
+        Errand node = ahead.node();
+        String name = ahead.name();
+        Instant slot = ahead.slot();
 
         assertThat(node.schedules().pause(name)).isTrue();
         assertThat(tasksOf(node, name)).as("taken back").isEmpty();
@@ -242,13 +250,10 @@ class ScheduleFireAheadContractTest extends ErrandTestSupport {
 
     @Test
     void aNewTimingOrARemovalTakesTheTaskWrittenAheadBack() throws Exception {
-        tenPastAnHour();
-        String name = nameWithLead("retimed");
-        Errand node = node(runner().schedule(hourly(name, "retimed")));
-        node.start();
-        Instant slot = node.schedules().find(name).orElseThrow().nextRunAt();
-        moveTo(slot.minus(FIRE_AHEAD.lead(name)).plusSeconds(2));
-        await().atMost(Duration.ofSeconds(10)).until(() -> tasksOf(node, name).size() == 1);
+        Ahead ahead = writtenAhead("retimed", "retimed", runner());
+        Errand node = ahead.node();
+        String name = ahead.name();
+        Instant slot = ahead.slot();
 
         // Every two hours: the odd hour's slot written ahead is not one of the new slots, the next even hour is.
         node.schedules()
@@ -279,14 +284,11 @@ class ScheduleFireAheadContractTest extends ErrandTestSupport {
 
     @Test
     void aTaskWhoseSlotHasComeIsNeverTakenBack() throws Exception {
-        tenPastAnHour();
-        String name = nameWithLead("come");
         // Nothing runs the tasks: the slot's task is still pending when the slot has come.
-        Errand node = node(firerOnly().schedule(hourly(name, "come")));
-        node.start();
-        Instant slot = node.schedules().find(name).orElseThrow().nextRunAt();
-        moveTo(slot.minus(FIRE_AHEAD.lead(name)).plusSeconds(2));
-        await().atMost(Duration.ofSeconds(10)).until(() -> tasksOf(node, name).size() == 1);
+        Ahead ahead = writtenAhead("come", "come", firerOnly());
+        Errand node = ahead.node();
+        String name = ahead.name();
+        Instant slot = ahead.slot();
 
         moveTo(slot.plusSeconds(1));
         assertThat(node.schedules().pause(name)).isTrue();

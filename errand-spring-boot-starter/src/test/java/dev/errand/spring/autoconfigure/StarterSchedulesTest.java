@@ -193,6 +193,12 @@ class StarterSchedulesTest {
         });
     }
 
+    /** A handler that does nothing, for the annotated kinds below. */
+    abstract static class NoOpReport implements TaskHandler<ReportRequest> {
+        @Override
+        public void handle(ReportRequest request, TaskContext context) {}
+    }
+
     @ErrandTask("annotated-report")
     @ErrandSchedule(
             name = "nightly-annotated",
@@ -202,10 +208,7 @@ class StarterSchedulesTest {
             misfireLimit = 3,
             payload = "{\"scope\": \"all\"}")
     @ErrandSchedule(every = "15m", queue = "reports")
-    static class AnnotatedReport implements TaskHandler<ReportRequest> {
-        @Override
-        public void handle(ReportRequest request, TaskContext context) {}
-    }
+    static class AnnotatedReport extends NoOpReport {}
 
     @Test
     void schedulesFromErrandScheduleAnnotationsAreStoredWithTheirTaskKind() {
@@ -238,45 +241,27 @@ class StarterSchedulesTest {
 
     @ErrandTask("bad-cron-report")
     @ErrandSchedule(name = "bad-cron", cron = "0 25 * * *")
-    static class BadCron implements TaskHandler<ReportRequest> {
-        @Override
-        public void handle(ReportRequest request, TaskContext context) {}
-    }
+    static class BadCron extends NoOpReport {}
 
     @ErrandTask("both-report")
     @ErrandSchedule(name = "both", cron = "0 2 * * *", every = "5m")
-    static class Both implements TaskHandler<ReportRequest> {
-        @Override
-        public void handle(ReportRequest request, TaskContext context) {}
-    }
+    static class Both extends NoOpReport {}
 
     @ErrandTask("bad-payload-report")
     @ErrandSchedule(name = "bad-payload", every = "5m", payload = "{scope: all")
-    static class BadPayload implements TaskHandler<ReportRequest> {
-        @Override
-        public void handle(ReportRequest request, TaskContext context) {}
-    }
+    static class BadPayload extends NoOpReport {}
 
     @ErrandTask("limit-report")
     @ErrandSchedule(name = "limit", every = "5m", misfireLimit = 3)
-    static class LimitWithoutRunAll implements TaskHandler<ReportRequest> {
-        @Override
-        public void handle(ReportRequest request, TaskContext context) {}
-    }
+    static class LimitWithoutRunAll extends NoOpReport {}
 
     @ErrandTask("zone-report")
     @ErrandSchedule(name = "zoned", cron = "0 2 * * *", zone = "Mars/Olympus")
-    static class UnknownZone implements TaskHandler<ReportRequest> {
-        @Override
-        public void handle(ReportRequest request, TaskContext context) {}
-    }
+    static class UnknownZone extends NoOpReport {}
 
     @ErrandTask("interval-report")
     @ErrandSchedule(name = "interval", every = "0s")
-    static class ZeroInterval implements TaskHandler<ReportRequest> {
-        @Override
-        public void handle(ReportRequest request, TaskContext context) {}
-    }
+    static class ZeroInterval extends NoOpReport {}
 
     @ErrandSchedule(name = "kindless", every = "5m")
     static class NoTask {}
