@@ -43,6 +43,15 @@ public interface Dialect {
     String jsonParam();
 
     /**
+     * The condition, with one {@code ?} for the key, that finds the active task holding a unique key through
+     * the unique index: the generated {@code active_unique_key} column that MariaDB and H2 index (a condition
+     * on {@code unique_key} there scans the table).
+     */
+    default String activeUniqueKeyCondition() {
+        return "active_unique_key = ?";
+    }
+
+    /**
      * An expression that appends one entry to the JSON array in {@code column}. It takes two
      * parameters: the entry from {@link #errorEntryParam(String)}, then the time offset in microseconds,
      * from which the entry's {@code at} field is filled with the database time.
@@ -195,6 +204,7 @@ public interface Dialect {
      * @param dataSource for unique-key look-ups outside the caller's snapshot
      */
     default TaskInserter inserter(String table, DataSource dataSource) {
-        return new JdbcBatchTaskInserter(this, new InsertStatement(this, table), new UniqueKeys(table, dataSource));
+        return new JdbcBatchTaskInserter(
+                this, new InsertStatement(this, table), new UniqueKeys(this, table, dataSource));
     }
 }

@@ -31,6 +31,12 @@ public final class PostgresDialect implements Dialect {
         return "(statement_timestamp() + CAST(? AS BIGINT) * INTERVAL '1 microsecond')";
     }
 
+    /** The partial unique index's own predicate, so that the planner uses it. */
+    @Override
+    public String activeUniqueKeyCondition() {
+        return "unique_key = ? AND state IN " + States.ACTIVE;
+    }
+
     @Override
     public String jsonParam() {
         return "CAST(? AS jsonb)";
@@ -64,7 +70,7 @@ public final class PostgresDialect implements Dialect {
 
     @Override
     public TaskInserter inserter(String table, DataSource dataSource) {
-        return new PostgresTaskInserter(new InsertStatement(this, table), new UniqueKeys(table, dataSource));
+        return new PostgresTaskInserter(new InsertStatement(this, table), new UniqueKeys(this, table, dataSource));
     }
 
     @Override

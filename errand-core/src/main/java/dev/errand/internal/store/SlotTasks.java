@@ -25,12 +25,7 @@ public final class SlotTasks {
     public SlotTasks(Dialect dialect, String table) {
         this.dialect = dialect;
         this.table = table;
-        // The column the unique index covers: a partial index on unique_key on PostgreSQL, the generated
-        // active_unique_key elsewhere. "pending" alone would not let PostgreSQL prove the index's predicate
-        // on every version, so the active states are spelled out.
-        this.keyCondition = dialect instanceof PostgresDialect
-                ? "unique_key = ? AND state IN " + States.ACTIVE
-                : "active_unique_key = ?";
+        this.keyCondition = dialect.activeUniqueKeyCondition();
     }
 
     /** The unique key of a schedule's task for {@code slot}: one task per slot, however often it is written. */

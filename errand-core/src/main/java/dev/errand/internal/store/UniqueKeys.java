@@ -16,8 +16,8 @@ final class UniqueKeys {
     private final String sql;
     private final DataSource dataSource;
 
-    UniqueKeys(String table, DataSource dataSource) {
-        this.sql = "SELECT id FROM " + table + " WHERE unique_key = ? AND state IN " + States.ACTIVE;
+    UniqueKeys(Dialect dialect, String table, DataSource dataSource) {
+        this.sql = "SELECT id FROM " + table + " WHERE " + dialect.activeUniqueKeyCondition();
         this.dataSource = dataSource;
     }
 
