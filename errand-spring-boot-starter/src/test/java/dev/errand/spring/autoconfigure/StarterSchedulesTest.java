@@ -26,6 +26,8 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -237,6 +239,30 @@ class StarterSchedulesTest {
                     assertThat(payload).isEqualTo("{\"scope\": \"all\"}");
                     assertThat(context.getBean(ErrandTasks.class).schedules()).hasSize(2);
                 });
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class ScheduledBeanMethod {
+        @Bean
+        @ErrandTask("method-report")
+        @ErrandSchedule(name = "from-a-bean-method", every = "10m")
+        AnnotatedOnMethod methodReport() {
+            return new AnnotatedOnMethod();
+        }
+    }
+
+    static class AnnotatedOnMethod extends NoOpReport {}
+
+    @Test
+    void anErrandScheduleOnABeanMethodIsStoredToo() {
+        runner.withUserConfiguration(ScheduledBeanMethod.class).run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context.getBean(Errand.class).schedules().find("from-a-bean-method"))
+                    .hasValueSatisfying(info -> {
+                        assertThat(info.kind()).isEqualTo("method-report");
+                        assertThat(info.timing()).isEqualTo("every PT10M");
+                    });
+        });
     }
 
     @ErrandTask("bad-cron-report")
