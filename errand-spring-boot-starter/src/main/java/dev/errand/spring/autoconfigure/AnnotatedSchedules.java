@@ -4,11 +4,9 @@ import dev.errand.schedule.MisfirePolicy;
 import dev.errand.schedule.Schedule;
 import dev.errand.spring.ErrandConfigurationException;
 import dev.errand.spring.ErrandSchedule;
-import dev.errand.spring.ErrandSchedules;
 import dev.errand.spring.ErrandTask;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import org.springframework.aop.scope.ScopedProxyUtils;
@@ -63,10 +61,7 @@ final class AnnotatedSchedules {
      * and would silently never be declared.
      */
     void requireTaskBeside() {
-        Set<String> scheduled = new LinkedHashSet<>();
-        scheduled.addAll(List.of(beanFactory.getBeanNamesForAnnotation(ErrandSchedule.class)));
-        scheduled.addAll(List.of(beanFactory.getBeanNamesForAnnotation(ErrandSchedules.class)));
-        for (String beanName : scheduled) {
+        for (String beanName : beanFactory.getBeanNamesForAnnotation(ErrandSchedule.class)) {
             if (!ScopedProxyUtils.isScopedTarget(beanName)
                     && beanFactory.findAnnotationOnBean(beanName, ErrandTask.class) == null) {
                 throw new ErrandConfigurationException(
@@ -78,14 +73,9 @@ final class AnnotatedSchedules {
         }
     }
 
+    /** Spring's merged annotations include repeated ones, on the class and on a {@code @Bean} method. */
     private Set<ErrandSchedule> annotationsOn(String beanName) {
-        // Repeated annotations arrive in their container on the class, a single one on its own.
-        Set<ErrandSchedule> found =
-                new LinkedHashSet<>(beanFactory.findAllAnnotationsOnBean(beanName, ErrandSchedule.class, false));
-        for (ErrandSchedules container : beanFactory.findAllAnnotationsOnBean(beanName, ErrandSchedules.class, false)) {
-            found.addAll(List.of(container.value()));
-        }
-        return found;
+        return beanFactory.findAllAnnotationsOnBean(beanName, ErrandSchedule.class, false);
     }
 
     private Schedule build(ErrandSchedule annotation, String name, String kind) {

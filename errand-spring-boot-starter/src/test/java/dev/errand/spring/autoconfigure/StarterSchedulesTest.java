@@ -292,6 +292,10 @@ class StarterSchedulesTest {
     @ErrandSchedule(name = "kindless", every = "5m")
     static class NoTask {}
 
+    @ErrandSchedule(name = "kindless-1", every = "5m")
+    @ErrandSchedule(name = "kindless-2", every = "10m")
+    static class NoTaskRepeated {}
+
     @Test
     void eachKindOfBadErrandScheduleStopsStartUpNamingTheBeanAndWhatToDo() {
         assertAnnotationFails(BadCron.class, "@ErrandSchedule 'bad-cron'", "\"0 25 * * *\" is invalid");
@@ -301,6 +305,7 @@ class StarterSchedulesTest {
         assertAnnotationFails(UnknownZone.class, "@ErrandSchedule 'zoned'", "unknown time zone \"Mars/Olympus\"");
         assertAnnotationFails(ZeroInterval.class, "@ErrandSchedule 'interval'", "between 1s and 366d");
         assertAnnotationFails(NoTask.class, "has @ErrandSchedule but no @ErrandTask", "no task kind");
+        assertAnnotationFails(NoTaskRepeated.class, "has @ErrandSchedule but no @ErrandTask", "no task kind");
     }
 
     private void assertAnnotationFails(Class<?> beanClass, String names, String reason) {
