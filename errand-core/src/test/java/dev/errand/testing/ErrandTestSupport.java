@@ -1,5 +1,8 @@
 package dev.errand.testing;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import dev.errand.Errand;
 import dev.errand.ErrandBuilder;
 import dev.errand.spi.DatabaseClock;
@@ -165,5 +168,26 @@ public abstract class ErrandTestSupport {
 
     protected Task task(Errand node, long id) {
         return node.admin().find(id).orElseThrow(() -> new AssertionError("task " + id + " is gone"));
+    }
+
+    /**
+     * The successes the nodes counted, once they have counted at least {@code expected}. A node counts its
+     * successes just after their commit, so a task's row can be gone a moment before its count: CI read 104
+     * of 300 once, right after the rows went.
+     */
+    public static long succeeded(long expected, Errand... nodes) {
+        await().atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(10))
+                .untilAsserted(() ->
+                        assertThat(sumSucceeded(nodes)).as("successes counted").isGreaterThanOrEqualTo(expected));
+        return sumSucceeded(nodes);
+    }
+
+    private static long sumSucceeded(Errand... nodes) {
+        long sum = 0;
+        for (Errand node : nodes) {
+            sum += node.stats().succeeded();
+        }
+        return sum;
     }
 }
