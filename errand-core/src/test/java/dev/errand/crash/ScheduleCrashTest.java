@@ -172,8 +172,9 @@ class ScheduleCrashTest extends ErrandTestSupport {
                 recoveryMillis.add(Duration.between(killedAt, databaseNow()).toMillis());
             }
             lastKill = databaseNow();
-            // The survivors fire on: every schedule fires a slot after the last kill.
-            Instant after = lastKill.plus(INTERVAL);
+            // The survivors fire on: every schedule fires the first slot after the last kill.
+            Instant after = Instant.ofEpochMilli(
+                    (Math.floorDiv(lastKill.toEpochMilli(), INTERVAL.toMillis()) + 1) * INTERVAL.toMillis());
             await().atMost(Duration.ofSeconds(120))
                     .pollInterval(Duration.ofMillis(500))
                     .until(() -> declarer.schedules().list().stream()

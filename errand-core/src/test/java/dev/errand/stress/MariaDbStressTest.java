@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Contention on MariaDB: two producers enqueue (batches, single tasks, some rolled back) while two
  * nodes with three workers each claim, complete, retry and sweep for expired leases, all at once,
- * for about 30 seconds ({@code -Derrand.stress.seconds=N} changes it). Afterwards every task is
+ * for about 20 seconds ({@code -Derrand.stress.seconds=N} changes it). Afterwards every task is
  * checked: none lost, none run twice, and no deadlock or lock-wait error reached a task.
  */
 class MariaDbStressTest extends ErrandTestSupport {
@@ -45,7 +45,7 @@ class MariaDbStressTest extends ErrandTestSupport {
 
     @Test
     void eightThreadsEnqueueClaimCompleteAndRetryWithoutLosingOrRepeatingWork() throws Exception {
-        long seconds = Long.getLong("errand.stress.seconds", 30);
+        long seconds = Long.getLong("errand.stress.seconds", 20);
         Map<Long, AtomicInteger> directSuccesses = new ConcurrentHashMap<>();
         List<Errand> nodes = new ArrayList<>();
         for (int n = 0; n < 2; n++) {
