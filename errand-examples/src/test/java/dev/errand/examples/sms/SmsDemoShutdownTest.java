@@ -104,8 +104,8 @@ class SmsDemoShutdownTest {
                 .matcher(secondLog);
         assertThat(elapsed.find()).as("the summary in:%n%s", secondLog).isTrue();
         // Waiting for leases would take what is left of their 60 s plus up to a 15 s rescue interval; sending
-        // the left-overs takes a few seconds.
-        assertThat(Double.parseDouble(elapsed.group(1))).isLessThan(10.0);
+        // the left-overs takes a few seconds, and up to about 10 s on a loaded 2-core CI machine (10.2 s once).
+        assertThat(Double.parseDouble(elapsed.group(1))).isLessThan(30.0);
 
         try (Connection connection = DriverManager.getConnection("jdbc:h2:file:" + database, "sa", "")) {
             assertThat(count(connection, "SELECT COUNT(*) FROM sms_message WHERE status = 'QUEUED'"))
