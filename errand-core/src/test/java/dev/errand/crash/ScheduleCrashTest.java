@@ -162,8 +162,7 @@ class ScheduleCrashTest extends ErrandTestSupport {
                 alive.add(replacement);
                 replacement.awaitLine(ScheduleWorkerMain.READY, Duration.ofSeconds(60));
                 // The slot that was due when it died fires on another node before the next kill.
-                Instant due = Instant.ofEpochMilli(
-                        Math.floorDiv(killedAt.toEpochMilli(), INTERVAL.toMillis()) * INTERVAL.toMillis());
+                Instant due = slotAtOrBefore(killedAt);
                 await().atMost(Duration.ofSeconds(60))
                         .pollInterval(Duration.ofMillis(200))
                         .until(() -> declarer.schedules().list().stream()
@@ -173,8 +172,7 @@ class ScheduleCrashTest extends ErrandTestSupport {
             }
             lastKill = databaseNow();
             // The survivors fire on: every schedule fires the first slot after the last kill.
-            Instant after = Instant.ofEpochMilli(
-                    (Math.floorDiv(lastKill.toEpochMilli(), INTERVAL.toMillis()) + 1) * INTERVAL.toMillis());
+            Instant after = slotAtOrBefore(lastKill).plus(INTERVAL);
             await().atMost(Duration.ofSeconds(120))
                     .pollInterval(Duration.ofMillis(500))
                     .until(() -> declarer.schedules().list().stream()
@@ -239,6 +237,11 @@ class ScheduleCrashTest extends ErrandTestSupport {
         assertThat(reactionMillis)
                 .as("kills inside the held firing transaction")
                 .allMatch(ms -> ms < HOLD_MILLIS);
+    }
+
+    /** The schedules' slot at or before {@code moment}: they all fire every {@link #INTERVAL} from the epoch. */
+    private static Instant slotAtOrBefore(Instant moment) {
+        return Instant.ofEpochMilli(Math.floorDiv(moment.toEpochMilli(), INTERVAL.toMillis()) * INTERVAL.toMillis());
     }
 
     private CrashChild child(String name) throws java.io.IOException {
