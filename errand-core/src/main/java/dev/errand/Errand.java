@@ -374,8 +374,8 @@ public final class Errand implements AutoCloseable {
         }
 
         @Override
-        public void rescueNow() {
-            rescueExpiredLeases();
+        public int rescueNow() {
+            return rescueExpiredLeases();
         }
     }
 

@@ -24,6 +24,7 @@ import dev.errand.testing.ErrandTestSupport;
 import dev.errand.testing.Target;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -380,7 +381,45 @@ class ClusterContractTest extends ErrandTestSupport {
     @Test
     void deadNodesAreDeclaredByTheLeaderAndTheirLeasesRescuedAtOnce() throws Exception {
         Errand survivor = started("survivor", b -> b.deadNodeTimeout(Duration.ofSeconds(1)));
-        // A node row whose heartbeat stopped, holding a running task with a lease of an hour.
+        long id = ghostRunningATask(survivor);
+        await().atMost(Duration.ofSeconds(10)).until(() -> ghostIsDead(survivor));
+        await().atMost(Duration.ofSeconds(10)).until(() -> task(survivor, id).state() == TaskState.PENDING);
+        assertThat(task(survivor, id).lastError()).contains("ghost");
+    }
+
+    @Test
+    void aDeadNodesTaskWhoseRowWasLockedAtTheSweepIsRescuedOnceTheLockGoes() throws Exception {
+        Errand survivor = started("survivor", b -> b.deadNodeTimeout(Duration.ofSeconds(1)));
+        long id = ghostRunningATask(survivor);
+        // A lock held across the sweep: the sweep skips the row rather than wait, as it must for a stalled
+        // node's transactional run; a lock of a moment (another statement's scan) looks the same to it.
+        try (Connection lock = dataSource().getConnection()) {
+            lock.setAutoCommit(false);
+            try (PreparedStatement s =
+                    lock.prepareStatement("SELECT id FROM " + prefix + "task WHERE id = ? FOR UPDATE")) {
+                s.setLong(1, id);
+                s.executeQuery().close();
+            }
+            await().atMost(Duration.ofSeconds(10)).until(() -> ghostIsDead(survivor));
+            Thread.sleep(600);
+            assertThat(task(survivor, id).state()).isEqualTo(TaskState.RUNNING);
+            lock.rollback();
+        }
+        long released = System.nanoTime();
+        // The ghost's lease runs an hour: only the leader's next sweeps can free the task this soon.
+        await().atMost(Duration.ofSeconds(5)).until(() -> task(survivor, id).state() == TaskState.PENDING);
+        System.out.println("[cluster] " + database + ": lock released to rescue "
+                + Duration.ofNanos(System.nanoTime() - released).toMillis() + " ms (heartbeat 200 ms)");
+        assertThat(task(survivor, id).lastError()).contains("ghost");
+    }
+
+    private boolean ghostIsDead(Errand survivor) {
+        return survivor.cluster().nodes().stream()
+                .anyMatch(n -> n.nodeId().equals("ghost") && n.state() == NodeState.DEAD);
+    }
+
+    /** A node row whose heartbeat stopped five minutes ago, holding a running task with a lease of an hour. */
+    private long ghostRunningATask(Errand survivor) throws SQLException {
         long id = enqueue(survivor, r -> r.node("ghost"));
         try (Connection c = dataSource().getConnection()) {
             try (PreparedStatement s = c.prepareStatement("INSERT INTO " + prefix + "node (node_id, node_groups,"
@@ -402,9 +441,6 @@ class ClusterContractTest extends ErrandTestSupport {
                 s.executeUpdate();
             }
         }
-        await().atMost(Duration.ofSeconds(10)).until(() -> survivor.cluster().nodes().stream()
-                .anyMatch(n -> n.nodeId().equals("ghost") && n.state() == NodeState.DEAD));
-        await().atMost(Duration.ofSeconds(10)).until(() -> task(survivor, id).state() == TaskState.PENDING);
-        assertThat(task(survivor, id).lastError()).contains("ghost");
+        return id;
     }
 }

@@ -25,8 +25,12 @@ final class DeadNodeSweep {
 
     private static final Logger log = LoggerFactory.getLogger(DeadNodeSweep.class);
 
-    /** What one sweep found: the nodes it declared dead and how many leases it ended. */
-    record Result(List<String> deadNodes, int endedLeases) {}
+    /**
+     * What one sweep did: the nodes it declared dead, how many leases it ended (theirs, and those of
+     * earlier dead nodes whose rows were locked before), and the dead nodes that still hold leases because
+     * some of their rows were locked this time.
+     */
+    record Result(List<String> deadNodes, int endedLeases, List<String> unreleased) {}
 
     /** A heartbeat as this leader first saw it, on its monotonic clock. */
     private record Seen(java.time.Instant heartbeatAt, long sinceNanos) {}
@@ -36,6 +40,13 @@ final class DeadNodeSweep {
     private final Duration timeout;
     private final String self;
     private final java.util.Map<String, Seen> seen = new java.util.HashMap<>();
+    /**
+     * Dead nodes whose leases this leader could not all end: a row locked at the sweep is skipped, not
+     * waited for, and would otherwise keep its task until its own lease ran out. The lock is often a
+     * moment's (another statement's scan passing the row), so each beat tries again, as long as the node
+     * stays dead and holds a live lease. A node that comes back is dropped: its run goes on.
+     */
+    private List<String> unreleased = List.of();
 
     DeadNodeSweep(Storage storage, ClusterStore store, Duration timeout, String self) {
         this.storage = storage;
@@ -68,12 +79,14 @@ final class DeadNodeSweep {
 
     /**
      * Marks the suspects dead whose heartbeat is still older than the timeout, and ends the leases of the
-     * tasks they held, in one transaction.
+     * tasks they held, in one transaction. The rows that were locked at that moment keep their leases; the
+     * next calls try them again for as long as their node stays dead (see {@link #unreleased}).
      */
     Result declare(List<String> suspects) throws SQLException {
-        if (suspects.isEmpty()) {
-            return new Result(List.of(), 0);
+        if (suspects.isEmpty() && unreleased.isEmpty()) {
+            return new Result(List.of(), 0, List.of());
         }
+        List<String> before = unreleased;
         Result result = storage.transactions().run("dead-node sweep", c -> {
             long offset = storage.offsetMicros();
             List<String> marked = new java.util.ArrayList<>();
@@ -82,8 +95,16 @@ final class DeadNodeSweep {
                     marked.add(node);
                 }
             }
-            return new Result(marked, store.expireLeasesOf(c, marked, offset));
+            List<String> owners = new java.util.ArrayList<>(marked);
+            for (String node : store.stillDead(c, before)) {
+                if (!owners.contains(node)) {
+                    owners.add(node);
+                }
+            }
+            int ended = store.expireLeasesOf(c, owners, offset);
+            return new Result(marked, ended, store.holdingLiveLeases(c, owners, offset));
         });
+        unreleased = result.unreleased();
         result.deadNodes().forEach(seen::remove);
         if (!result.deadNodes().isEmpty()) {
             log.warn(
@@ -91,6 +112,16 @@ final class DeadNodeSweep {
                     result.deadNodes(),
                     timeout,
                     result.endedLeases());
+        } else if (result.endedLeases() > 0) {
+            log.warn(
+                    "Dead nodes {}: {} more of their tasks, locked at the last sweep, are free now; rescuing them",
+                    before,
+                    result.endedLeases());
+        }
+        if (!unreleased.isEmpty() && !unreleased.equals(before)) {
+            log.info(
+                    "Dead nodes {} still hold leases on tasks whose rows are locked; trying again at each beat",
+                    unreleased);
         }
         return result;
     }

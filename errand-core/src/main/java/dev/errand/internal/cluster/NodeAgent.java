@@ -64,8 +64,12 @@ public final class NodeAgent {
         /** Applies the cluster-wide queue controls. */
         void applyControls(List<ControlRow> controls);
 
-        /** After a dead-node sweep ended leases: rescues now. */
-        void rescueNow();
+        /**
+         * After a dead-node sweep ended leases: rescues now.
+         *
+         * @return how many tasks it rescued
+         */
+        int rescueNow();
 
         /**
          * Fails a pending task whose pinned node stayed away past its kind's pin policy, with the kind's
@@ -93,6 +97,14 @@ public final class NodeAgent {
     private long lastCommandId;
     /** The nodes the last beat found dead, for {@link #lead()}. */
     private List<String> suspects = List.of();
+    /**
+     * Leases the dead-node sweep ended that no rescue has taken yet: the rescue skips a row locked at that
+     * moment too, so the next beats try again, up to one rescue interval, after which the periodic rescue
+     * has had its turn anyway.
+     */
+    private int owedRescues;
+
+    private long owedUntilNanos;
     /** Commands up to this id were sent before the node started, and are not for it. */
     private long startCommandId;
     /** Ids of the commands read lately: ids are handed out before commit, so a low one may appear late. */
@@ -303,7 +315,14 @@ public final class NodeAgent {
         DeadNodeSweep.Result result = deadNodes.declare(suspects);
         suspects = List.of();
         if (result.endedLeases() > 0) {
-            hooks.rescueNow();
+            owedRescues += result.endedLeases();
+            owedUntilNanos = System.nanoTime() + settings.rescueInterval().toNanos();
+        }
+        if (owedRescues > 0) {
+            owedRescues -= hooks.rescueNow();
+            if (owedRescues <= 0 || System.nanoTime() - owedUntilNanos >= 0) {
+                owedRescues = 0;
+            }
         }
         pins.sweep(hooks);
     }

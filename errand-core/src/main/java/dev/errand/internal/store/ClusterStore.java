@@ -219,12 +219,61 @@ public final class ClusterStore {
         }
     }
 
+    /** Which of these nodes are still marked dead; a node that came back and registered again is not. */
+    public List<String> stillDead(Connection c, java.util.Collection<String> nodeIds) throws SQLException {
+        List<String> dead = new ArrayList<>();
+        if (nodeIds.isEmpty()) {
+            return dead;
+        }
+        try (PreparedStatement s = c.prepareStatement("SELECT node_id FROM " + nodes + " WHERE state = 'dead' AND"
+                + " node_id IN (" + placeholders(nodeIds.size()) + ") ORDER BY node_id")) {
+            int i = 1;
+            for (String node : nodeIds) {
+                s.setString(i++, node);
+            }
+            try (ResultSet r = s.executeQuery()) {
+                while (r.next()) {
+                    dead.add(r.getString(1));
+                }
+            }
+        }
+        return dead;
+    }
+
+    /**
+     * Which of these nodes still hold a lease that has not expired on a running task: after {@link
+     * #expireLeasesOf}, the nodes some of whose rows were locked and skipped. A plain read, which waits for
+     * no lock.
+     */
+    public List<String> holdingLiveLeases(Connection c, List<String> nodeIds, long offsetMicros) throws SQLException {
+        List<String> holders = new ArrayList<>();
+        if (nodeIds.isEmpty()) {
+            return holders;
+        }
+        try (PreparedStatement s = c.prepareStatement("SELECT DISTINCT lease_owner FROM " + tasks + " WHERE state ="
+                + " 'running' AND lease_owner IN (" + placeholders(nodeIds.size()) + ") AND lease_expires_at > "
+                + dialect.timePlusMicros())) {
+            int i = 1;
+            for (String node : nodeIds) {
+                s.setString(i++, node);
+            }
+            s.setLong(i, offsetMicros);
+            try (ResultSet r = s.executeQuery()) {
+                while (r.next()) {
+                    holders.add(r.getString(1));
+                }
+            }
+        }
+        return holders;
+    }
+
     /**
      * Ends now the leases of the running tasks that the dead nodes held and whose rows are not locked. A row
      * that is locked belongs to a transactional run of a node that is stalled, not gone (SIGSTOP, a long
      * pause, a partition: its connection is open): waiting for it would stall the leader's heartbeat as long
-     * as the stall lasts, so it is skipped, and its own lease and the rescue sweep (which skips locked rows
-     * too) take it once the lock is gone. The lease token is untouched: the rescue that follows changes it,
+     * as the stall lasts, so it is skipped. The leader tries it again at its next beats while the node stays
+     * dead, since the lock is often only a moment's (another statement's scan passing the row); a stalled
+     * node's task is taken by its own lease and the rescue sweep (which skips locked rows too) otherwise. The lease token is untouched: the rescue that follows changes it,
      * which fences off a late commit.
      *
      * @return how many leases it ended
