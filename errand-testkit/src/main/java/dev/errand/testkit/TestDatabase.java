@@ -146,7 +146,8 @@ public enum TestDatabase {
 
     /**
      * The databases the suite runs on: all of them, or those named in the system property
-     * {@code errand.test.databases} (for example {@code H2,H2_UNPOOLED} for the run on another H2 version).
+     * {@code errand.test.databases} (for example {@code H2,H2_UNPOOLED} for the run on another H2 version), in
+     * any case.
      */
     public static List<TestDatabase> selected() {
         String names = System.getProperty("errand.test.databases", "").trim();
@@ -155,7 +156,16 @@ public enum TestDatabase {
         }
         List<TestDatabase> chosen = new ArrayList<>();
         for (String name : names.split(",")) {
-            chosen.add(valueOf(name.trim()));
+            String upper = name.trim().toUpperCase(java.util.Locale.ROOT);
+            try {
+                chosen.add(valueOf(upper));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(
+                        "errand.test.databases names '" + name.trim()
+                                + "', which is not a test database; use a comma-separated list of "
+                                + java.util.Arrays.toString(values()),
+                        e);
+            }
         }
         return chosen;
     }
