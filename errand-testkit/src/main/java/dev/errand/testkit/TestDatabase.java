@@ -186,6 +186,12 @@ public enum TestDatabase {
         config.setPassword("");
         config.setMaximumPoolSize(40);
         config.setPoolName("errand-test-" + name().toLowerCase());
+        if (this != H2 && this != H2_UNPOOLED) {
+            // Idle connections go after 10 s: a test JVM keeps a pool per server for its whole run, and the
+            // server's connection limit (100 on a default PostgreSQL) is shared with child JVMs and other runs.
+            config.setMinimumIdle(4);
+            config.setIdleTimeout(10_000);
+        }
         if (this == H2) {
             // Connections come and go, as in an application: the session that ran the migrations closes.
             config.setMinimumIdle(0);
