@@ -52,6 +52,12 @@ class ScheduleCrashTest extends ErrandTestSupport {
     private static final int NODES = 3;
     /** Two in CI; -Derrand.crash.scheduleKills=4 (or more) for a longer run, about 15 s per kill. */
     private static final int KILLS = Integer.getInteger("errand.crash.scheduleKills", 2);
+    /**
+     * The children's schedule lookahead in milliseconds, or empty for the default (1 min): with the default
+     * and 10 s slots, nearly every firing writes the next slot ahead; with {@code
+     * -Derrand.crash.scheduleLookahead=0} every firing writes a slot that has come.
+     */
+    private static final String LOOKAHEAD_MILLIS = System.getProperty("errand.crash.scheduleLookahead", "");
     /** How long a child holds a firing transaction open after it locked its schedules. */
     private static final long HOLD_MILLIS = 400;
     /** The children's dead-node timeout, which is also how long a dead leader's lease keeps others out. */
@@ -220,11 +226,12 @@ class ScheduleCrashTest extends ErrandTestSupport {
             tasks += slots.size();
         }
         System.out.printf(
-                "ScheduleCrashTest %s: %d schedules every %s, %d nodes killed while firing (%s ms from the"
+                "ScheduleCrashTest %s (lookahead %s): %d schedules every %s, %d nodes killed while firing (%s ms from the"
                         + " announcement to the kill, each within the %d ms hold; %s ms from the kill until every"
                         + " schedule had fired the slot then due, with a leader lease of %s), %d tasks, one per slot,"
                         + " in %.1f s%n",
                 database.displayName(),
+                LOOKAHEAD_MILLIS.isBlank() ? "default" : LOOKAHEAD_MILLIS.trim() + " ms",
                 SCHEDULES,
                 INTERVAL,
                 KILLS,
@@ -245,15 +252,11 @@ class ScheduleCrashTest extends ErrandTestSupport {
     }
 
     private CrashChild child(String name) throws java.io.IOException {
-        return CrashChild.startMain(
-                ScheduleWorkerMain.class,
-                "160m",
-                name,
-                url(),
-                database.userName(),
-                prefix,
-                name,
-                String.valueOf(SCHEDULES),
-                String.valueOf(HOLD_MILLIS));
+        List<String> args = new ArrayList<>(List.of(
+                url(), database.userName(), prefix, name, String.valueOf(SCHEDULES), String.valueOf(HOLD_MILLIS)));
+        if (!LOOKAHEAD_MILLIS.isBlank()) {
+            args.add(String.valueOf(Long.parseLong(LOOKAHEAD_MILLIS.trim())));
+        }
+        return CrashChild.startMain(ScheduleWorkerMain.class, "160m", name, args.toArray(String[]::new));
     }
 }

@@ -13,8 +13,8 @@ import javax.sql.DataSource;
 
 /**
  * A node for {@link ScheduleCrashTest}: it declares the test's schedules, fires them (and runs their tasks)
- * until it is killed. Arguments: {@code <jdbcUrl> <user> <tablePrefix> <nodeId> <schedules> <holdMillis>}.
- * It exits when its stdin closes.
+ * until it is killed. Arguments: {@code <jdbcUrl> <user> <tablePrefix> <nodeId> <schedules> <holdMillis>
+ * [lookaheadMillis]} (the lookahead defaults to the builder's). It exits when its stdin closes.
  *
  * <p>So that the test can kill it in the middle of a firing transaction, its DataSource watches for the
  * statement that moves fired schedules on: when it has run (the due schedules are locked, their tasks and
@@ -36,15 +36,18 @@ public final class ScheduleWorkerMain {
         int schedules = Integer.parseInt(args[4]);
         long holdMillis = Long.parseLong(args[5]);
         DataSource watched = watchFiring(CrashWorkerMain.pool(args[0], args[1], 8), prefix + "schedule", holdMillis);
-        Errand errand = ScheduleCrashTest.declare(Errand.builder(watched), schedules)
+        dev.errand.ErrandBuilder builder = ScheduleCrashTest.declare(Errand.builder(watched), schedules)
                 .tablePrefix(prefix)
                 .nodeId(args[3])
                 .pollInterval(Duration.ofMillis(20))
                 .succeededRetention(Duration.ofHours(1))
                 // Schedules fire on the leader: a killed leader's lease is free again after this.
                 .heartbeatInterval(Duration.ofMillis(500))
-                .deadNodeTimeout(ScheduleCrashTest.LEADER_LEASE)
-                .build();
+                .deadNodeTimeout(ScheduleCrashTest.LEADER_LEASE);
+        if (args.length > 6) {
+            builder.scheduleLookahead(Duration.ofMillis(Long.parseLong(args[6])));
+        }
+        Errand errand = builder.build();
         errand.start();
         System.out.println(READY);
         System.out.flush();
