@@ -413,6 +413,28 @@ class ClusterContractTest extends ErrandTestSupport {
         assertThat(task(survivor, id).lastError()).contains("ghost");
     }
 
+    @Test
+    void aNewLeaderEndsTheLeasesThatADeadNodeStillHolds() throws Exception {
+        Errand first = started("first", b -> b.deadNodeTimeout(Duration.ofSeconds(1)));
+        await().atMost(Duration.ofSeconds(5)).until(first::isLeader);
+        // Past the first leader's first beats, where it looks at the dead nodes' leases once.
+        Thread.sleep(600);
+        // Declared dead under an earlier leader, whose sweep had to skip the task's locked row.
+        long id = ghostRunningATask(first, "dead");
+        Errand second = started("second", b -> b.deadNodeTimeout(Duration.ofSeconds(1)));
+        Thread.sleep(600);
+        assertThat(task(second, id).state()).isEqualTo(TaskState.RUNNING);
+        first.stop();
+        long stopped = System.nanoTime();
+        await().atMost(Duration.ofSeconds(5)).until(second::isLeader);
+        // The ghost's lease runs an hour: only the new leader's look at the dead nodes can free it this soon.
+        await().atMost(Duration.ofSeconds(5)).until(() -> task(second, id).state() == TaskState.PENDING);
+        System.out.println("[cluster] " + database + ": from the leader's stop to the dead node's task rescued by the"
+                + " next leader "
+                + Duration.ofNanos(System.nanoTime() - stopped).toMillis() + " ms (heartbeat 200 ms)");
+        assertThat(task(second, id).lastError()).contains("ghost");
+    }
+
     private boolean ghostIsDead(Errand survivor) {
         return survivor.cluster().nodes().stream()
                 .anyMatch(n -> n.nodeId().equals("ghost") && n.state() == NodeState.DEAD);
@@ -420,11 +442,16 @@ class ClusterContractTest extends ErrandTestSupport {
 
     /** A node row whose heartbeat stopped five minutes ago, holding a running task with a lease of an hour. */
     private long ghostRunningATask(Errand survivor) throws SQLException {
+        return ghostRunningATask(survivor, "running");
+    }
+
+    /** The same, with the node row in {@code state}. */
+    private long ghostRunningATask(Errand survivor, String state) throws SQLException {
         long id = enqueue(survivor, r -> r.node("ghost"));
         try (Connection c = dataSource().getConnection()) {
             try (PreparedStatement s = c.prepareStatement("INSERT INTO " + prefix + "node (node_id, node_groups,"
                     + " processing, exclusive_mode, state, started_at, heartbeat_at) VALUES ('ghost', ',', "
-                    + "TRUE, FALSE, 'running', ?, ?)")) {
+                    + "TRUE, FALSE, '" + state + "', ?, ?)")) {
                 java.time.OffsetDateTime old =
                         java.time.OffsetDateTime.now(java.time.ZoneOffset.UTC).minusMinutes(5);
                 Object value = database == dev.errand.testkit.TestDatabase.MARIADB ? old.toLocalDateTime() : old;

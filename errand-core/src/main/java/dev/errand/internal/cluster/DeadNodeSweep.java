@@ -78,6 +78,23 @@ final class DeadNodeSweep {
     }
 
     /**
+     * Takes over from an earlier leader the dead nodes that still hold live leases, so that their skipped
+     * rows are tried again from the next {@link #declare} on: called once each time this node becomes the
+     * leader.
+     */
+    void adoptUnreleased() throws SQLException {
+        List<String> found = storage.transactions()
+                .run("dead-node leases", c -> store.deadHoldingLiveLeases(c, storage.offsetMicros()));
+        if (found.isEmpty()) {
+            return;
+        }
+        List<String> all = new java.util.ArrayList<>(unreleased);
+        found.stream().filter(node -> !all.contains(node)).forEach(all::add);
+        unreleased = all;
+        log.info("Dead nodes {} still hold leases on running tasks; ending them from the next beat on", found);
+    }
+
+    /**
      * Marks the suspects dead whose heartbeat is still older than the timeout, and ends the leases of the
      * tasks they held, in one transaction. The rows that were locked at that moment keep their leases; the
      * next calls try them again for as long as their node stays dead (see {@link #unreleased}).

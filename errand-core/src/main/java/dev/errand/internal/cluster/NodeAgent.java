@@ -105,6 +105,8 @@ public final class NodeAgent {
     private int owedRescues;
 
     private long owedUntilNanos;
+    /** Whether this node, since it last became the leader, took over the dead nodes' remaining leases. */
+    private boolean adopted;
     /** Commands up to this id were sent before the node started, and are not for it. */
     private long startCommandId;
     /** Ids of the commands read lately: ids are handed out before commit, so a low one may appear late. */
@@ -273,6 +275,7 @@ public final class NodeAgent {
         });
         if (beat) {
             leadership.settle(read.leads());
+            adopted &= read.leads();
             suspects = read.suspects();
         }
         List<CommandRow> rows = read.commands();
@@ -312,6 +315,10 @@ public final class NodeAgent {
      * it found dead (none, on most beats: no write), then the pin policies.
      */
     private void lead() throws SQLException {
+        if (!adopted) {
+            deadNodes.adoptUnreleased();
+            adopted = true;
+        }
         DeadNodeSweep.Result result = deadNodes.declare(suspects);
         suspects = List.of();
         if (result.endedLeases() > 0) {

@@ -268,6 +268,25 @@ public final class ClusterStore {
     }
 
     /**
+     * The nodes marked dead that still hold a lease that has not expired on a running task: what a new leader
+     * takes over from the one before, whose list of rows it had to skip is gone with it. A plain read.
+     */
+    public List<String> deadHoldingLiveLeases(Connection c, long offsetMicros) throws SQLException {
+        List<String> holders = new ArrayList<>();
+        try (PreparedStatement s = c.prepareStatement("SELECT DISTINCT lease_owner FROM " + tasks + " WHERE state ="
+                + " 'running' AND lease_expires_at > " + dialect.timePlusMicros() + " AND lease_owner IN (SELECT"
+                + " node_id FROM " + nodes + " WHERE state = 'dead') ORDER BY lease_owner")) {
+            s.setLong(1, offsetMicros);
+            try (ResultSet r = s.executeQuery()) {
+                while (r.next()) {
+                    holders.add(r.getString(1));
+                }
+            }
+        }
+        return holders;
+    }
+
+    /**
      * Ends now the leases of the running tasks that the dead nodes held and whose rows are not locked. A row
      * that is locked belongs to a transactional run of a node that is stalled, not gone (SIGSTOP, a long
      * pause, a partition: its connection is open): waiting for it would stall the leader's heartbeat as long
