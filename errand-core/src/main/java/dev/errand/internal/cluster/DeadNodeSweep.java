@@ -27,8 +27,8 @@ final class DeadNodeSweep {
 
     /**
      * What one sweep did: the nodes it declared dead, how many leases it ended (theirs, and those of
-     * earlier dead nodes whose rows were locked before), and the dead nodes that still hold leases because
-     * some of their rows were locked this time.
+     * earlier dead nodes whose rows were locked before), and the dead nodes that still hold live leases,
+     * because some of their rows were locked this time or under an earlier leader.
      */
     record Result(List<String> deadNodes, int endedLeases, List<String> unreleased) {}
 
@@ -83,15 +83,11 @@ final class DeadNodeSweep {
      * leader.
      */
     void adoptUnreleased() throws SQLException {
-        List<String> found = storage.transactions()
+        unreleased = storage.transactions()
                 .run("dead-node leases", c -> store.deadHoldingLiveLeases(c, storage.offsetMicros()));
-        if (found.isEmpty()) {
-            return;
+        if (!unreleased.isEmpty()) {
+            log.info("Dead nodes {} still hold leases on running tasks; ending them from the next beat on", unreleased);
         }
-        List<String> all = new java.util.ArrayList<>(unreleased);
-        found.stream().filter(node -> !all.contains(node)).forEach(all::add);
-        unreleased = all;
-        log.info("Dead nodes {} still hold leases on running tasks; ending them from the next beat on", found);
     }
 
     /**
@@ -119,7 +115,7 @@ final class DeadNodeSweep {
                 }
             }
             int ended = store.expireLeasesOf(c, owners, offset);
-            return new Result(marked, ended, store.holdingLiveLeases(c, owners, offset));
+            return new Result(marked, ended, store.deadHoldingLiveLeases(c, offset));
         });
         unreleased = result.unreleased();
         result.deadNodes().forEach(seen::remove);

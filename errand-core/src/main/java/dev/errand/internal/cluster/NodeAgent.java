@@ -103,7 +103,7 @@ public final class NodeAgent {
      * has had its turn anyway.
      */
     private int owedRescues;
-
+    /** Until when the owed rescues are tried at each beat. */
     private long owedUntilNanos;
     /** Whether this node, since it last became the leader, took over the dead nodes' remaining leases. */
     private boolean adopted;

@@ -220,70 +220,29 @@ public final class ClusterStore {
     }
 
     /** Which of these nodes are still marked dead; a node that came back and registered again is not. */
-    public List<String> stillDead(Connection c, java.util.Collection<String> nodeIds) throws SQLException {
-        List<String> dead = new ArrayList<>();
+    public List<String> stillDead(Connection c, List<String> nodeIds) throws SQLException {
         if (nodeIds.isEmpty()) {
-            return dead;
+            return List.of();
         }
         try (PreparedStatement s = c.prepareStatement("SELECT node_id FROM " + nodes + " WHERE state = 'dead' AND"
                 + " node_id IN (" + placeholders(nodeIds.size()) + ") ORDER BY node_id")) {
-            int i = 1;
-            for (String node : nodeIds) {
-                s.setString(i++, node);
-            }
-            try (ResultSet r = s.executeQuery()) {
-                while (r.next()) {
-                    dead.add(r.getString(1));
-                }
-            }
+            bindStrings(s, nodeIds);
+            return strings(s);
         }
-        return dead;
     }
 
     /**
-     * Which of these nodes still hold a lease that has not expired on a running task: after {@link
-     * #expireLeasesOf}, the nodes some of whose rows were locked and skipped. A plain read, which waits for
-     * no lock.
-     */
-    public List<String> holdingLiveLeases(Connection c, List<String> nodeIds, long offsetMicros) throws SQLException {
-        List<String> holders = new ArrayList<>();
-        if (nodeIds.isEmpty()) {
-            return holders;
-        }
-        try (PreparedStatement s = c.prepareStatement("SELECT DISTINCT lease_owner FROM " + tasks + " WHERE state ="
-                + " 'running' AND lease_owner IN (" + placeholders(nodeIds.size()) + ") AND lease_expires_at > "
-                + dialect.timePlusMicros())) {
-            int i = 1;
-            for (String node : nodeIds) {
-                s.setString(i++, node);
-            }
-            s.setLong(i, offsetMicros);
-            try (ResultSet r = s.executeQuery()) {
-                while (r.next()) {
-                    holders.add(r.getString(1));
-                }
-            }
-        }
-        return holders;
-    }
-
-    /**
-     * The nodes marked dead that still hold a lease that has not expired on a running task: what a new leader
-     * takes over from the one before, whose list of rows it had to skip is gone with it. A plain read.
+     * The nodes marked dead that still hold a lease that has not expired on a running task: after {@link
+     * #expireLeasesOf}, those some of whose rows were locked and skipped, and, for a new leader, those the
+     * leader before it had to skip. A plain read, which waits for no lock.
      */
     public List<String> deadHoldingLiveLeases(Connection c, long offsetMicros) throws SQLException {
-        List<String> holders = new ArrayList<>();
         try (PreparedStatement s = c.prepareStatement("SELECT DISTINCT lease_owner FROM " + tasks + " WHERE state ="
                 + " 'running' AND lease_expires_at > " + dialect.timePlusMicros() + " AND lease_owner IN (SELECT"
                 + " node_id FROM " + nodes + " WHERE state = 'dead') ORDER BY lease_owner")) {
             s.setLong(1, offsetMicros);
-            try (ResultSet r = s.executeQuery()) {
-                while (r.next()) {
-                    holders.add(r.getString(1));
-                }
-            }
+            return strings(s);
         }
-        return holders;
     }
 
     /**
@@ -292,8 +251,8 @@ public final class ClusterStore {
      * pause, a partition: its connection is open): waiting for it would stall the leader's heartbeat as long
      * as the stall lasts, so it is skipped. The leader tries it again at its next beats while the node stays
      * dead, since the lock is often only a moment's (another statement's scan passing the row); a stalled
-     * node's task is taken by its own lease and the rescue sweep (which skips locked rows too) otherwise. The lease token is untouched: the rescue that follows changes it,
-     * which fences off a late commit.
+     * node's task is taken by its own lease and the rescue sweep (which skips locked rows too) otherwise.
+     * The lease token is untouched: the rescue that follows changes it, which fences off a late commit.
      *
      * @return how many leases it ended
      */
@@ -305,11 +264,7 @@ public final class ClusterStore {
         try (PreparedStatement s = c.prepareStatement("SELECT id FROM " + tasks + " WHERE state = 'running' AND"
                 + " lease_owner IN (" + placeholders(deadNodes.size()) + ") AND lease_expires_at > "
                 + dialect.timePlusMicros() + " FOR UPDATE SKIP LOCKED")) {
-            int i = 1;
-            for (String node : deadNodes) {
-                s.setString(i++, node);
-            }
-            s.setLong(i, offsetMicros);
+            s.setLong(bindStrings(s, deadNodes), offsetMicros);
             try (ResultSet r = s.executeQuery()) {
                 while (r.next()) {
                     ids.add(r.getLong(1));
@@ -501,7 +456,7 @@ public final class ClusterStore {
         }
         try (PreparedStatement s = c.prepareStatement("UPDATE " + tasks + " SET node_id = NULL WHERE state = 'pending'"
                 + " AND node_id IS NOT NULL AND kind IN (" + placeholders(kinds.size()) + ") AND " + absentNode())) {
-            int i = bindKinds(s, kinds);
+            int i = bindStrings(s, kinds);
             s.setLong(i, offsetMicros - timeoutMicros);
             return s.executeUpdate();
         }
@@ -544,12 +499,24 @@ public final class ClusterStore {
                 + " AND n.state = 'running' AND n.heartbeat_at >= " + dialect.timePlusMicros() + ")";
     }
 
-    private static int bindKinds(PreparedStatement s, List<String> kinds) throws SQLException {
+    /** Binds {@code values} from the first parameter on; returns the index of the next one. */
+    private static int bindStrings(PreparedStatement s, List<String> values) throws SQLException {
         int i = 1;
-        for (String kind : kinds) {
-            s.setString(i++, kind);
+        for (String value : values) {
+            s.setString(i++, value);
         }
         return i;
+    }
+
+    /** The first column of every row the statement reads. */
+    private static List<String> strings(PreparedStatement s) throws SQLException {
+        List<String> values = new ArrayList<>();
+        try (ResultSet r = s.executeQuery()) {
+            while (r.next()) {
+                values.add(r.getString(1));
+            }
+        }
+        return values;
     }
 
     private static String placeholders(int count) {
