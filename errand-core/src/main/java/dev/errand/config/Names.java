@@ -8,6 +8,9 @@ package dev.errand.config;
  */
 public final class Names {
 
+    /** How many characters of a caller's value an error message repeats. */
+    public static final int ECHO_LENGTH = 60;
+
     private Names() {}
 
     /**
@@ -21,12 +24,12 @@ public final class Names {
      */
     public static String require(String what, String value, int maxLength) {
         if (value == null || value.isBlank()) {
-            throw new IllegalArgumentException(what + " must be 1 to " + maxLength + " non-blank characters, got "
-                    + (value == null ? "null" : "\"" + value + "\""));
+            throw new IllegalArgumentException(
+                    what + " must be 1 to " + maxLength + " non-blank characters, got " + echo(value));
         }
         if (!value.strip().equals(value)) {
             throw new IllegalArgumentException(
-                    what + " must not start or end with whitespace, got \"" + value + "\"; strip it first");
+                    what + " must not start or end with whitespace, got " + echo(value) + "; strip it first");
         }
         if (value.length() > maxLength) {
             throw new IllegalArgumentException(
@@ -36,10 +39,27 @@ public final class Names {
             if (Character.isISOControl(value.charAt(i))) {
                 throw new IllegalArgumentException(what + " must not contain control characters such as NUL or"
                         + " line breaks; found U+" + String.format("%04X", (int) value.charAt(i)) + " at position " + i
-                        + " of \"" + printable(value) + "\"");
+                        + " of " + echo(value));
             }
         }
         return value;
+    }
+
+    /**
+     * Quotes a caller's value for an error message, cut to its first {@value #ECHO_LENGTH} characters with
+     * its length, so that a huge or garbled argument cannot make a huge or garbled message.
+     *
+     * @param value the value the caller gave, may be null
+     * @return {@code null}, the quoted value, or the quoted start of the value followed by its length
+     */
+    public static String echo(String value) {
+        if (value == null) {
+            return "null";
+        }
+        if (value.length() <= ECHO_LENGTH) {
+            return "\"" + printable(value) + "\"";
+        }
+        return "\"" + printable(value.substring(0, ECHO_LENGTH)) + "...\" (" + value.length() + " characters)";
     }
 
     private static String printable(String value) {
