@@ -1,6 +1,7 @@
 package dev.errand;
 
 import dev.errand.config.ErrandSettings;
+import dev.errand.config.Setting;
 import dev.errand.config.Settings;
 import dev.errand.config.TablePrefix;
 import dev.errand.error.ErrandException;
@@ -116,6 +117,19 @@ public final class ErrandBuilder {
      */
     public ErrandBuilder queue(String name, int concurrency) {
         settings.queue(name, concurrency);
+        return this;
+    }
+
+    /**
+     * Sets any node setting of the table, one of {@link Settings#nodeSettings()}, with the checks of the setter of
+     * the same name; for hosts that read the settings from their own configuration, as the Spring Boot starter
+     * does. {@code null} is accepted only where unset is the setting's default, such as a retention that is off.
+     *
+     * @throws IllegalArgumentException if the value is outside the setting's range, or the setting is not one
+     *     of the node settings
+     */
+    public <T extends Comparable<? super T>> ErrandBuilder set(Setting<T> setting, T value) {
+        settings.set(setting, value);
         return this;
     }
 

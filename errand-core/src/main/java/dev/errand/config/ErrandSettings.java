@@ -4,6 +4,8 @@ import dev.errand.retry.RetryPolicy;
 import dev.errand.spi.DatabaseClock;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -24,64 +26,28 @@ public final class ErrandSettings {
     private final String threadNamePrefix;
     private final Map<String, Integer> queues;
     private final boolean processingEnabled;
-    private final Duration pollInterval;
-    private final int claimBatchSize;
-    private final int prefetch;
-    private final Duration leaseDuration;
-    private final Duration heartbeatInterval;
-    private final Duration completionFlushInterval;
-    private final int completionBatchSize;
-    private final Duration rescueInterval;
-    private final Duration shutdownTimeout;
-    private final Duration succeededRetention;
-    private final Duration pruneInterval;
-    private final Duration failedRetention;
-    private final Duration cancelledRetention;
-    private final Duration batchRetention;
-    private final Duration prematureEventRetention;
+    /** The value of every node setting of {@link Settings}; {@code null} where unset is the setting's default. */
+    private final Map<Setting<?>, Object> table;
+
     private final boolean historyEnabled;
     private final boolean processingLogsEnabled;
-    private final Duration historyRetention;
-    private final int historyStackTraceLimit;
-    private final int scheduleFiringPercent;
-    private final Duration scheduleLookahead;
-    private final Duration unknownKindRetryDelay;
-    private final int defaultMaxAttempts;
     private final RetryPolicy defaultRetryPolicy;
     private final TablePrefix tablePrefix;
     private final boolean migrationsEnabled;
     private final DatabaseClock clock;
     private final ClusterSettings cluster;
 
-    private ErrandSettings(Builder builder) {
+    private ErrandSettings(Builder builder, Duration deadNodeTimeout) {
         this.nodeId = builder.nodeId;
         this.threadNamePrefix = builder.threadNamePrefix;
         this.queues = Map.copyOf(
                 builder.queues.isEmpty() ? Map.of(DEFAULT_QUEUE, Settings.CONCURRENCY.defaultValue()) : builder.queues);
         this.processingEnabled = builder.processingEnabled;
-        this.pollInterval = builder.pollInterval;
-        this.claimBatchSize = builder.claimBatchSize;
-        this.prefetch = builder.prefetch;
-        this.leaseDuration = builder.leaseDuration;
-        this.heartbeatInterval = builder.heartbeatInterval;
-        this.completionFlushInterval = builder.completionFlushInterval;
-        this.completionBatchSize = builder.completionBatchSize;
-        this.rescueInterval = builder.rescueInterval;
-        this.shutdownTimeout = builder.shutdownTimeout;
-        this.succeededRetention = builder.succeededRetention;
-        this.pruneInterval = builder.pruneInterval;
-        this.failedRetention = builder.failedRetention;
-        this.cancelledRetention = builder.cancelledRetention;
-        this.batchRetention = builder.batchRetention;
-        this.prematureEventRetention = builder.prematureEventRetention;
+        Map<Setting<?>, Object> values = new HashMap<>(builder.table);
+        values.put(Settings.DEAD_NODE_TIMEOUT, deadNodeTimeout);
+        this.table = Collections.unmodifiableMap(values);
         this.historyEnabled = builder.historyEnabled;
         this.processingLogsEnabled = builder.processingLogsEnabled;
-        this.historyRetention = builder.historyRetention;
-        this.historyStackTraceLimit = builder.historyStackTraceLimit;
-        this.scheduleFiringPercent = builder.scheduleFiringPercent;
-        this.scheduleLookahead = builder.scheduleLookahead;
-        this.unknownKindRetryDelay = builder.unknownKindRetryDelay;
-        this.defaultMaxAttempts = builder.defaultMaxAttempts;
         this.defaultRetryPolicy = builder.defaultRetryPolicy;
         this.tablePrefix = builder.tablePrefix;
         this.migrationsEnabled = builder.migrationsEnabled;
@@ -89,14 +55,34 @@ public final class ErrandSettings {
         this.cluster = new ClusterSettings(
                 builder.nodeGroups,
                 builder.exclusive,
-                builder.deadNodeTimeout,
-                builder.startupDelay,
-                builder.minimumPollInterval);
+                deadNodeTimeout,
+                value(table, Settings.STARTUP_DELAY),
+                value(table, Settings.MINIMUM_POLL_INTERVAL));
+    }
+
+    /** A setting's value in a table that only {@link Builder#set} fills, so the cast always holds. */
+    private static <T extends Comparable<? super T>> T value(Map<Setting<?>, Object> table, Setting<T> setting) {
+        return setting.type().cast(table.get(setting));
     }
 
     /** Starts a set of settings with every default of {@link Settings}. */
     public static Builder builder(String nodeId) {
         return new Builder(nodeId);
+    }
+
+    /**
+     * The value of any node setting of the table, one of {@link Settings#nodeSettings()}; the same as the accessor of
+     * the same name, such as {@link #pollInterval()}.
+     *
+     * @return the value, or {@code null} where unset is the setting's default (such as a retention that is off)
+     * @throws IllegalArgumentException if the setting is not one of the node settings
+     */
+    public <T extends Comparable<? super T>> T get(Setting<T> setting) {
+        if (setting == null || !table.containsKey(setting)) {
+            throw new IllegalArgumentException((setting == null ? "null" : setting.name())
+                    + " is not a node setting; pass one of Settings.nodeSettings()");
+        }
+        return value(table, setting);
     }
 
     /** This node's id, stored as {@code lease_owner} on the tasks it claims. */
@@ -121,72 +107,72 @@ public final class ErrandSettings {
 
     /** {@link Settings#POLL_INTERVAL}. */
     public Duration pollInterval() {
-        return pollInterval;
+        return value(table, Settings.POLL_INTERVAL);
     }
 
     /** {@link Settings#CLAIM_BATCH_SIZE}. */
     public int claimBatchSize() {
-        return claimBatchSize;
+        return value(table, Settings.CLAIM_BATCH_SIZE);
     }
 
     /** {@link Settings#PREFETCH}. */
     public int prefetch() {
-        return prefetch;
+        return value(table, Settings.PREFETCH);
     }
 
     /** {@link Settings#LEASE_DURATION}. */
     public Duration leaseDuration() {
-        return leaseDuration;
+        return value(table, Settings.LEASE_DURATION);
     }
 
     /** {@link Settings#HEARTBEAT_INTERVAL}. */
     public Duration heartbeatInterval() {
-        return heartbeatInterval;
+        return value(table, Settings.HEARTBEAT_INTERVAL);
     }
 
     /** {@link Settings#COMPLETION_FLUSH_INTERVAL}. */
     public Duration completionFlushInterval() {
-        return completionFlushInterval;
+        return value(table, Settings.COMPLETION_FLUSH_INTERVAL);
     }
 
     /** {@link Settings#COMPLETION_BATCH_SIZE}. */
     public int completionBatchSize() {
-        return completionBatchSize;
+        return value(table, Settings.COMPLETION_BATCH_SIZE);
     }
 
     /** {@link Settings#RESCUE_INTERVAL}. */
     public Duration rescueInterval() {
-        return rescueInterval;
+        return value(table, Settings.RESCUE_INTERVAL);
     }
 
     /** {@link Settings#SHUTDOWN_TIMEOUT}. */
     public Duration shutdownTimeout() {
-        return shutdownTimeout;
+        return value(table, Settings.SHUTDOWN_TIMEOUT);
     }
 
     /** {@link Settings#SUCCEEDED_RETENTION}, or {@code null}: succeeded tasks are deleted at once. */
     public Duration succeededRetention() {
-        return succeededRetention;
+        return value(table, Settings.SUCCEEDED_RETENTION);
     }
 
     /** {@link Settings#PRUNE_INTERVAL}. */
     public Duration pruneInterval() {
-        return pruneInterval;
+        return value(table, Settings.PRUNE_INTERVAL);
     }
 
     /** {@link Settings#FAILED_RETENTION}, or {@code null}: failed tasks are kept. */
     public Duration failedRetention() {
-        return failedRetention;
+        return value(table, Settings.FAILED_RETENTION);
     }
 
     /** {@link Settings#CANCELLED_RETENTION}, or {@code null}: cancelled tasks are kept. */
     public Duration cancelledRetention() {
-        return cancelledRetention;
+        return value(table, Settings.CANCELLED_RETENTION);
     }
 
     /** {@link Settings#BATCH_RETENTION}, or {@code null}: finished batches' rows are kept. */
     public Duration batchRetention() {
-        return batchRetention;
+        return value(table, Settings.BATCH_RETENTION);
     }
 
     /** Whether every ended attempt is recorded in the attempt history. */
@@ -201,37 +187,37 @@ public final class ErrandSettings {
 
     /** {@link Settings#HISTORY_RETENTION}. */
     public Duration historyRetention() {
-        return historyRetention;
+        return value(table, Settings.HISTORY_RETENTION);
     }
 
     /** {@link Settings#HISTORY_STACK_TRACE_LIMIT}. */
     public int historyStackTraceLimit() {
-        return historyStackTraceLimit;
+        return value(table, Settings.HISTORY_STACK_TRACE_LIMIT);
     }
 
     /** {@link Settings#SCHEDULE_FIRING_PERCENT}. */
     public int scheduleFiringPercent() {
-        return scheduleFiringPercent;
+        return value(table, Settings.SCHEDULE_FIRING_PERCENT);
     }
 
     /** {@link Settings#SCHEDULE_LOOKAHEAD}. */
     public Duration scheduleLookahead() {
-        return scheduleLookahead;
+        return value(table, Settings.SCHEDULE_LOOKAHEAD);
     }
 
     /** {@link Settings#PREMATURE_EVENT_RETENTION}, or {@code null}: premature events are kept. */
     public Duration prematureEventRetention() {
-        return prematureEventRetention;
+        return value(table, Settings.PREMATURE_EVENT_RETENTION);
     }
 
     /** {@link Settings#UNKNOWN_KIND_RETRY_DELAY}. */
     public Duration unknownKindRetryDelay() {
-        return unknownKindRetryDelay;
+        return value(table, Settings.UNKNOWN_KIND_RETRY_DELAY);
     }
 
     /** {@link Settings#DEFAULT_MAX_ATTEMPTS}. */
     public int defaultMaxAttempts() {
-        return defaultMaxAttempts;
+        return value(table, Settings.DEFAULT_MAX_ATTEMPTS);
     }
 
     /** The retry policy of kinds that set none. */
@@ -265,44 +251,43 @@ public final class ErrandSettings {
         private String threadNamePrefix = DEFAULT_THREAD_NAME_PREFIX;
         private final Map<String, Integer> queues = new LinkedHashMap<>();
         private boolean processingEnabled = true;
-        private Duration pollInterval = Settings.POLL_INTERVAL.defaultValue();
-        private int claimBatchSize = Settings.CLAIM_BATCH_SIZE.defaultValue();
-        private int prefetch = Settings.PREFETCH.defaultValue();
-        private Duration leaseDuration = Settings.LEASE_DURATION.defaultValue();
-        private Duration heartbeatInterval = Settings.HEARTBEAT_INTERVAL.defaultValue();
-        private Duration completionFlushInterval = Settings.COMPLETION_FLUSH_INTERVAL.defaultValue();
-        private int completionBatchSize = Settings.COMPLETION_BATCH_SIZE.defaultValue();
-        private Duration rescueInterval = Settings.RESCUE_INTERVAL.defaultValue();
-        private Duration shutdownTimeout = Settings.SHUTDOWN_TIMEOUT.defaultValue();
-        private Duration succeededRetention = Settings.SUCCEEDED_RETENTION.defaultValue();
-        private Duration pruneInterval = Settings.PRUNE_INTERVAL.defaultValue();
-        private Duration failedRetention = Settings.FAILED_RETENTION.defaultValue();
-        private Duration cancelledRetention = Settings.CANCELLED_RETENTION.defaultValue();
-        private Duration batchRetention = Settings.BATCH_RETENTION.defaultValue();
-        private Duration prematureEventRetention = Settings.PREMATURE_EVENT_RETENTION.defaultValue();
+        /** Every node setting of {@link Settings}, at its default until set (the dead-node timeout: see build). */
+        private final Map<Setting<?>, Object> table = new HashMap<>();
         // Off by default: it cost 24-36% of burn-down throughput on PostgreSQL (docs/BENCHMARKS.md).
         private boolean historyEnabled = false;
         private boolean processingLogsEnabled = true;
-        private Duration historyRetention = Settings.HISTORY_RETENTION.defaultValue();
-        private int historyStackTraceLimit = Settings.HISTORY_STACK_TRACE_LIMIT.defaultValue();
-        private int scheduleFiringPercent = Settings.SCHEDULE_FIRING_PERCENT.defaultValue();
-        private Duration scheduleLookahead = Settings.SCHEDULE_LOOKAHEAD.defaultValue();
-        private Duration unknownKindRetryDelay = Settings.UNKNOWN_KIND_RETRY_DELAY.defaultValue();
-        private int defaultMaxAttempts = Settings.DEFAULT_MAX_ATTEMPTS.defaultValue();
         private RetryPolicy defaultRetryPolicy = RetryPolicy.exponential(Duration.ofSeconds(1), Duration.ofHours(1));
         private TablePrefix tablePrefix = TablePrefix.DEFAULT;
         private boolean migrationsEnabled = true;
         private DatabaseClock clock = DatabaseClock.database();
         private Set<String> nodeGroups = Set.of();
         private boolean exclusive;
-        /** Null until set: the default then follows the heartbeat interval (see {@link #build()}). */
-        private Duration deadNodeTimeout;
-
-        private Duration startupDelay = Settings.STARTUP_DELAY.defaultValue();
-        private Duration minimumPollInterval = Settings.MINIMUM_POLL_INTERVAL.defaultValue();
 
         private Builder(String nodeId) {
             nodeId(nodeId);
+            for (Setting<?> setting : Settings.nodeSettings()) {
+                // Unset, the dead-node timeout follows the heartbeat interval: build() fills it in.
+                if (setting != Settings.DEAD_NODE_TIMEOUT) {
+                    table.put(setting, setting.defaultValue());
+                }
+            }
+        }
+
+        /**
+         * Sets one node setting of {@link Settings}, with the checks of the setter of the same name: the value
+         * must lie in the setting's range, and may be {@code null} only where unset is the setting's default
+         * (such as a retention that is off).
+         *
+         * @throws IllegalArgumentException naming the setting and its range, or saying that it is not set per node
+         */
+        public <T extends Comparable<? super T>> Builder set(Setting<T> setting, T value) {
+            if (setting == null || !Settings.nodeSettings().contains(setting)) {
+                throw new IllegalArgumentException((setting == null ? "null" : setting.name())
+                        + " is not a node setting; pass one of Settings.nodeSettings(). Per queue, kind or request"
+                        + " settings are set on ErrandBuilder.queue, TaskDefinition.Builder or TaskRequest.Builder");
+            }
+            table.put(setting, value == null && setting.defaultValue() == null ? null : setting.require(value));
+            return this;
         }
 
         /** Sets the node id: 1 to 200 characters, no control characters, not blank. */
@@ -337,62 +322,52 @@ public final class ErrandSettings {
 
         /** {@link Settings#POLL_INTERVAL}. */
         public Builder pollInterval(Duration interval) {
-            this.pollInterval = Settings.POLL_INTERVAL.require(interval);
-            return this;
+            return set(Settings.POLL_INTERVAL, interval);
         }
 
         /** {@link Settings#CLAIM_BATCH_SIZE}. */
         public Builder claimBatchSize(int size) {
-            this.claimBatchSize = Settings.CLAIM_BATCH_SIZE.require(size);
-            return this;
+            return set(Settings.CLAIM_BATCH_SIZE, size);
         }
 
         /** {@link Settings#PREFETCH}. */
         public Builder prefetch(int tasks) {
-            this.prefetch = Settings.PREFETCH.require(tasks);
-            return this;
+            return set(Settings.PREFETCH, tasks);
         }
 
         /** {@link Settings#LEASE_DURATION}. */
         public Builder leaseDuration(Duration lease) {
-            this.leaseDuration = Settings.LEASE_DURATION.require(lease);
-            return this;
+            return set(Settings.LEASE_DURATION, lease);
         }
 
         /** {@link Settings#HEARTBEAT_INTERVAL}. */
         public Builder heartbeatInterval(Duration interval) {
-            this.heartbeatInterval = Settings.HEARTBEAT_INTERVAL.require(interval);
-            return this;
+            return set(Settings.HEARTBEAT_INTERVAL, interval);
         }
 
         /** {@link Settings#COMPLETION_FLUSH_INTERVAL}. */
         public Builder completionFlushInterval(Duration interval) {
-            this.completionFlushInterval = Settings.COMPLETION_FLUSH_INTERVAL.require(interval);
-            return this;
+            return set(Settings.COMPLETION_FLUSH_INTERVAL, interval);
         }
 
         /** {@link Settings#COMPLETION_BATCH_SIZE}. */
         public Builder completionBatchSize(int size) {
-            this.completionBatchSize = Settings.COMPLETION_BATCH_SIZE.require(size);
-            return this;
+            return set(Settings.COMPLETION_BATCH_SIZE, size);
         }
 
         /** {@link Settings#RESCUE_INTERVAL}. */
         public Builder rescueInterval(Duration interval) {
-            this.rescueInterval = Settings.RESCUE_INTERVAL.require(interval);
-            return this;
+            return set(Settings.RESCUE_INTERVAL, interval);
         }
 
         /** {@link Settings#SHUTDOWN_TIMEOUT}. */
         public Builder shutdownTimeout(Duration timeout) {
-            this.shutdownTimeout = Settings.SHUTDOWN_TIMEOUT.require(timeout);
-            return this;
+            return set(Settings.SHUTDOWN_TIMEOUT, timeout);
         }
 
         /** {@link Settings#SUCCEEDED_RETENTION}; {@code null} turns retention off. */
         public Builder succeededRetention(Duration retention) {
-            this.succeededRetention = retention == null ? null : Settings.SUCCEEDED_RETENTION.require(retention);
-            return this;
+            return set(Settings.SUCCEEDED_RETENTION, retention);
         }
 
         /** Whether every ended attempt is recorded in the attempt history (default false). */
@@ -409,69 +384,57 @@ public final class ErrandSettings {
 
         /** {@link Settings#HISTORY_RETENTION}. */
         public Builder historyRetention(Duration retention) {
-            this.historyRetention = Settings.HISTORY_RETENTION.require(retention);
-            return this;
+            return set(Settings.HISTORY_RETENTION, retention);
         }
 
         /** {@link Settings#HISTORY_STACK_TRACE_LIMIT}. */
         public Builder historyStackTraceLimit(int limit) {
-            this.historyStackTraceLimit = Settings.HISTORY_STACK_TRACE_LIMIT.require(limit);
-            return this;
+            return set(Settings.HISTORY_STACK_TRACE_LIMIT, limit);
         }
 
         /** {@link Settings#SCHEDULE_FIRING_PERCENT}. */
         public Builder scheduleFiringPercent(int percent) {
-            this.scheduleFiringPercent = Settings.SCHEDULE_FIRING_PERCENT.require(percent);
-            return this;
+            return set(Settings.SCHEDULE_FIRING_PERCENT, percent);
         }
 
         /** {@link Settings#SCHEDULE_LOOKAHEAD}. */
         public Builder scheduleLookahead(Duration lookahead) {
-            this.scheduleLookahead = Settings.SCHEDULE_LOOKAHEAD.require(lookahead);
-            return this;
+            return set(Settings.SCHEDULE_LOOKAHEAD, lookahead);
         }
 
         /** {@link Settings#PREMATURE_EVENT_RETENTION}; {@code null} keeps premature events. */
         public Builder prematureEventRetention(Duration retention) {
-            this.prematureEventRetention =
-                    retention == null ? null : Settings.PREMATURE_EVENT_RETENTION.require(retention);
-            return this;
+            return set(Settings.PREMATURE_EVENT_RETENTION, retention);
         }
 
         /** {@link Settings#FAILED_RETENTION}; {@code null} keeps failed tasks. */
         public Builder failedRetention(Duration retention) {
-            this.failedRetention = retention == null ? null : Settings.FAILED_RETENTION.require(retention);
-            return this;
+            return set(Settings.FAILED_RETENTION, retention);
         }
 
         /** {@link Settings#CANCELLED_RETENTION}; {@code null} keeps cancelled tasks. */
         public Builder cancelledRetention(Duration retention) {
-            this.cancelledRetention = retention == null ? null : Settings.CANCELLED_RETENTION.require(retention);
-            return this;
+            return set(Settings.CANCELLED_RETENTION, retention);
         }
 
         /** {@link Settings#BATCH_RETENTION}; {@code null} keeps finished batches' rows. */
         public Builder batchRetention(Duration retention) {
-            this.batchRetention = retention == null ? null : Settings.BATCH_RETENTION.require(retention);
-            return this;
+            return set(Settings.BATCH_RETENTION, retention);
         }
 
         /** {@link Settings#PRUNE_INTERVAL}. */
         public Builder pruneInterval(Duration interval) {
-            this.pruneInterval = Settings.PRUNE_INTERVAL.require(interval);
-            return this;
+            return set(Settings.PRUNE_INTERVAL, interval);
         }
 
         /** {@link Settings#UNKNOWN_KIND_RETRY_DELAY}. */
         public Builder unknownKindRetryDelay(Duration delay) {
-            this.unknownKindRetryDelay = Settings.UNKNOWN_KIND_RETRY_DELAY.require(delay);
-            return this;
+            return set(Settings.UNKNOWN_KIND_RETRY_DELAY, delay);
         }
 
         /** {@link Settings#DEFAULT_MAX_ATTEMPTS}. */
         public Builder defaultMaxAttempts(int maxAttempts) {
-            this.defaultMaxAttempts = Settings.DEFAULT_MAX_ATTEMPTS.require(maxAttempts);
-            return this;
+            return set(Settings.DEFAULT_MAX_ATTEMPTS, maxAttempts);
         }
 
         /** Sets the retry policy of kinds that set none. */
@@ -510,20 +473,17 @@ public final class ErrandSettings {
 
         /** {@link Settings#DEAD_NODE_TIMEOUT}. */
         public Builder deadNodeTimeout(Duration timeout) {
-            this.deadNodeTimeout = Settings.DEAD_NODE_TIMEOUT.require(timeout);
-            return this;
+            return set(Settings.DEAD_NODE_TIMEOUT, timeout);
         }
 
         /** {@link Settings#STARTUP_DELAY}. */
         public Builder startupDelay(Duration delay) {
-            this.startupDelay = Settings.STARTUP_DELAY.require(delay);
-            return this;
+            return set(Settings.STARTUP_DELAY, delay);
         }
 
         /** {@link Settings#MINIMUM_POLL_INTERVAL}. */
         public Builder minimumPollInterval(Duration interval) {
-            this.minimumPollInterval = Settings.MINIMUM_POLL_INTERVAL.require(interval);
-            return this;
+            return set(Settings.MINIMUM_POLL_INTERVAL, interval);
         }
 
         /** Sets whether Errand applies its own migrations. */
@@ -547,7 +507,9 @@ public final class ErrandSettings {
          * @throws IllegalArgumentException if the lease is shorter than two heartbeats
          */
         public ErrandSettings build() {
-            requireLeaseCoversHeartbeats("leaseDuration", leaseDuration);
+            Duration heartbeatInterval = value(table, Settings.HEARTBEAT_INTERVAL);
+            requireLeaseCoversHeartbeats("leaseDuration", value(table, Settings.LEASE_DURATION));
+            Duration deadNodeTimeout = value(table, Settings.DEAD_NODE_TIMEOUT);
             if (deadNodeTimeout == null) {
                 // Three heartbeats, and never less than the default: slow heartbeats must not look like death.
                 Duration threeBeats = heartbeatInterval.multipliedBy(3);
@@ -563,11 +525,13 @@ public final class ErrandSettings {
                         + " node claims only its own tasks, a node with processing disabled claims none;"
                         + " set one of them");
             }
+            Duration minimumPollInterval = value(table, Settings.MINIMUM_POLL_INTERVAL);
+            Duration pollInterval = value(table, Settings.POLL_INTERVAL);
             if (minimumPollInterval.compareTo(pollInterval) > 0) {
                 throw new IllegalArgumentException("minimumPollInterval (" + Setting.text(minimumPollInterval)
                         + ") must not exceed pollInterval (" + Setting.text(pollInterval) + ")");
             }
-            return new ErrandSettings(this);
+            return new ErrandSettings(this, deadNodeTimeout);
         }
 
         /**
@@ -577,6 +541,7 @@ public final class ErrandSettings {
          * @throws IllegalArgumentException naming {@code label} otherwise
          */
         public void requireLeaseCoversHeartbeats(String label, Duration lease) {
+            Duration heartbeatInterval = value(table, Settings.HEARTBEAT_INTERVAL);
             if (lease.compareTo(heartbeatInterval.multipliedBy(2)) < 0) {
                 throw new IllegalArgumentException(label + " (" + Setting.text(lease)
                         + ") must be at least twice heartbeatInterval (" + Setting.text(heartbeatInterval)

@@ -14,14 +14,16 @@ import java.util.Optional;
 public final class Setting<T extends Comparable<? super T>> {
 
     private final String name;
+    private final Class<T> type;
     private final String property;
     private final T defaultValue;
     private final T min;
     private final T max;
     private final String description;
 
-    private Setting(String name, T defaultValue, T min, T max, String description) {
+    private Setting(String name, Class<T> type, T defaultValue, T min, T max, String description) {
         this.name = name;
+        this.type = type;
         this.property = kebab(name);
         this.defaultValue = defaultValue;
         this.min = Objects.requireNonNull(min);
@@ -31,18 +33,23 @@ public final class Setting<T extends Comparable<? super T>> {
 
     /** An integer setting. */
     public static Setting<Integer> ofInt(String name, Integer defaultValue, int min, int max, String description) {
-        return new Setting<>(name, defaultValue, min, max, description);
+        return new Setting<>(name, Integer.class, defaultValue, min, max, description);
     }
 
     /** A duration setting. */
     public static Setting<Duration> ofDuration(
             String name, Duration defaultValue, Duration min, Duration max, String description) {
-        return new Setting<>(name, defaultValue, min, max, description);
+        return new Setting<>(name, Duration.class, defaultValue, min, max, description);
     }
 
     /** The name as the builder spells it, such as {@code pollInterval}. */
     public String name() {
         return name;
+    }
+
+    /** The type of its values: {@link Integer} or {@link Duration}. */
+    public Class<T> type() {
+        return type;
     }
 
     /** The property name below {@code errand.}, such as {@code poll-interval}. */
@@ -126,7 +133,8 @@ public final class Setting<T extends Comparable<? super T>> {
 
     @Override
     public String toString() {
-        return name + " (" + text(min) + " to " + text(max) + ", default " + text(defaultValue) + ")";
+        return name + " (" + text(min) + " to " + text(max) + ", "
+                + (defaultValue == null ? "no default" : "default " + text(defaultValue)) + ")";
     }
 
     private static String kebab(String camel) {

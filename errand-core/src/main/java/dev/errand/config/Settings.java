@@ -43,10 +43,10 @@ public final class Settings {
             Duration.ofHours(24),
             "The lease set by every claim and the default lease of kinds; at least twice the heartbeat interval.");
 
-    /** The longest one attempt of a kind may run before its handler is interrupted; set per kind. */
+    /** The longest one attempt of a kind may run before its handler is interrupted; set per kind, none by default. */
     public static final Setting<Duration> EXECUTION_TIMEOUT = Setting.ofDuration(
             "executionTimeout",
-            Duration.ofHours(24),
+            null,
             Duration.ofMillis(10),
             Duration.ofHours(24),
             "The longest one attempt of a kind may run: its handler is then interrupted, a transactional"

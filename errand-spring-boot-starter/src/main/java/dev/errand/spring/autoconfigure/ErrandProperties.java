@@ -2,6 +2,7 @@ package dev.errand.spring.autoconfigure;
 
 import dev.errand.ClaimStrategies;
 import dev.errand.ErrandBuilder;
+import dev.errand.config.ClusterSettings;
 import dev.errand.config.ErrandSettings;
 import dev.errand.config.Setting;
 import dev.errand.config.Settings;
@@ -14,6 +15,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
+import org.springframework.beans.BeanWrapper;
+import org.springframework.beans.BeanWrapperImpl;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.validation.Errors;
 import org.springframework.validation.Validator;
@@ -163,7 +166,7 @@ public class ErrandProperties implements Validator {
      * The node groups this node serves: tasks pinned to one of them may run here. Names are 1 to 200
      * characters, without commas or control characters.
      */
-    private java.util.List<String> nodeGroups = new java.util.ArrayList<>();
+    private List<String> nodeGroups = new ArrayList<>();
 
     /** Whether this node claims only tasks pinned to it or to its groups, never unpinned ones. */
     private boolean exclusive = false;
@@ -517,12 +520,12 @@ public class ErrandProperties implements Validator {
     }
 
     /** The node groups this node serves. */
-    public java.util.List<String> getNodeGroups() {
+    public List<String> getNodeGroups() {
         return nodeGroups;
     }
 
     /** Sets the node groups this node serves. */
-    public void setNodeGroups(java.util.List<String> nodeGroups) {
+    public void setNodeGroups(List<String> nodeGroups) {
         this.nodeGroups = nodeGroups;
     }
 
@@ -629,48 +632,33 @@ public class ErrandProperties implements Validator {
             builder.nodeId(nodeId);
         }
         queues.forEach((name, queue) -> builder.queue(name, queue.getConcurrency()));
-        builder.threadNamePrefix(threadNamePrefix);
-        builder.processingEnabled(processingEnabled)
-                .pollInterval(pollInterval)
-                .claimBatchSize(claimBatchSize)
-                .prefetch(prefetch)
-                .leaseDuration(leaseDuration)
-                .heartbeatInterval(heartbeatInterval)
-                .completionFlushInterval(completionFlushInterval)
-                .completionBatchSize(completionBatchSize)
-                .rescueInterval(rescueInterval)
-                .shutdownTimeout(shutdownTimeout)
-                .succeededRetention(succeededRetention)
-                .pruneInterval(pruneInterval)
-                .failedRetention(failedRetention)
-                .cancelledRetention(cancelledRetention)
-                .batchRetention(batchRetention)
-                .prematureEventRetention(prematureEventRetention)
+        builder.threadNamePrefix(threadNamePrefix)
+                .processingEnabled(processingEnabled)
                 .historyEnabled(historyEnabled)
                 .processingLogsEnabled(processingLogs.isEnabled())
-                .historyRetention(historyRetention)
-                .historyStackTraceLimit(historyStackTraceLimit)
-                .scheduleFiringPercent(scheduleFiringPercent)
-                .scheduleLookahead(scheduleLookahead)
-                .unknownKindRetryDelay(unknownKindRetryDelay)
-                .defaultMaxAttempts(defaultMaxAttempts)
                 .tablePrefix(tablePrefix)
                 .migrationsEnabled(migrationsEnabled)
                 .claimStrategy(
                         claimStrategy == ClaimStrategy.OPTIMISTIC_VERSION
                                 ? ClaimStrategies.optimisticVersion()
-                                : ClaimStrategies.skipLocked());
+                                : ClaimStrategies.skipLocked())
+                .nodeGroups(nodeGroups.toArray(String[]::new))
+                .exclusive(exclusive);
         if (dialect != null) {
             builder.dialect(dialect);
         }
-        builder.nodeGroups(nodeGroups.toArray(String[]::new))
-                .exclusive(exclusive)
-                .startupDelay(startupDelay)
-                .minimumPollInterval(minimumPollInterval);
-        // Left at the default, the timeout follows the heartbeat interval (three of them when longer).
-        if (!Settings.DEAD_NODE_TIMEOUT.defaultValue().equals(deadNodeTimeout)) {
-            builder.deadNodeTimeout(deadNodeTimeout);
+        BeanWrapper values = new BeanWrapperImpl(this);
+        for (Setting<?> setting : Settings.nodeSettings()) {
+            Object value = values.getPropertyValue(setting.name());
+            // Left at the default, the dead-node timeout follows the heartbeat interval (three of them when longer).
+            if (setting != Settings.DEAD_NODE_TIMEOUT || !setting.defaultValue().equals(value)) {
+                set(builder, setting, value);
+            }
         }
+    }
+
+    private static <T extends Comparable<? super T>> void set(ErrandBuilder builder, Setting<T> setting, Object value) {
+        builder.set(setting, setting.type().cast(value));
     }
 
     /** Validates {@code ErrandProperties} only. */
@@ -682,154 +670,137 @@ public class ErrandProperties implements Validator {
     /** Checks every value against its allowed range; each error names the property. */
     @Override
     public void validate(Object target, Errors errors) {
-        ErrandProperties p = (ErrandProperties) target;
-        if (p.nodeId != null && (p.nodeId.isBlank() || p.nodeId.length() > 200)) {
-            reject(errors, "nodeId", "errand.node-id must be 1 to 200 non-blank characters, got \"" + p.nodeId + "\"");
+        ErrandProperties properties = (ErrandProperties) target;
+        properties.checkNode(errors);
+        properties.checkQueues(errors);
+        properties.checkTable(errors);
+        properties.checkCluster(errors);
+        properties.checkSchedules(errors);
+        properties.stats.check(errors);
+        properties.taskExecutor.check(errors);
+    }
+
+    /** The node's own names: its id, thread names, tables, dialect and claim strategy. */
+    private void checkNode(Errors errors) {
+        if (nodeId != null && (nodeId.isBlank() || nodeId.length() > 200)) {
+            reject(errors, "nodeId", "errand.node-id must be 1 to 200 non-blank characters, got \"" + nodeId + "\"");
         }
-        if (p.queues != null) {
-            p.queues.forEach((name, queue) -> {
-                if (name.isBlank() || name.length() > 100) {
-                    reject(
-                            errors,
-                            null,
-                            "errand.queues: queue name must be 1 to 100 non-blank characters, got \"" + name + "\"");
-                }
-                Integer concurrency = queue == null ? null : queue.getConcurrency();
-                Settings.CONCURRENCY
-                        .problem("errand.queues." + name + ".concurrency", concurrency)
-                        .ifPresent(problem -> reject(errors, null, problem));
-            });
-        }
-        if (p.threadNamePrefix == null
-                || p.threadNamePrefix.isBlank()
-                || p.threadNamePrefix.length() > 40
-                || !p.threadNamePrefix.equals(p.threadNamePrefix.strip())
-                || p.threadNamePrefix.chars().anyMatch(Character::isISOControl)) {
+        if (threadNamePrefix == null
+                || threadNamePrefix.isBlank()
+                || threadNamePrefix.length() > 40
+                || !threadNamePrefix.equals(threadNamePrefix.strip())
+                || threadNamePrefix.chars().anyMatch(Character::isISOControl)) {
             reject(
                     errors,
                     "threadNamePrefix",
                     "errand.thread-name-prefix must be 1 to 40 characters without"
                             + " surrounding spaces or control characters, for example \"billing-\", got "
-                            + (p.threadNamePrefix == null ? "nothing" : "\"" + p.threadNamePrefix + "\""));
+                            + (threadNamePrefix == null ? "nothing" : "\"" + threadNamePrefix + "\""));
         }
-        if (p.schedules != null) {
-            p.schedules.forEach((name, spec) -> {
-                try {
-                    spec.build(name);
-                } catch (IllegalArgumentException e) {
-                    reject(errors, null, "errand.schedules." + name + ": " + e.getMessage());
-                }
-            });
+        if (tablePrefix == null || !TABLE_PREFIX.matcher(tablePrefix).matches()) {
+            reject(
+                    errors,
+                    "tablePrefix",
+                    "errand.table-prefix must be a letter or '_' followed by letters, digits"
+                            + " or '_', at most 40 characters in all (for example \"errand_\"), got \"" + tablePrefix
+                            + "\"");
         }
-        if (p.dialect != null
-                && !ErrandBuilder.dialectNames().contains(p.dialect.trim().toLowerCase(Locale.ROOT))) {
+        if (dialect != null
+                && !ErrandBuilder.dialectNames().contains(dialect.trim().toLowerCase(Locale.ROOT))) {
             reject(
                     errors,
                     "dialect",
                     "errand.dialect must be one of " + String.join(", ", ErrandBuilder.dialectNames())
-                            + " (or unset to detect it), got \"" + p.dialect + "\"");
+                            + " (or unset to detect it), got \"" + dialect + "\"");
         }
-        if (p.claimStrategy == null) {
+        if (claimStrategy == null) {
             reject(errors, "claimStrategy", "errand.claim-strategy must be skip-locked or optimistic-version");
         }
-        check(errors, Settings.POLL_INTERVAL, p.pollInterval);
-        check(errors, Settings.DEAD_NODE_TIMEOUT, p.deadNodeTimeout);
-        check(errors, Settings.STARTUP_DELAY, p.startupDelay);
-        check(errors, Settings.MINIMUM_POLL_INTERVAL, p.minimumPollInterval);
-        if (p.nodeGroups != null) {
-            for (String group : p.nodeGroups) {
+    }
+
+    /** Each queue's name and concurrency. */
+    private void checkQueues(Errors errors) {
+        if (queues == null) {
+            return;
+        }
+        queues.forEach((name, queue) -> {
+            if (name.isBlank() || name.length() > 100) {
+                reject(
+                        errors,
+                        null,
+                        "errand.queues: queue name must be 1 to 100 non-blank characters, got \"" + name + "\"");
+            }
+            Integer concurrency = queue == null ? null : queue.getConcurrency();
+            Settings.CONCURRENCY
+                    .problem("errand.queues." + name + ".concurrency", concurrency)
+                    .ifPresent(problem -> reject(errors, null, problem));
+        });
+    }
+
+    /**
+     * Every node setting of the core's table, against the table's range (unset passes where unset is the
+     * setting's default), then the rule that binds two of them: a lease outlives two heartbeats.
+     */
+    private void checkTable(Errors errors) {
+        BeanWrapper values = new BeanWrapperImpl(this);
+        for (Setting<?> setting : Settings.nodeSettings()) {
+            Object value = values.getPropertyValue(setting.name());
+            if (value != null || setting.defaultValue() != null) {
+                check(errors, setting, value);
+            }
+        }
+        boolean inRange = !errors.hasFieldErrors("leaseDuration") && !errors.hasFieldErrors("heartbeatInterval");
+        if (inRange && leaseDuration.compareTo(heartbeatInterval.multipliedBy(2)) < 0) {
+            reject(
+                    errors,
+                    "leaseDuration",
+                    "errand.lease-duration (" + DurationText.of(leaseDuration)
+                            + ") must be at least twice errand.heartbeat-interval ("
+                            + DurationText.of(heartbeatInterval)
+                            + "), or one slow heartbeat would let rescue take healthy tasks");
+        }
+    }
+
+    /** The node groups' names, and exclusive mode against processing. */
+    private void checkCluster(Errors errors) {
+        if (nodeGroups != null) {
+            for (String group : nodeGroups) {
                 try {
-                    dev.errand.config.ClusterSettings.requireGroup(group);
+                    ClusterSettings.requireGroup(group);
                 } catch (IllegalArgumentException e) {
                     reject(errors, "nodeGroups", "errand.node-groups: " + e.getMessage());
                 }
             }
         }
-        if (p.exclusive && !p.processingEnabled) {
+        if (exclusive && !processingEnabled) {
             reject(
                     errors,
                     "exclusive",
                     "errand.exclusive=true and errand.processing-enabled=false conflict: an exclusive node claims"
                             + " only its own tasks, a disabled node none; set one of them");
         }
-        check(errors, Settings.CLAIM_BATCH_SIZE, p.claimBatchSize);
-        check(errors, Settings.PREFETCH, p.prefetch);
-        boolean leaseOk = check(errors, Settings.LEASE_DURATION, p.leaseDuration);
-        boolean heartbeatOk = check(errors, Settings.HEARTBEAT_INTERVAL, p.heartbeatInterval);
-        check(errors, Settings.COMPLETION_FLUSH_INTERVAL, p.completionFlushInterval);
-        check(errors, Settings.COMPLETION_BATCH_SIZE, p.completionBatchSize);
-        check(errors, Settings.RESCUE_INTERVAL, p.rescueInterval);
-        check(errors, Settings.SHUTDOWN_TIMEOUT, p.shutdownTimeout);
-        if (p.succeededRetention != null) {
-            check(errors, Settings.SUCCEEDED_RETENTION, p.succeededRetention);
-        }
-        check(errors, Settings.PRUNE_INTERVAL, p.pruneInterval);
-        if (p.failedRetention != null) {
-            check(errors, Settings.FAILED_RETENTION, p.failedRetention);
-        }
-        if (p.cancelledRetention != null) {
-            check(errors, Settings.CANCELLED_RETENTION, p.cancelledRetention);
-        }
-        if (p.batchRetention != null) {
-            check(errors, Settings.BATCH_RETENTION, p.batchRetention);
-        }
-        if (p.prematureEventRetention != null) {
-            check(errors, Settings.PREMATURE_EVENT_RETENTION, p.prematureEventRetention);
-        }
-        check(errors, Settings.HISTORY_RETENTION, p.historyRetention);
-        check(errors, Settings.HISTORY_STACK_TRACE_LIMIT, p.historyStackTraceLimit);
-        check(errors, Settings.SCHEDULE_FIRING_PERCENT, p.scheduleFiringPercent);
-        check(errors, Settings.SCHEDULE_LOOKAHEAD, p.scheduleLookahead);
-        check(errors, Settings.UNKNOWN_KIND_RETRY_DELAY, p.unknownKindRetryDelay);
-        check(errors, Settings.DEFAULT_MAX_ATTEMPTS, p.defaultMaxAttempts);
-        if (p.tablePrefix == null || !TABLE_PREFIX.matcher(p.tablePrefix).matches()) {
-            reject(
-                    errors,
-                    "tablePrefix",
-                    "errand.table-prefix must be a letter or '_' followed by letters, digits"
-                            + " or '_', at most 40 characters in all (for example \"errand_\"), got \"" + p.tablePrefix
-                            + "\"");
-        }
-        if (leaseOk && heartbeatOk && p.leaseDuration.compareTo(p.heartbeatInterval.multipliedBy(2)) < 0) {
-            reject(
-                    errors,
-                    "leaseDuration",
-                    "errand.lease-duration (" + DurationText.of(p.leaseDuration)
-                            + ") must be at least twice errand.heartbeat-interval ("
-                            + DurationText.of(p.heartbeatInterval)
-                            + "), or one slow heartbeat would let rescue take healthy tasks");
-        }
-        range(
-                errors,
-                "stats.cacheDuration",
-                "errand.stats.cache-duration",
-                p.stats.cacheDuration,
-                Duration.ZERO,
-                STATS_CACHE_MAX);
-        range(
-                errors,
-                "stats.overdueAfter",
-                "errand.stats.overdue-after",
-                p.stats.overdueAfter,
-                OVERDUE_MIN,
-                OVERDUE_MAX);
-        String queue = p.taskExecutor.queue;
-        if (queue == null || queue.isBlank() || queue.length() > 100) {
-            reject(
-                    errors,
-                    "taskExecutor.queue",
-                    "errand.task-executor.queue must be 1 to 100 non-blank characters," + " got "
-                            + (queue == null ? "null" : "\"" + queue + "\""));
-        }
     }
 
-    private static <T extends Comparable<? super T>> boolean check(Errors errors, Setting<T> setting, T value) {
-        var problem = setting.problem("errand." + setting.property(), value);
-        problem.ifPresent(message -> reject(errors, setting.name(), message));
-        return problem.isEmpty();
+    /** Every schedule declared in properties builds. */
+    private void checkSchedules(Errors errors) {
+        if (schedules == null) {
+            return;
+        }
+        schedules.forEach((name, spec) -> {
+            try {
+                spec.build(name);
+            } catch (IllegalArgumentException e) {
+                reject(errors, null, "errand.schedules." + name + ": " + e.getMessage());
+            }
+        });
     }
 
-    private static boolean range(
+    private static <T extends Comparable<? super T>> void check(Errors errors, Setting<T> setting, Object value) {
+        setting.problem("errand." + setting.property(), setting.type().cast(value))
+                .ifPresent(message -> reject(errors, setting.name(), message));
+    }
+
+    private static void range(
             Errors errors, String field, String property, Duration value, Duration min, Duration max) {
         if (value == null || value.compareTo(min) < 0 || value.compareTo(max) > 0) {
             reject(
@@ -837,9 +808,7 @@ public class ErrandProperties implements Validator {
                     field,
                     property + " must be between " + DurationText.of(min) + " and " + DurationText.of(max) + ", got "
                             + DurationText.of(value));
-            return false;
         }
-        return true;
     }
 
     private static void reject(Errors errors, String field, String message) {
@@ -876,6 +845,17 @@ public class ErrandProperties implements Validator {
         /** How long past its run time a pending task must wait to count as overdue in the health details: 1s to 30d. */
         private Duration overdueAfter = Duration.ofMinutes(5);
 
+        private void check(Errors errors) {
+            range(
+                    errors,
+                    "stats.cacheDuration",
+                    "errand.stats.cache-duration",
+                    cacheDuration,
+                    Duration.ZERO,
+                    STATS_CACHE_MAX);
+            range(errors, "stats.overdueAfter", "errand.stats.overdue-after", overdueAfter, OVERDUE_MIN, OVERDUE_MAX);
+        }
+
         /** How long statistics are reused. */
         public Duration getCacheDuration() {
             return cacheDuration;
@@ -905,6 +885,16 @@ public class ErrandProperties implements Validator {
 
         /** The queue that runnables persisted by the errandTaskExecutor go to; it must be declared in errand.queues (or be "default" when none is). */
         private String queue = "default";
+
+        private void check(Errors errors) {
+            if (queue == null || queue.isBlank() || queue.length() > 100) {
+                reject(
+                        errors,
+                        "taskExecutor.queue",
+                        "errand.task-executor.queue must be 1 to 100 non-blank characters," + " got "
+                                + (queue == null ? "null" : "\"" + queue + "\""));
+            }
+        }
 
         /** Whether to register the executor. */
         public boolean isEnabled() {
