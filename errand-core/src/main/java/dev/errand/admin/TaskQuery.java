@@ -8,23 +8,20 @@ import dev.errand.task.TaskState;
  * A filter and page for listing or counting tasks. Every filter is optional; tasks are listed by id.
  * Build one with {@link #builder()}; {@link #all()} matches everything.
  */
-public final class TaskQuery {
+public final class TaskQuery extends PagedQuery {
 
     /** The largest page size. */
-    public static final int MAX_LIMIT = 1_000;
+    public static final int MAX_LIMIT = PageRequest.MAX_LIMIT;
 
     private final TaskState state;
     private final String kind;
     private final String queue;
-    private final int offset;
-    private final int limit;
 
-    private TaskQuery(Builder builder) {
+    private TaskQuery(Builder builder, PageRequest page) {
+        super(page);
         this.state = builder.state;
         this.kind = builder.kind;
         this.queue = builder.queue;
-        this.offset = builder.offset;
-        this.limit = builder.limit;
     }
 
     /** A query for every task, first page of 50. */
@@ -52,23 +49,11 @@ public final class TaskQuery {
         return queue;
     }
 
-    /** How many matches to skip. */
-    public int offset() {
-        return offset;
-    }
-
-    /** The page size. */
-    public int limit() {
-        return limit;
-    }
-
     /** Builds a {@link TaskQuery}. */
-    public static final class Builder {
+    public static final class Builder extends PagedQuery.Builder<Builder> {
         private TaskState state;
         private String kind;
         private String queue;
-        private int offset;
-        private int limit = 50;
 
         private Builder() {}
 
@@ -93,27 +78,9 @@ public final class TaskQuery {
             return this;
         }
 
-        /** Skips this many matches (0 or more). */
-        public Builder offset(int offset) {
-            if (offset < 0) {
-                throw new IllegalArgumentException("offset must be 0 or more, got " + offset);
-            }
-            this.offset = offset;
-            return this;
-        }
-
-        /** Sets the page size (1 to 1000; default 50). */
-        public Builder limit(int limit) {
-            if (limit < 1 || limit > MAX_LIMIT) {
-                throw new IllegalArgumentException("limit must be between 1 and " + MAX_LIMIT + ", got " + limit);
-            }
-            this.limit = limit;
-            return this;
-        }
-
         /** Builds the query. */
         public TaskQuery build() {
-            return new TaskQuery(this);
+            return new TaskQuery(this, pageRequest());
         }
     }
 }

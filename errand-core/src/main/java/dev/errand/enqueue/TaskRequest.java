@@ -1,15 +1,13 @@
 package dev.errand.enqueue;
 
-import dev.errand.config.ClusterSettings;
-import dev.errand.config.Names;
-import dev.errand.config.Settings;
 import dev.errand.event.Condition;
-import dev.errand.retry.Delays;
+import dev.errand.task.EnqueueOptions;
 import dev.errand.task.TaskKind;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalInt;
 
 /**
  * A task to enqueue: its kind, payload and options. Create one with {@link #of(TaskKind, Object)} or,
@@ -25,42 +23,24 @@ import java.util.List;
 public final class TaskRequest {
 
     /** Longest unique key the schema stores. */
-    public static final int MAX_UNIQUE_KEY_LENGTH = 200;
+    public static final int MAX_UNIQUE_KEY_LENGTH = EnqueueOptions.MAX_UNIQUE_KEY_LENGTH;
     /** The earliest run time accepted (MariaDB's {@code DATETIME} starts here). */
-    public static final Instant EARLIEST_RUN_AT = Instant.parse("1000-01-01T00:00:00Z");
+    public static final Instant EARLIEST_RUN_AT = EnqueueOptions.EARLIEST_RUN_AT;
     /** The latest run time accepted (MariaDB's {@code DATETIME} ends here). */
-    public static final Instant LATEST_RUN_AT = Instant.parse("9999-12-31T23:59:59Z");
+    public static final Instant LATEST_RUN_AT = EnqueueOptions.LATEST_RUN_AT;
 
     private final String kind;
     private final Class<?> payloadType;
     private final Object payload;
-    private final Instant runAt;
-    private final Duration delay;
-    private final int priority;
-    private final String queue;
-    private final Integer maxAttempts;
-    private final String uniqueKey;
+    private final EnqueueOptions options;
     private final List<Condition> conditions;
-    private final Instant expiresAt;
-    private final Duration expiresIn;
-    private final String node;
-    private final String nodeGroup;
 
-    private TaskRequest(Builder builder) {
+    private TaskRequest(Builder builder, EnqueueOptions options) {
         this.kind = builder.kind;
         this.payloadType = builder.payloadType;
         this.payload = builder.payload;
-        this.runAt = builder.runAt;
-        this.delay = builder.delay;
-        this.priority = builder.priority;
-        this.queue = builder.queue;
-        this.maxAttempts = builder.maxAttempts;
-        this.uniqueKey = builder.uniqueKey;
+        this.options = options;
         this.conditions = List.copyOf(builder.conditions);
-        this.expiresAt = builder.expiresAt;
-        this.expiresIn = builder.expiresIn;
-        this.node = builder.node;
-        this.nodeGroup = builder.nodeGroup;
     }
 
     /**
@@ -111,14 +91,7 @@ public final class TaskRequest {
      *     supported database stores
      */
     public static Instant requireRunAt(Instant instant) {
-        if (instant == null) {
-            throw new IllegalArgumentException("runAt must not be null; omit it to run the task now");
-        }
-        if (instant.isBefore(EARLIEST_RUN_AT) || instant.isAfter(LATEST_RUN_AT)) {
-            throw new IllegalArgumentException("runAt must be between " + EARLIEST_RUN_AT + " and " + LATEST_RUN_AT
-                    + ", the range every supported database stores, got " + instant);
-        }
-        return instant;
+        return EnqueueOptions.requireRunAt(instant);
     }
 
     /** The kind name. */
@@ -136,34 +109,40 @@ public final class TaskRequest {
         return payload;
     }
 
+    /** The options shared with continuations: run time, priority, queue, attempts, pinning, key, deadline. */
+    public EnqueueOptions options() {
+        return options;
+    }
+
     /** The explicit run time, or {@code null}. */
     public Instant runAt() {
-        return runAt;
+        return options.runAt().orElse(null);
     }
 
     /** The delay after the database's current time; zero unless set. */
     public Duration delay() {
-        return delay;
+        return options.delay().orElse(Duration.ZERO);
     }
 
     /** The priority, 1 (first) to 10 (last). */
     public int priority() {
-        return priority;
+        return options.priority().orElse(EnqueueOptions.DEFAULT_PRIORITY);
     }
 
     /** The queue name, or {@code null} for the default queue. */
     public String queue() {
-        return queue;
+        return options.queue().orElse(null);
     }
 
     /** The maximum attempts, or {@code null} for the kind's or engine's default. */
     public Integer maxAttempts() {
-        return maxAttempts;
+        OptionalInt maxAttempts = options.maxAttempts();
+        return maxAttempts.isPresent() ? Integer.valueOf(maxAttempts.getAsInt()) : null;
     }
 
     /** The unique key, or {@code null}. */
     public String uniqueKey() {
-        return uniqueKey;
+        return options.uniqueKey().orElse(null);
     }
 
     /** The conditions the task waits for, in the order given; empty if it does not wait. */
@@ -173,137 +152,35 @@ public final class TaskRequest {
 
     /** The absolute deadline, or {@code null}. */
     public Instant expiresAt() {
-        return expiresAt;
+        return options.expiresAt().orElse(null);
     }
 
     /** The deadline relative to the enqueue, on the database's clock, or {@code null}. */
     public Duration expiresIn() {
-        return expiresIn;
+        return options.expiresIn().orElse(null);
     }
 
     /** The node the task is pinned to, or {@code null}: only that node claims it. */
     public String node() {
-        return node;
+        return options.node().orElse(null);
     }
 
     /** The node group the task is pinned to, or {@code null}: only nodes of that group claim it. */
     public String nodeGroup() {
-        return nodeGroup;
+        return options.nodeGroup().orElse(null);
     }
 
-    /** Builds a {@link TaskRequest}. */
-    public static final class Builder {
+    /** Builds a {@link TaskRequest}, with the setters of {@link EnqueueOptions.Builder} and its own. */
+    public static final class Builder extends EnqueueOptions.Builder<Builder> {
         private final String kind;
         private final Class<?> payloadType;
         private final Object payload;
-        private Instant runAt;
-        private Duration delay = Duration.ZERO;
-        private int priority = 5;
-        private String queue;
-        private Integer maxAttempts;
-        private String uniqueKey;
         private final List<Condition> conditions = new ArrayList<>();
-        private Instant expiresAt;
-        private Duration expiresIn;
-        private String node;
-        private String nodeGroup;
 
         private Builder(String kind, Class<?> payloadType, Object payload) {
             this.kind = TaskKind.requireValidName(kind);
             this.payloadType = payloadType;
             this.payload = payload;
-        }
-
-        /**
-         * Runs the task no earlier than {@code instant}. Replaces any delay.
-         *
-         * @throws IllegalArgumentException if null, or outside the years 1000 to 9999
-         */
-        public Builder runAt(Instant instant) {
-            this.runAt = requireRunAt(instant);
-            this.delay = Duration.ZERO;
-            return this;
-        }
-
-        /**
-         * Runs the task no earlier than {@code delay} after the database's current time. Replaces any
-         * {@link #runAt(Instant)}.
-         *
-         * @throws IllegalArgumentException if null, negative or longer than {@link Delays#MAX}
-         */
-        public Builder delay(Duration delay) {
-            this.delay = Delays.require("delay", delay);
-            this.runAt = null;
-            return this;
-        }
-
-        /**
-         * Sets the priority: 1 runs first, 10 last (default 5).
-         *
-         * @throws IllegalArgumentException if outside 1..10
-         */
-        public Builder priority(int priority) {
-            if (priority < 1 || priority > 10) {
-                throw new IllegalArgumentException(
-                        "priority must be between 1 (runs first) and 10 (runs last), got " + priority);
-            }
-            this.priority = priority;
-            return this;
-        }
-
-        /**
-         * Sets the queue; it must be declared on the Errand node that enqueues.
-         *
-         * @throws IllegalArgumentException if it is not a valid queue name
-         */
-        public Builder queue(String queue) {
-            this.queue = Names.require("queue", queue, 100);
-            return this;
-        }
-
-        /**
-         * Sets the most attempts for this task.
-         *
-         * @throws IllegalArgumentException if outside 1..1000
-         */
-        public Builder maxAttempts(int maxAttempts) {
-            this.maxAttempts = Settings.MAX_ATTEMPTS.require(maxAttempts);
-            return this;
-        }
-
-        /**
-         * Pins the task to one node: only the node with this id claims it. With {@link #nodeGroup} as well,
-         * the group is where a kind whose pin policy falls back sends it once the node is dead.
-         *
-         * @throws IllegalArgumentException if the id is blank, padded, longer than 200 characters or holds a
-         *     control character
-         */
-        public Builder node(String nodeId) {
-            this.node = Names.require("Pinned node id", nodeId, 200);
-            return this;
-        }
-
-        /**
-         * Pins the task to a node group: only nodes that serve this group claim it.
-         *
-         * @throws IllegalArgumentException if the name is empty, padded, longer than 200 characters, or
-         *     holds a comma or control character
-         */
-        public Builder nodeGroup(String group) {
-            this.nodeGroup = ClusterSettings.requireGroup(group);
-            return this;
-        }
-
-        /**
-         * Sets a unique key: while a task with this key is pending, waiting or running, enqueueing
-         * another returns the existing task (see {@link Enqueued#deduplicated()}) and writes nothing.
-         *
-         * @throws IllegalArgumentException if blank, padded with whitespace, longer than 200 characters
-         *     or holding a control character
-         */
-        public Builder uniqueKey(String uniqueKey) {
-            this.uniqueKey = Names.require("uniqueKey", uniqueKey, MAX_UNIQUE_KEY_LENGTH);
-            return this;
         }
 
         /**
@@ -344,21 +221,7 @@ public final class TaskRequest {
          * @throws IllegalArgumentException if the deadline is null or already past
          */
         public Builder expiresAt(Instant deadline) {
-            this.expiresAt = Condition.requireFuture("The task's deadline", deadline);
-            this.expiresIn = null;
-            return this;
-        }
-
-        /**
-         * Fails the task as expired if it has not run within {@code timeout} of being enqueued (database
-         * clock). Replaces any {@link #expiresAt(Instant)}.
-         *
-         * @throws IllegalArgumentException if the timeout is null, not positive, or longer than {@link Delays#MAX}
-         */
-        public Builder expiresIn(Duration timeout) {
-            this.expiresIn = Condition.requirePositive("The task's expiry timeout", timeout);
-            this.expiresAt = null;
-            return this;
+            return deadline(deadline);
         }
 
         /**
@@ -368,6 +231,9 @@ public final class TaskRequest {
          *     are absolute, or both relative), or the task's deadline is before its run time
          */
         public TaskRequest build() {
+            EnqueueOptions options = options();
+            Instant expiresAt = options.expiresAt().orElse(null);
+            Duration expiresIn = options.expiresIn().orElse(null);
             for (Condition condition : conditions) {
                 boolean later = expiresAt != null
                                 && condition.deadline().isPresent()
@@ -381,15 +247,17 @@ public final class TaskRequest {
                             + " condition an earlier deadline, or none");
                 }
             }
+            Instant runAt = options.runAt().orElse(null);
             if (expiresAt != null && runAt != null && !expiresAt.isAfter(runAt)) {
                 throw new IllegalArgumentException("The task's deadline " + expiresAt + " is not after its run time "
                         + runAt + ", so it would always expire; move the deadline later");
             }
+            Duration delay = options.delay().orElse(Duration.ZERO);
             if (expiresIn != null && delay.compareTo(expiresIn) >= 0 && !delay.isZero()) {
                 throw new IllegalArgumentException("The task's expiry timeout " + expiresIn
                         + " is not longer than its delay " + delay + ", so it would always expire");
             }
-            return new TaskRequest(this);
+            return new TaskRequest(this, options);
         }
     }
 }

@@ -1,5 +1,7 @@
 package dev.errand.history;
 
+import dev.errand.admin.PageRequest;
+import dev.errand.admin.PagedQuery;
 import dev.errand.config.Names;
 import java.time.Instant;
 
@@ -7,27 +9,24 @@ import java.time.Instant;
  * A search of the attempt history: every filter is optional, attempts are listed newest first. Build one with
  * {@link #builder()}.
  */
-public final class AttemptQuery {
+public final class AttemptQuery extends PagedQuery {
 
     /** The largest page size. */
-    public static final int MAX_LIMIT = 1_000;
+    public static final int MAX_LIMIT = PageRequest.MAX_LIMIT;
 
     private final String kind;
     private final AttemptOutcome outcome;
     private final Instant finishedFrom;
     private final Instant finishedBefore;
     private final String errorContains;
-    private final int offset;
-    private final int limit;
 
-    private AttemptQuery(Builder builder) {
+    private AttemptQuery(Builder builder, PageRequest page) {
+        super(page);
         this.kind = builder.kind;
         this.outcome = builder.outcome;
         this.finishedFrom = builder.finishedFrom;
         this.finishedBefore = builder.finishedBefore;
         this.errorContains = builder.errorContains;
-        this.offset = builder.offset;
-        this.limit = builder.limit;
     }
 
     /** Starts a query: no filter, first page of 50. */
@@ -60,25 +59,13 @@ public final class AttemptQuery {
         return errorContains;
     }
 
-    /** How many matches to skip. */
-    public int offset() {
-        return offset;
-    }
-
-    /** The page size. */
-    public int limit() {
-        return limit;
-    }
-
     /** Builds an {@link AttemptQuery}. */
-    public static final class Builder {
+    public static final class Builder extends PagedQuery.Builder<Builder> {
         private String kind;
         private AttemptOutcome outcome;
         private Instant finishedFrom;
         private Instant finishedBefore;
         private String errorContains;
-        private int offset;
-        private int limit = 50;
 
         private Builder() {}
 
@@ -134,35 +121,9 @@ public final class AttemptQuery {
             return this;
         }
 
-        /**
-         * Skips the first {@code offset} matches.
-         *
-         * @throws IllegalArgumentException if negative
-         */
-        public Builder offset(int offset) {
-            if (offset < 0) {
-                throw new IllegalArgumentException("offset must be zero or more, got " + offset);
-            }
-            this.offset = offset;
-            return this;
-        }
-
-        /**
-         * Sets the page size.
-         *
-         * @throws IllegalArgumentException if outside 1..1000
-         */
-        public Builder limit(int limit) {
-            if (limit < 1 || limit > MAX_LIMIT) {
-                throw new IllegalArgumentException("limit must be between 1 and " + MAX_LIMIT + ", got " + limit);
-            }
-            this.limit = limit;
-            return this;
-        }
-
         /** Builds the query. */
         public AttemptQuery build() {
-            return new AttemptQuery(this);
+            return new AttemptQuery(this, pageRequest());
         }
     }
 }

@@ -152,7 +152,8 @@ class ErrandPropertiesRangeTest {
         return max instanceof Duration d ? d.plusNanos(1) : (Integer) max + 1;
     }
 
-    private static Map<String, JsonNode> metadata() throws Exception {
+    /** Every property of the published configuration metadata, by name. */
+    static Map<String, JsonNode> metadata() throws Exception {
         Map<String, JsonNode> properties = new HashMap<>();
         try (InputStream in =
                 ErrandProperties.class.getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {

@@ -11,7 +11,6 @@ import dev.errand.enqueue.TaskRequest;
 import dev.errand.spring.ErrandTask;
 import dev.errand.task.TaskDefinition;
 import java.io.IOException;
-import java.io.InputStream;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -36,7 +35,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.beans.BeanWrapperImpl;
 import org.springframework.validation.BeanPropertyBindingResult;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Every setting of the core's table, {@link Settings}, is set, bound and documented the same way: a setter
@@ -157,7 +155,7 @@ class SettingsTableTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("everySetting")
-    void everySettingHasAPropertyOrAReasonWhyNot(Setting<?> setting) throws IOException {
+    void everySettingHasAPropertyOrAReasonWhyNot(Setting<?> setting) throws Exception {
         Place place = place(setting);
         if (place.property() == null) {
             assertThat(place.noPropertyBecause())
@@ -218,7 +216,7 @@ class SettingsTableTest {
     }
 
     @Test
-    void everyPropertyHasARowInSpringMdAndEveryRowIsAProperty() throws IOException {
+    void everyPropertyHasARowInSpringMdAndEveryRowIsAProperty() throws Exception {
         Set<String> properties = new TreeSet<>(metadata().keySet());
         Set<String> rows = table(SPRING, PROPERTY_TABLE).keySet();
         // A map of properties, such as errand.queues, has one row per entry's property: errand.queues.<name>.x.
@@ -320,31 +318,27 @@ class SettingsTableTest {
     }
 
     /** The errand.* properties of the published configuration metadata, by name. */
-    private static Map<String, JsonNode> metadata() throws IOException {
-        Map<String, JsonNode> properties = new LinkedHashMap<>();
-        try (InputStream in =
-                ErrandProperties.class.getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
-            assertThat(in).as("generated configuration metadata").isNotNull();
-            for (JsonNode property : JsonMapper.builder().build().readTree(in).get("properties")) {
-                String name = property.get("name").asString();
-                if (name.startsWith("errand.")) {
-                    properties.put(name, property);
-                }
-            }
-        }
+    private static Map<String, JsonNode> metadata() throws Exception {
+        Map<String, JsonNode> properties = new LinkedHashMap<>(ErrandPropertiesRangeTest.metadata());
+        properties.keySet().removeIf(name -> !name.startsWith("errand."));
         return properties;
     }
 
-    /** A value in the setting's range other than its default: next to it, or the minimum if it has none. */
+    /** A value of the setting's range that is not its default: one unit above or below it, or the minimum. */
     private static Object another(Setting<?> setting) {
-        if (setting.defaultValue() instanceof Duration duration) {
-            Duration up = duration.plusMillis(1);
-            return up.compareTo((Duration) setting.max()) <= 0 ? up : duration.minusMillis(1);
-        }
-        if (setting.defaultValue() instanceof Integer number) {
-            return number < (Integer) setting.max() ? number + 1 : number - 1;
-        }
-        return setting.min();
+        List<Object> candidates = setting.defaultValue() instanceof Duration duration
+                ? List.of(duration.plusMillis(1), duration.minusMillis(1))
+                : setting.defaultValue() instanceof Integer number
+                        ? List.of(number + 1, number - 1)
+                        : List.of(setting.min());
+        return candidates.stream()
+                .filter(value -> problem(setting, value).isEmpty())
+                .findFirst()
+                .orElseThrow();
+    }
+
+    private static <T extends Comparable<? super T>> Optional<String> problem(Setting<T> setting, Object value) {
+        return setting.problem(setting.name(), setting.type().cast(value));
     }
 
     /** A builder that needs no schema: the dialect is given and migrations are off. */
