@@ -94,6 +94,24 @@ public class ConsoleTestApp {
         }
     }
 
+    /**
+     * A replacement of the console's chain (by its bean name) that permits everything on the console's path and
+     * turns CSRF off: the console's own checks must still hold.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnProperty(name = "test.open-console-chain", havingValue = "true")
+    static class OpenConsoleChain {
+        @Bean
+        @org.springframework.core.annotation.Order(1)
+        SecurityFilterChain errandConsoleSecurityFilterChain(HttpSecurity http) throws Exception {
+            return http.securityMatcher("/errand/**")
+                    .authorizeHttpRequests(requests -> requests.anyRequest().permitAll())
+                    .httpBasic(basic -> {})
+                    .csrf(csrf -> csrf.disable())
+                    .build();
+        }
+    }
+
     /** The application's own chain: everything authenticated, form login and Basic, and CSRF turned off. */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnProperty(name = "test.security", havingValue = "app-chain")
