@@ -42,21 +42,23 @@ async function route(keepFlash) {
   }
   const render = found[2](found[0]);
   const mine = ++generation;
-  const draw = async () => {
-    const content = await render(params);
-    if (mine === generation) replace(main, content.node);
-    return content;
-  };
-  onAction(async () => { await draw(); });
-  try {
-    const content = await draw();
-    if (content.refreshSeconds) {
-      const timer = setInterval(() => draw().catch(showError), content.refreshSeconds * 1000);
-      stopCurrent = () => clearInterval(timer);
+  let timer = null;
+  // Each drawing of the page says whether to draw it again, and when: a page that refreshes itself keeps doing
+  // so, and one whose state changed after an action (a retried task) starts to.
+  const cycle = async () => {
+    clearTimeout(timer);
+    try {
+      const content = await render(params);
+      if (mine !== generation) return;
+      replace(main, content.node);
+      if (content.refreshSeconds) timer = setTimeout(cycle, content.refreshSeconds * 1000);
+    } catch (error) {
+      if (mine === generation) showError(error);
     }
-  } catch (error) {
-    showError(error);
-  }
+  };
+  stopCurrent = () => clearTimeout(timer);
+  onAction(cycle);
+  await cycle();
 }
 
 function showError(error) {

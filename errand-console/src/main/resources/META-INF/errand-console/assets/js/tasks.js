@@ -98,7 +98,10 @@ export async function taskPage(id) {
       : h('p', { class: 'muted' }, 'No predecessor or successor.'),
     h('h2', {}, 'Conditions, workflow and batch'),
     missing('The events this task waits for, its workflow\'s graph and its batch'));
-  return { node: view };
+  // A task that runs, or is about to, is shown again until it has moved on; a later one is left alone, so that
+  // the reschedule field is not reset while someone types in it.
+  const soon = task.state === 'running' || (task.state === 'pending' && new Date(task.runAt) - Date.now() < 5000);
+  return { node: view, refreshSeconds: soon ? 2 : 0 };
 }
 
 function attempts(list) {
