@@ -55,11 +55,14 @@ class ConsoleAssetsTest {
     void thePageLoadsNothingFromOutsideAndHasNoInlineScriptOrStyle() throws IOException {
         String page = Files.readString(ROOT.resolve("index.html"), StandardCharsets.UTF_8);
         assertThat(page).doesNotContain("http://", "https://", "//cdn", "style=", " on");
-        assertThat(Pattern.compile("<script(?![^>]*\\bsrc=)").matcher(page).find()).isFalse();
+        assertThat(Pattern.compile("<script(?![^>]*\\bsrc=)").matcher(page).find())
+                .isFalse();
         assertThat(page).doesNotContain("<style");
         for (Path file : files()) {
             String text = Files.readString(file, StandardCharsets.UTF_8);
-            assertThat(text).as(file.toString()).doesNotContainPattern("(?i)(src|href|url)\\s*[=(:]\\s*['\"]?https?://");
+            assertThat(text)
+                    .as(file.toString())
+                    .doesNotContainPattern("(?i)(src|href|url)\\s*[=(:]\\s*['\"]?https?://");
         }
     }
 }

@@ -50,10 +50,12 @@ class ConsoleAutoConfigurationTest {
     void withoutSpringSecurityItIsOffUnlessTurnedOn() {
         FilteredClassLoader noSecurity = new FilteredClassLoader("org.springframework.security");
         web().withClassLoader(noSecurity).run(context -> assertThat(context).doesNotHaveBean(ConsoleRoutes.class));
-        web().withClassLoader(noSecurity).withPropertyValues("errand.console.enabled=true").run(context -> {
-            assertThat(context).hasSingleBean(ConsoleRoutes.class);
-            assertThat(context.getBean(ConsoleAccess.class)).isInstanceOf(OpenConsoleAccess.class);
-        });
+        web().withClassLoader(noSecurity)
+                .withPropertyValues("errand.console.enabled=true")
+                .run(context -> {
+                    assertThat(context).hasSingleBean(ConsoleRoutes.class);
+                    assertThat(context.getBean(ConsoleAccess.class)).isInstanceOf(OpenConsoleAccess.class);
+                });
     }
 
     @Test

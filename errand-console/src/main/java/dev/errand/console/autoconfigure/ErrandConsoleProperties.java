@@ -149,8 +149,12 @@ public class ErrandConsoleProperties {
     }
 
     static String requirePath(String path) {
-        if (path == null || !PATH.matcher(path).matches() || path.contains("/./") || path.contains("/../")
-                || path.endsWith("/.") || path.endsWith("/..")) {
+        if (path == null
+                || !PATH.matcher(path).matches()
+                || path.contains("/./")
+                || path.contains("/../")
+                || path.endsWith("/.")
+                || path.endsWith("/..")) {
             throw new IllegalArgumentException("errand.console.path must be a path such as /errand or /ops/errand:"
                     + " segments of letters, digits, '-', '_' and '.', each after a '/', without a trailing slash;"
                     + " got '" + path + "'");
