@@ -160,7 +160,18 @@ class ConsoleSecurityTest {
                     "/api/batches/" + fixture.batch())) {
                 ok(viewer.get(path));
             }
-            assertThat(viewer.get("/").status()).isEqualTo(200);
+            Answer page = viewer.get("/");
+            assertThat(page.status()).isEqualTo(200);
+            for (String header : List.of(
+                    "Content-Security-Policy",
+                    "X-Frame-Options",
+                    "X-Content-Type-Options",
+                    "Cache-Control",
+                    "Referrer-Policy")) {
+                assertThat(page.response().headers().allValues(header))
+                        .as(header)
+                        .hasSize(1);
+            }
             for (String[] action : fixture.actions()) {
                 Answer answer = send(viewer, action, true);
                 assertThat(answer.status()).as(action[1]).isEqualTo(403);
@@ -250,8 +261,15 @@ class ConsoleSecurityTest {
     }
 
     @Test
-    void readOnlyRefusesEveryActionToTheAdminToo() {
-        try (RunningApp app = RunningApp.start(DB, "test.security=app-chain", "errand.console.read-only=true")) {
+    void readOnlyRefusesEveryActionToTheAdminTooAndALoginPageReceivesAnonymousBrowsers() {
+        try (RunningApp app = RunningApp.start(
+                DB, "test.security=app-chain", "errand.console.read-only=true", "errand.console.login-page=/login")) {
+            // With a login page, an anonymous browser is sent there; the API still answers 401.
+            ConsoleClient anonymous = new ConsoleClient(app.baseUrl() + "/errand", null, null);
+            Answer page = anonymous.get("/");
+            assertThat(page.status()).isEqualTo(302);
+            assertThat(page.header("Location")).endsWith("/login");
+            assertThat(anonymous.get("/api/overview").status()).isEqualTo(401);
             Fixture fixture = Fixture.in(app);
             Snapshot before = fixture.snapshot(app);
             ConsoleClient admin = new ConsoleClient(app.baseUrl() + "/errand", "admin", ConsoleTestApp.PASSWORD);
