@@ -263,6 +263,10 @@ class ConsoleApiTest {
         assertError(client.get("/api/nowhere"), 404, "There is no GET");
         assertError(client.post("/api/tasks/" + id + "/reschedule", "{\"runAt\":\"soon\"}"), 400, "ISO-8601");
         assertError(client.post("/api/tasks/" + id + "/reschedule", "not json"), 400, "not valid JSON");
+        assertError(
+                client.post("/api/tasks/" + id + "/reschedule", "{\"runAt\":\"0999-01-01T00:00:00Z\"}"),
+                400,
+                "runAt must be between");
         assertError(client.post("/api/tasks/" + id + "/reschedule", "[1]"), 400, "must be a JSON object");
         assertError(client.post("/api/tasks/" + id + "/reschedule", "{}"), 400, "needs the text field \"runAt\"");
         assertError(client.post("/api/queues/change", "{\"queue\":\"side\",\"concurrency\":-4}"), 400, "");

@@ -4,6 +4,7 @@ import dev.errand.Errand;
 import dev.errand.admin.Cancellation;
 import dev.errand.admin.Page;
 import dev.errand.admin.TaskQuery;
+import dev.errand.enqueue.TaskRequest;
 import dev.errand.task.Task;
 import dev.errand.task.TaskState;
 import java.time.Instant;
@@ -102,8 +103,9 @@ final class TaskApi {
     ServerResponse reschedule(ServerRequest request) {
         long id = Params.id(request, "task id");
         Instant runAt = Params.instant(Params.field(Json.body(request), "runAt"), "runAt");
-        if (runAt.isAfter(Instant.parse("9999-12-31T23:59:59Z"))) {
-            throw ApiException.badRequest("runAt must be before the year 10000");
+        if (runAt.isBefore(TaskRequest.EARLIEST_RUN_AT) || runAt.isAfter(TaskRequest.LATEST_RUN_AT)) {
+            throw ApiException.badRequest("runAt must be between " + TaskRequest.EARLIEST_RUN_AT + " and "
+                    + TaskRequest.LATEST_RUN_AT + ", got " + runAt);
         }
         Task task = find(id);
         if (!errand.admin().reschedule(id, runAt)) {
