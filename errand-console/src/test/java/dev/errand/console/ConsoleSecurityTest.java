@@ -378,6 +378,22 @@ class ConsoleSecurityTest {
             assertThat(routes).allSatisfy(route -> assertThat(route).contains("/ops/console"));
             ConsoleClient admin = new ConsoleClient(app.baseUrl() + "/ops/console", "admin", ConsoleTestApp.PASSWORD);
             ok(admin.session());
+            // The OpenAPI document describes every API route, and nothing else.
+            tools.jackson.databind.JsonNode documented =
+                    ok(admin.get("/api/openapi.json")).get("paths");
+            java.util.Set<String> described = new java.util.TreeSet<>();
+            documented.properties().forEach(path -> path.getValue()
+                    .properties()
+                    .forEach(method ->
+                            described.add(method.getKey().toUpperCase(java.util.Locale.ROOT) + " " + path.getKey())));
+            java.util.Set<String> served = new java.util.TreeSet<>();
+            java.util.regex.Matcher route = java.util.regex.Pattern.compile(
+                            "(GET|POST|DELETE) && /ops/console/api(/\\S+?)\\)")
+                    .matcher(String.join(" ", routes));
+            while (route.find()) {
+                served.add(route.group(1) + " " + route.group(2));
+            }
+            assertThat(described).isEqualTo(served);
             ConsoleClient elsewhere = new ConsoleClient(app.baseUrl() + "/errand", "admin", ConsoleTestApp.PASSWORD);
             assertThat(elsewhere.get("/api/session").status()).isEqualTo(404);
         }

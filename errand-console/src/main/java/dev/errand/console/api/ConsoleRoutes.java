@@ -24,7 +24,8 @@ import org.springframework.web.servlet.function.ServerResponse;
 
 /**
  * Every route of the console, all under its path: the page ({@code <path>/}), its assets
- * ({@code <path>/assets/**}) and the JSON API ({@code <path>/api/**}, described in {@code docs/CONSOLE.md}).
+ * ({@code <path>/assets/**}) and the JSON API ({@code <path>/api/**}, described in {@code docs/CONSOLE.md} and by
+ * the OpenAPI document at {@code <path>/api/openapi.json}).
  * Every API request is checked with {@link ConsoleAccess}: reading needs a viewer, and every request that is not
  * GET or HEAD needs a user who may act and a request that passed the CSRF protection. The console logs no
  * payload and no request body.
@@ -117,6 +118,7 @@ public final class ConsoleRoutes {
                 .POST(api + "/queues/change", cluster::changeQueue)
                 .POST(api + "/queues/reset", cluster::resetQueue)
                 .GET(api + "/history", history::search)
+                .GET(api + "/openapi.json", this::openApi)
                 .route(
                         RequestPredicates.path(api + "/**"),
                         request -> Json.error(
@@ -147,6 +149,12 @@ public final class ConsoleRoutes {
                     .body("Sign in to the application to open the Errand console.");
         }
         return ServerResponse.ok().contentType(MediaType.TEXT_HTML).body(new ClassPathResource(ASSETS + "index.html"));
+    }
+
+    private ServerResponse openApi(ServerRequest request) {
+        return ServerResponse.ok()
+                .contentType(MediaType.APPLICATION_JSON)
+                .body(new ClassPathResource(ASSETS + "openapi.json"));
     }
 
     private ServerResponse session(ServerRequest request) {
