@@ -1,0 +1,214 @@
+package dev.errand.console.api;
+
+import dev.errand.Errand;
+import dev.errand.console.access.ConsoleAccess;
+import dev.errand.console.access.ConsoleAccess.ConsoleUser;
+import dev.errand.error.ErrandException;
+import dev.errand.spring.TaskStatistics;
+import java.net.URI;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.MediaType;
+import org.springframework.web.servlet.function.HandlerFilterFunction;
+import org.springframework.web.servlet.function.HandlerFunction;
+import org.springframework.web.servlet.function.RequestPredicates;
+import org.springframework.web.servlet.function.RouterFunction;
+import org.springframework.web.servlet.function.RouterFunctions;
+import org.springframework.web.servlet.function.ServerRequest;
+import org.springframework.web.servlet.function.ServerResponse;
+
+/**
+ * Every route of the console, all under its path: the page ({@code <path>/}), its assets
+ * ({@code <path>/assets/**}) and the JSON API ({@code <path>/api/**}, described in {@code docs/CONSOLE.md} and by
+ * the OpenAPI document at {@code <path>/api/openapi.json}).
+ * Every API request is checked with {@link ConsoleAccess}: reading needs a viewer, and every request that is not
+ * GET or HEAD needs a user who may act and a request that passed the CSRF protection. The console logs no
+ * payload and no request body.
+ */
+public final class ConsoleRoutes {
+
+    private static final Logger log = LoggerFactory.getLogger(ConsoleRoutes.class);
+
+    /** Where the page and its assets are in the jar. */
+    public static final String ASSETS = "META-INF/errand-console/";
+
+    private final String path;
+    private final ConsoleAccess access;
+    private final Settings settings;
+    private final OverviewApi overview;
+    private final TaskApi tasks;
+    private final ScheduleApi schedules;
+    private final BatchApi batches;
+    private final ProcessApi processes;
+    private final EventApi events;
+    private final ClusterApi cluster;
+    private final HistoryApi history;
+    private final Errand errand;
+
+    /**
+     * What the page needs to know besides the data.
+     *
+     * @param readOnly whether every action is off
+     * @param refreshInterval how often the overview refreshes itself
+     */
+    public record Settings(boolean readOnly, Duration refreshInterval) {}
+
+    /**
+     * Creates the routes.
+     *
+     * @param path the console's path, such as {@code /errand}
+     * @param errand the node whose admin API the console uses
+     * @param statistics the cached task counts of the overview
+     * @param access who may view and act
+     * @param settings what the page needs to know
+     */
+    public ConsoleRoutes(
+            String path, Errand errand, TaskStatistics statistics, ConsoleAccess access, Settings settings) {
+        this.path = path;
+        this.errand = errand;
+        this.access = access;
+        this.settings = settings;
+        this.overview = new OverviewApi(errand, statistics);
+        this.tasks = new TaskApi(errand);
+        this.schedules = new ScheduleApi(errand);
+        this.batches = new BatchApi(errand);
+        this.processes = new ProcessApi(errand);
+        this.events = new EventApi(errand);
+        this.cluster = new ClusterApi(errand);
+        this.history = new HistoryApi(errand);
+    }
+
+    /** The router function that serves the console. */
+    public RouterFunction<ServerResponse> routerFunction() {
+        String api = path + "/api";
+        RouterFunction<ServerResponse> apiRoutes = RouterFunctions.route()
+                .GET(api + "/session", this::session)
+                .GET(api + "/overview", overview::overview)
+                .GET(api + "/tasks", tasks::list)
+                .GET(api + "/tasks/{id}", tasks::one)
+                .POST(api + "/tasks/{id}/retry", tasks::retry)
+                .POST(api + "/tasks/{id}/cancel", tasks::cancel)
+                .POST(api + "/tasks/{id}/request-cancel", tasks::requestCancel)
+                .POST(api + "/tasks/{id}/reschedule", tasks::reschedule)
+                .DELETE(api + "/tasks/{id}", tasks::delete)
+                .GET(api + "/schedules", schedules::list)
+                .POST(api + "/schedules/pause", schedules::pause)
+                .POST(api + "/schedules/resume", schedules::resume)
+                .GET(api + "/batches/{id}", batches::one)
+                .POST(api + "/batches/{id}/cancel", batches::cancel)
+                .GET(api + "/processes", processes::list)
+                .GET(api + "/process", processes::one)
+                .POST(api + "/processes/cancel", processes::cancel)
+                .POST(api + "/processes/rerun-failed", processes::rerunFailed)
+                .POST(api + "/processes/delete", processes::delete)
+                .GET(api + "/events", events::overview)
+                .POST(api + "/events/trigger", events::trigger)
+                .POST(api + "/events/delete-premature", events::deletePremature)
+                .GET(api + "/cluster", cluster::cluster)
+                .POST(api + "/cluster/repoll", cluster::repoll)
+                .POST(api + "/cluster/stop-processing", cluster::stopProcessing)
+                .POST(api + "/cluster/start-processing", cluster::startProcessing)
+                .POST(api + "/queues/pause", cluster::pauseQueue)
+                .POST(api + "/queues/resume", cluster::resumeQueue)
+                .POST(api + "/queues/change", cluster::changeQueue)
+                .POST(api + "/queues/reset", cluster::resetQueue)
+                .GET(api + "/history", history::search)
+                .GET(api + "/openapi.json", this::openApi)
+                .route(
+                        RequestPredicates.path(api + "/**"),
+                        request -> Json.error(
+                                404,
+                                "There is no " + request.method() + " " + request.path()
+                                        + " in the console API; see docs/CONSOLE.md"))
+                .filter(guard())
+                .build();
+        return RouterFunctions.route()
+                .GET(path, this::redirectToPage)
+                .GET(path + "/", this::page)
+                .add(RouterFunctions.resources(path + "/assets/**", new ClassPathResource(ASSETS + "assets/")))
+                .add(apiRoutes)
+                .build();
+    }
+
+    private ServerResponse redirectToPage(ServerRequest request) {
+        return ServerResponse.status(302)
+                .location(URI.create(request.servletRequest().getRequestURI() + "/"))
+                .build();
+    }
+
+    private ServerResponse page(ServerRequest request) {
+        ConsoleUser user = access.user(request.servletRequest());
+        if (!user.canView()) {
+            return ServerResponse.status(401)
+                    .contentType(MediaType.TEXT_PLAIN)
+                    .body("Sign in to the application to open the Errand console.");
+        }
+        return ServerResponse.ok().contentType(MediaType.TEXT_HTML).body(new ClassPathResource(ASSETS + "index.html"));
+    }
+
+    private ServerResponse openApi(ServerRequest request) {
+        return ServerResponse.ok()
+                .contentType(MediaType.APPLICATION_JSON)
+                .body(new ClassPathResource(ASSETS + "openapi.json"));
+    }
+
+    private ServerResponse session(ServerRequest request) {
+        ConsoleUser user = access.user(request.servletRequest());
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("user", user.name());
+        body.put("canAct", user.canAct());
+        body.put("reason", user.reason());
+        body.put("readOnly", settings.readOnly());
+        body.put("csrf", access.csrf(request.servletRequest()));
+        body.put("historyEnabled", errand.settings().historyEnabled());
+        body.put("refreshSeconds", settings.refreshInterval().toSeconds());
+        body.put("nodeId", errand.settings().nodeId());
+        body.put("dialect", errand.dialectName());
+        return Json.ok(body);
+    }
+
+    private HandlerFilterFunction<ServerResponse, ServerResponse> guard() {
+        return (request, next) -> {
+            ConsoleUser user = access.user(request.servletRequest());
+            if (!user.canView()) {
+                return Json.error(401, "Sign in to the application to use the Errand console");
+            }
+            if (!isSafe(request.method())) {
+                if (!user.canAct()) {
+                    return Json.error(403, "This action is refused: " + user.reason());
+                }
+                String csrf = access.csrfProblem(request.servletRequest());
+                if (csrf != null) {
+                    return Json.error(403, "This action is refused: " + csrf);
+                }
+            }
+            return handle(request, next);
+        };
+    }
+
+    private static ServerResponse handle(ServerRequest request, HandlerFunction<ServerResponse> next) throws Exception {
+        try {
+            return next.handle(request);
+        } catch (ApiException e) {
+            return Json.error(e.status(), e.getMessage());
+        } catch (IllegalArgumentException e) {
+            return Json.error(400, e.getMessage());
+        } catch (ErrandException e) {
+            // The operation's name and the database's message; never a payload.
+            log.warn("Errand console: {} {} failed: {}", request.method(), request.path(), e.getMessage(), e);
+            return Json.error(503, "Errand could not reach the database; see the application's log");
+        } catch (org.springframework.dao.DataAccessException e) {
+            log.warn("Errand console: {} {} failed: {}", request.method(), request.path(), e.getMessage(), e);
+            return Json.error(503, "Errand could not reach the database; see the application's log");
+        }
+    }
+
+    private static boolean isSafe(HttpMethod method) {
+        return HttpMethod.GET.equals(method) || HttpMethod.HEAD.equals(method);
+    }
+}

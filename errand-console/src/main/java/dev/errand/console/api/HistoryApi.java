@@ -1,0 +1,59 @@
+package dev.errand.console.api;
+
+import dev.errand.Errand;
+import dev.errand.admin.Page;
+import dev.errand.history.Attempt;
+import dev.errand.history.AttemptOutcome;
+import dev.errand.history.AttemptQuery;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.web.servlet.function.ServerRequest;
+import org.springframework.web.servlet.function.ServerResponse;
+
+/** The attempt history: a search by kind, outcome, finish time and error text. */
+final class HistoryApi {
+
+    private final Errand errand;
+
+    HistoryApi(Errand errand) {
+        this.errand = errand;
+    }
+
+    ServerResponse search(ServerRequest request) {
+        AttemptQuery.Builder query = AttemptQuery.builder()
+                .offset(Params.integer(request, "offset", 0, 0, Integer.MAX_VALUE))
+                .limit(Params.integer(request, "limit", 50, 1, AttemptQuery.MAX_LIMIT));
+        String kind = Params.text(request, "kind");
+        if (kind != null) {
+            query.kind(kind);
+        }
+        AttemptOutcome outcome = Params.enumeration(request, "outcome", AttemptOutcome.class);
+        if (outcome != null) {
+            query.outcome(outcome);
+        }
+        Instant from = Params.instant(request, "from");
+        Instant before = Params.instant(request, "before");
+        if (from != null || before != null) {
+            query.finishedBetween(from, before);
+        }
+        String error = Params.text(request, "error");
+        if (error != null) {
+            query.errorContains(error);
+        }
+        AttemptQuery built = query.build();
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("enabled", errand.settings().historyEnabled());
+        Page<Attempt> page = errand.history().search(built);
+        List<Object> items = new ArrayList<>();
+        page.items().forEach(attempt -> items.add(Views.attempt(attempt)));
+        body.put("items", items);
+        body.put("total", page.total());
+        body.put("offset", page.offset());
+        body.put("limit", page.limit());
+        body.put("hasNext", page.hasNext());
+        return Json.ok(body);
+    }
+}

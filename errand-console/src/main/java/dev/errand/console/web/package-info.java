@@ -1,0 +1,2 @@
+/** The console's HTTP headers. */
+package dev.errand.console.web;

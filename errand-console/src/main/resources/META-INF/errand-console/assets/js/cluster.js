@@ -1,0 +1,69 @@
+// The cluster: nodes, leader, queue controls, repoll, stop and start of processing.
+import { h, table, time, yesNo, seconds } from './dom.js';
+import { get, send } from './api.js';
+import { actionButton, canAct } from './ui.js';
+
+export async function clusterPage() {
+  const data = await get('cluster');
+  const controls = new Map(data.queueControls.map(c => [c.queue, c]));
+  const queues = [...new Set([...Object.keys(data.queuesHere), ...controls.keys()])].sort();
+  const rows = queues.map(queue => ({ queue, here: data.queuesHere[queue], control: controls.get(queue) || null }));
+  const view = h('div', { id: 'cluster' },
+    h('h1', {}, 'Cluster'),
+    h('p', {}, 'Leader: ', data.leader ? h('strong', {}, data.leader) : h('span', { class: 'bad' }, 'none'),
+      ' · database time ', time(data.databaseTime)),
+    h('div', { class: 'actions' },
+      actionButton('Repoll every node', () => send('cluster/repoll', {}), { name: 'repoll-all' })),
+    h('h2', {}, 'Nodes'),
+    table([
+      ['node', n => n.nodeId + (n.nodeId === data.nodeId ? ' (this one)' : '')],
+      ['groups', n => n.groups.join(', ') || '—'],
+      ['host', n => (n.host || '—') + (n.pid ? ' · pid ' + n.pid : '')],
+      ['version', n => n.version || '—'],
+      ['state', n => n.state],
+      ['alive', n => yesNo(n.alive)],
+      ['processing', n => yesNo(n.processing)],
+      ['leader', n => yesNo(n.leader)],
+      ['heartbeat age', n => seconds(n.heartbeatAgeSeconds), { num: true }],
+      ['', n => n.state === 'running' ? [
+        actionButton('Repoll', () => send('cluster/repoll', { node: n.nodeId }), { name: 'repoll-node' }),
+        n.processing
+          ? actionButton('Stop processing', () => send('cluster/stop-processing', { node: n.nodeId }),
+            { danger: true, name: 'stop-node', confirm: 'Stop processing on ' + n.nodeId + '?' })
+          : actionButton('Start processing', () => send('cluster/start-processing', { node: n.nodeId }),
+            { name: 'start-node' })] : ''],
+    ], data.nodes, 'No node in the registry.'),
+    h('h2', {}, 'Queues'),
+    table([
+      ['queue', r => r.queue],
+      ['concurrency here', r => r.here === undefined ? '—' : String(r.here), { num: true }],
+      ['paused', r => r.control && r.control.paused ? h('span', { class: 'bad', 'data-paused': r.queue }, 'paused') : yesNo(false)],
+      ['overrides', r => r.control ? overrides(r.control) : '—'],
+      ['', r => [
+        r.control && r.control.paused
+          ? actionButton('Resume', () => send('queues/resume', { queue: r.queue }), { name: 'resume-queue' })
+          : actionButton('Pause', () => send('queues/pause', { queue: r.queue }), { danger: true, name: 'pause-queue' }),
+        r.control && (r.control.concurrency || r.control.pollIntervalMillis || r.control.claimBatchSize)
+          ? actionButton('Reset overrides', () => send('queues/reset', { queue: r.queue }), { name: 'reset-queue' }) : null,
+        canAct() ? changeForm(r.queue) : null]],
+    ], rows, 'No queue.'));
+  return { node: view };
+}
+
+function overrides(control) {
+  const parts = [];
+  if (control.concurrency) parts.push('concurrency ' + control.concurrency);
+  if (control.pollIntervalMillis) parts.push('poll every ' + control.pollIntervalMillis + ' ms');
+  if (control.claimBatchSize) parts.push('claim ' + control.claimBatchSize + ' at a time');
+  return parts.join(', ') || 'none';
+}
+
+function changeForm(queue) {
+  const concurrency = h('input', { type: 'number', min: 1, placeholder: 'concurrency', size: 8 });
+  const poll = h('input', { type: 'number', min: 1, placeholder: 'poll ms', size: 8 });
+  const number = input => input.value === '' ? null : Number(input.value);
+  return h('details', {}, h('summary', {}, 'change'),
+    h('span', { class: 'inline' }, concurrency, poll,
+      actionButton('Apply', () => send('queues/change',
+        { queue, concurrency: number(concurrency), pollIntervalMillis: number(poll) }), { name: 'change-queue' })));
+}

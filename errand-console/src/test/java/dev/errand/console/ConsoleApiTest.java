@@ -1,0 +1,316 @@
+package dev.errand.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.errand.Errand;
+import dev.errand.admin.TaskQuery;
+import dev.errand.batch.BatchEvent;
+import dev.errand.batch.BatchRequest;
+import dev.errand.console.testing.ConsoleClient;
+import dev.errand.console.testing.ConsoleClient.Answer;
+import dev.errand.console.testing.ConsoleTestApp;
+import dev.errand.console.testing.RunningApp;
+import dev.errand.enqueue.TaskRequest;
+import dev.errand.schedule.Schedule;
+import dev.errand.task.TaskState;
+import dev.errand.testkit.TestDatabase;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The console's JSON API against a running application on PostgreSQL, MariaDB and H2, as curl would call it
+ * (HTTP Basic, a cookie jar, the CSRF token from the session): every page's endpoint, the actions, and bad
+ * input, which gets a 4xx with a message and changes nothing.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ConsoleApiTest {
+
+    private final Map<TestDatabase, RunningApp> apps = new EnumMap<>(TestDatabase.class);
+
+    static Stream<TestDatabase> databases() {
+        return TestDatabase.selected().stream().filter(database -> database != TestDatabase.H2_UNPOOLED);
+    }
+
+    private RunningApp app(TestDatabase database) {
+        return apps.computeIfAbsent(database, d -> RunningApp.start(d, "test.security=app-chain"));
+    }
+
+    private ConsoleClient admin(RunningApp app) {
+        ConsoleClient client = new ConsoleClient(app.baseUrl() + "/errand", "admin", ConsoleTestApp.PASSWORD);
+        assertThat(client.session().status()).isEqualTo(200);
+        return client;
+    }
+
+    @AfterAll
+    void stop() {
+        apps.values().forEach(RunningApp::close);
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
+    void everyPageHasAJsonEndpoint(TestDatabase database) {
+        RunningApp app = app(database);
+        Errand errand = app.errand();
+        ConsoleTestApp.FAILING.set(true);
+        long failed = errand.enqueue(TaskRequest.of(ConsoleTestApp.FLAKY, Map.of("to", "+100")))
+                .id();
+        long waiting = errand.enqueue(TaskRequest.builder(ConsoleTestApp.WORK, Map.of())
+                        .condition("paid:" + database)
+                        .build())
+                .id();
+        long batch = errand.enqueueBatch(BatchRequest.builder()
+                        .add(TaskRequest.of(ConsoleTestApp.WORK, Map.of("n", 1)))
+                        .add(TaskRequest.of(ConsoleTestApp.WORK, Map.of("n", 2)))
+                        .on(BatchEvent.COMPLETE, id -> TaskRequest.of(ConsoleTestApp.WORK, Map.of("done", id)))
+                        .build())
+                .id();
+        errand.schedules()
+                .upsert(Schedule.every("hourly", ConsoleTestApp.WORK, Duration.ofHours(1))
+                        .build());
+        awaitState(errand, failed, TaskState.FAILED);
+        ConsoleClient client = admin(app);
+
+        JsonNode session = client.session().json();
+        assertThat(session.get("user").asString()).isEqualTo("admin");
+        assertThat(session.get("canAct").asBoolean()).isTrue();
+
+        JsonNode overview = ok(client.get("/api/overview"));
+        assertThat(overview.get("states").get("failed").asLong()).isGreaterThanOrEqualTo(1);
+        assertThat(overview.get("node").get("id").asString()).isEqualTo("console-test");
+        assertThat(overview.get("leader").asString()).isEqualTo("console-test");
+        assertThat(overview.get("queues").toString()).contains("\"queue\":\"default\"");
+        assertThat(overview.get("kinds").toString()).contains("\"kind\":\"flaky\"");
+
+        JsonNode failedTasks = ok(client.get("/api/tasks?state=failed&kind=flaky"));
+        assertThat(failedTasks.get("total").asLong()).isGreaterThanOrEqualTo(1);
+        assertThat(failedTasks.get("items").get(0).get("lastError").asString()).contains("gateway down");
+
+        JsonNode task = ok(client.get("/api/tasks/" + failed));
+        assertThat(task.get("task").get("payload").get("to").asString()).isEqualTo("+100");
+        assertThat(task.get("task").get("state").asString()).isEqualTo("failed");
+        assertThat(task.get("actions").toString()).contains("retry", "delete");
+        assertThat(task.get("attempts").get(0).get("outcome").asString()).isEqualTo("failed");
+        assertThat(task.get("attempts").get(0).get("logs").asString()).contains("trying to reach the gateway");
+        assertThat(task.get("chain").get(0).asLong()).isEqualTo(failed);
+
+        assertThat(ok(client.get("/api/schedules")).get("items").toString()).contains("\"name\":\"hourly\"");
+        assertThat(ok(client.get("/api/processes")).get("items").isArray()).isTrue();
+        JsonNode events = ok(client.get("/api/events"));
+        assertThat(events.get("byEvent").toString()).contains("paid:" + database);
+        assertThat(events.get("waiting").toString()).contains("\"id\":" + waiting);
+        JsonNode cluster = ok(client.get("/api/cluster"));
+        assertThat(cluster.get("nodes").get(0).get("nodeId").asString()).isEqualTo("console-test");
+        assertThat(ok(client.get("/api/history?kind=flaky&outcome=failed"))
+                        .get("total")
+                        .asLong())
+                .isGreaterThanOrEqualTo(1);
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            JsonNode progress = ok(client.get("/api/batches/" + batch));
+            assertThat(progress.get("finished").asBoolean()).isTrue();
+            assertThat(progress.get("firedCallbacks").has("complete")).isTrue();
+        });
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
+    void aFailedTaskIsRetriedAndSucceeds(TestDatabase database) {
+        RunningApp app = app(database);
+        ConsoleTestApp.FAILING.set(true);
+        long id = app.errand()
+                .enqueue(TaskRequest.of(ConsoleTestApp.FLAKY, Map.of()))
+                .id();
+        awaitState(app.errand(), id, TaskState.FAILED);
+        ConsoleTestApp.FAILING.set(false);
+        ConsoleClient client = admin(app);
+
+        assertThat(ok(client.post("/api/tasks/" + id + "/retry", null))
+                        .get("result")
+                        .asString())
+                .isEqualTo("done");
+        awaitState(app.errand(), id, TaskState.SUCCEEDED);
+
+        Answer again = client.post("/api/tasks/" + id + "/retry", null);
+        assertThat(again.status()).isEqualTo(409);
+        assertThat(again.json().get("message").asString()).contains("is succeeded", "failed or cancelled");
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
+    void aPendingTaskIsRescheduledCancelledAndDeleted(TestDatabase database) {
+        RunningApp app = app(database);
+        Errand errand = app.errand();
+        long id = errand.enqueue(TaskRequest.builder(ConsoleTestApp.WORK, Map.of())
+                        .delay(Duration.ofHours(1))
+                        .build())
+                .id();
+        ConsoleClient client = admin(app);
+
+        Instant later = Instant.parse("2099-01-01T00:00:00Z");
+        ok(client.post("/api/tasks/" + id + "/reschedule", "{\"runAt\":\"" + later + "\"}"));
+        assertThat(errand.admin().find(id).orElseThrow().runAt()).isEqualTo(later);
+
+        ok(client.post("/api/tasks/" + id + "/cancel", null));
+        assertThat(errand.admin().find(id).orElseThrow().state()).isEqualTo(TaskState.CANCELLED);
+        assertThat(client.post("/api/tasks/" + id + "/cancel", null).status()).isEqualTo(409);
+        assertThat(client.post("/api/tasks/" + id + "/request-cancel", null).status())
+                .isEqualTo(409);
+
+        ok(client.delete("/api/tasks/" + id));
+        assertThat(errand.admin().find(id)).isEmpty();
+        assertThat(client.delete("/api/tasks/" + id).status()).isEqualTo(404);
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
+    void aPausedQueueIsNotClaimedUntilResumed(TestDatabase database) {
+        RunningApp app = app(database);
+        Errand errand = app.errand();
+        ConsoleClient client = admin(app);
+        ok(client.post("/api/queues/pause", "{\"queue\":\"side\"}"));
+        assertThat(ok(client.get("/api/cluster")).get("queueControls").toString())
+                .contains("\"queue\":\"side\",\"paused\":true");
+        // Queue controls reach the node at its next heartbeat at the latest.
+        await().atMost(Duration.ofSeconds(10))
+                .until(() ->
+                        ok(client.get("/api/overview")).get("queues").toString().contains("\"queue\":\"side\""));
+        long id = errand.enqueue(TaskRequest.builder(ConsoleTestApp.WORK, Map.of())
+                        .queue("side")
+                        .build())
+                .id();
+        await().during(Duration.ofSeconds(2))
+                .atMost(Duration.ofSeconds(3))
+                .until(() -> errand.admin().find(id).orElseThrow().state() == TaskState.PENDING);
+
+        ok(client.post("/api/queues/resume", "{\"queue\":\"side\"}"));
+        awaitState(errand, id, TaskState.SUCCEEDED);
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
+    void triggeringAnEventRunsTheTaskThatWaitsForIt(TestDatabase database) {
+        RunningApp app = app(database);
+        Errand errand = app.errand();
+        String event = "delivered:" + database + ":" + System.nanoTime();
+        long id = errand.enqueue(TaskRequest.builder(ConsoleTestApp.WORK, Map.of())
+                        .condition(event)
+                        .build())
+                .id();
+        ConsoleClient client = admin(app);
+        JsonNode triggered = ok(client.post("/api/events/trigger", "{\"event\":\"" + event + "\"}"));
+        assertThat(triggered.get("releasedTasks").asInt()).isEqualTo(1);
+        awaitState(errand, id, TaskState.SUCCEEDED);
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
+    void schedulesArePausedAndResumed(TestDatabase database) {
+        RunningApp app = app(database);
+        app.errand()
+                .schedules()
+                .upsert(Schedule.every("nightly", ConsoleTestApp.WORK, Duration.ofHours(24))
+                        .build());
+        ConsoleClient client = admin(app);
+        ok(client.post("/api/schedules/pause", "{\"name\":\"nightly\"}"));
+        assertThat(app.errand().schedules().find("nightly").orElseThrow().paused())
+                .isTrue();
+        ok(client.post("/api/schedules/resume", "{\"name\":\"nightly\"}"));
+        assertThat(app.errand().schedules().find("nightly").orElseThrow().paused())
+                .isFalse();
+        assertThat(client.post("/api/schedules/pause", "{\"name\":\"no-such\"}").status())
+                .isEqualTo(404);
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
+    void badInputGetsA4xxWithAMessageAndChangesNothing(TestDatabase database) {
+        RunningApp app = app(database);
+        Errand errand = app.errand();
+        long id = errand.enqueue(TaskRequest.builder(ConsoleTestApp.WORK, Map.of())
+                        .delay(Duration.ofHours(1))
+                        .build())
+                .id();
+        long tasks = errand.admin().count(TaskQuery.all());
+        ConsoleClient client = admin(app);
+
+        assertError(client.get("/api/tasks/999999999"), 404, "There is no task 999999999");
+        assertError(client.post("/api/tasks/999999999/retry", null), 404, "There is no task");
+        assertError(client.get("/api/tasks/abc"), 400, "task id must be a positive whole number, got 'abc'");
+        assertError(client.get("/api/tasks/-5"), 400, "positive whole number");
+        assertError(client.get("/api/tasks/99999999999999999999999"), 400, "positive whole number");
+        assertError(client.post("/api/tasks/0/cancel", null), 400, "positive whole number");
+        assertError(client.get("/api/tasks?limit=-1"), 400, "limit must be a whole number from 1 to 1000");
+        assertError(client.get("/api/tasks?limit=100000"), 400, "limit must be");
+        assertError(client.get("/api/tasks?offset=-3"), 400, "offset must be");
+        assertError(client.get("/api/tasks?state=exploded"), 400, "state must be one of pending, waiting");
+        assertError(client.get("/api/history?outcome=x"), 400, "outcome must be one of");
+        assertError(client.get("/api/history?from=yesterday"), 400, "ISO-8601");
+        assertError(client.get("/api/events?limit=0"), 400, "limit must be");
+        assertError(client.get("/api/processes?limit=5000"), 400, "limit must be");
+        assertError(client.get("/api/batches/nope"), 400, "batch id must be a positive whole number");
+        assertError(client.get("/api/batches/424242"), 404, "There is no batch 424242");
+        assertError(client.get("/api/process?id=none"), 404, "There is no process");
+        assertError(client.get("/api/nowhere"), 404, "There is no GET");
+        assertError(client.post("/api/tasks/" + id + "/reschedule", "{\"runAt\":\"soon\"}"), 400, "ISO-8601");
+        assertError(client.post("/api/tasks/" + id + "/reschedule", "not json"), 400, "not valid JSON");
+        assertError(
+                client.post("/api/tasks/" + id + "/reschedule", "{\"runAt\":\"0999-01-01T00:00:00Z\"}"),
+                400,
+                "runAt must be between");
+        assertError(client.post("/api/tasks/" + id + "/reschedule", "[1]"), 400, "must be a JSON object");
+        assertError(client.post("/api/tasks/" + id + "/reschedule", "{}"), 400, "needs the text field \"runAt\"");
+        assertError(client.post("/api/queues/change", "{\"queue\":\"side\",\"concurrency\":-4}"), 400, "");
+        assertError(client.post("/api/queues/pause", "{\"queue\":\" padded \"}"), 400, "whitespace");
+        assertError(client.post("/api/events/trigger", "{\"event\":\"errand:after:1\"}"), 400, "reserves");
+        assertError(client.post("/api/events/trigger", "{\"event\":42}"), 400, "must be text");
+        assertError(
+                client.post("/api/tasks/" + id + "/reschedule", "{\"runAt\":\"" + "x".repeat(70_000) + "\"}"),
+                400,
+                "larger than");
+
+        for (String hostile : new String[] {"x' OR '1'='1", "%", "_", "'; DROP TABLE errand_task; --", "\\"}) {
+            String encoded = URLEncoder.encode(hostile, StandardCharsets.UTF_8);
+            assertThat(ok(client.get("/api/tasks?kind=" + encoded)).get("total").asLong())
+                    .as(hostile)
+                    .isZero();
+            assertThat(ok(client.get("/api/tasks?queue=" + encoded))
+                            .get("total")
+                            .asLong())
+                    .isZero();
+            ok(client.get("/api/history?error=" + encoded + "&kind=" + encoded));
+            ok(client.get("/api/events?event=" + encoded));
+        }
+
+        assertThat(errand.admin().count(TaskQuery.all())).isEqualTo(tasks);
+        assertThat(errand.admin().find(id).orElseThrow().state()).isEqualTo(TaskState.PENDING);
+        assertThat(errand.cluster().queueControls().stream()
+                        .noneMatch(c -> c.queue().equals(" padded ")))
+                .isTrue();
+    }
+
+    private static void assertError(Answer answer, int status, String message) {
+        assertThat(answer.status()).as(answer.body()).isEqualTo(status);
+        assertThat(answer.header("Content-Type")).startsWith("application/json");
+        assertThat(answer.json().get("message").asString()).contains(message);
+    }
+
+    static JsonNode ok(Answer answer) {
+        assertThat(answer.status()).as(answer.body()).isEqualTo(200);
+        return answer.json();
+    }
+
+    static void awaitState(Errand errand, long id, TaskState state) {
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> errand.admin().find(id).map(task -> task.state()).orElse(null) == state);
+    }
+}

@@ -1,0 +1,298 @@
+package dev.errand.console;
+
+import static dev.errand.console.ConsoleApiTest.awaitState;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.errand.Errand;
+import dev.errand.batch.BatchEvent;
+import dev.errand.batch.BatchRequest;
+import dev.errand.console.testing.Browser;
+import dev.errand.console.testing.ConsoleTestApp;
+import dev.errand.console.testing.RunningApp;
+import dev.errand.enqueue.TaskRequest;
+import dev.errand.schedule.Schedule;
+import dev.errand.task.TaskState;
+import dev.errand.testkit.TestDatabase;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+
+/**
+ * The console in headless Chromium, signed in through the application's own form login as {@code admin}: an
+ * operator's errands clicked through, on H2 and PostgreSQL, and task text made of markup shown as text with no
+ * script run. {@code -Derrand.console.screenshots=docs/console} saves screenshots of the main pages there.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ConsoleBrowserTest {
+
+    private final List<RunningApp> apps = new ArrayList<>();
+    private final java.util.Map<TestDatabase, RunningApp> byDatabase = new java.util.EnumMap<>(TestDatabase.class);
+    private Browser browser;
+
+    static Stream<TestDatabase> databases() {
+        return TestDatabase.selected().stream()
+                .filter(database -> database == TestDatabase.H2 || database == TestDatabase.POSTGRES);
+    }
+
+    @BeforeAll
+    void startBrowser() {
+        browser = Browser.start();
+    }
+
+    @AfterAll
+    void stop() {
+        if (browser != null) {
+            browser.close();
+        }
+        apps.forEach(RunningApp::close);
+    }
+
+    private RunningApp app(TestDatabase database) {
+        return byDatabase.computeIfAbsent(database, d -> {
+            RunningApp app = RunningApp.start(d, "test.security=app-chain");
+            apps.add(app);
+            return app;
+        });
+    }
+
+    /** Signs in through the application's form login (once per application: the session is kept). */
+    private String signIn(RunningApp app) {
+        browser.open(app.baseUrl() + "/errand/");
+        if (browser.driver().getCurrentUrl().contains("/errand/")
+                && !browser.driver().findElements(By.id("main")).isEmpty()
+                && browser.driver().getPageSource().contains("Overview")) {
+            return app.baseUrl() + "/errand/";
+        }
+        browser.open(app.baseUrl() + "/login");
+        browser.find("input[name=username]").sendKeys("admin");
+        browser.find("input[name=password]").sendKeys(ConsoleTestApp.PASSWORD);
+        browser.click("button[type=submit]");
+        browser.waitFor(d -> !d.getCurrentUrl().contains("/login"));
+        return app.baseUrl() + "/errand/";
+    }
+
+    private void go(String console, String route) {
+        browser.open(console + route);
+        browser.find("#main > div");
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
+    void aFailedTaskIsFoundRetriedAndSucceeds(TestDatabase database) {
+        RunningApp app = app(database);
+        ConsoleTestApp.FAILING.set(true);
+        long id = app.errand()
+                .enqueue(TaskRequest.of(ConsoleTestApp.FLAKY, Map.of("to", "+4912345")))
+                .id();
+        awaitState(app.errand(), id, TaskState.FAILED);
+        ConsoleTestApp.FAILING.set(false);
+        String console = signIn(app);
+
+        go(console, "#/");
+        browser.waitForText("#overview", "flaky");
+        screenshot("overview");
+        // From the overview's count of failed flaky tasks to the list, then to the task.
+        browser.click("a[href='#/tasks?kind=flaky&state=failed']");
+        browser.waitForText("#task-total", "match");
+        screenshot("tasks");
+        browser.click("a[href='#/tasks/" + id + "']");
+        browser.waitForText("#task h1", "Task " + id);
+        browser.waitForText("#task-error", "gateway down");
+        browser.waitForText("#task-payload", "+4912345");
+        screenshot("task");
+        browser.click("button[data-action=retry]");
+        browser.waitForText("#flash", "Retry now: done");
+        browser.waitForText("#task h1", "succeeded");
+        assertThat(app.errand().admin().find(id).orElseThrow().state()).isEqualTo(TaskState.SUCCEEDED);
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
+    void aPendingTaskIsCancelled(TestDatabase database) {
+        RunningApp app = app(database);
+        long id = app.errand()
+                .enqueue(TaskRequest.builder(ConsoleTestApp.WORK, Map.of())
+                        .delay(Duration.ofHours(2))
+                        .build())
+                .id();
+        String console = signIn(app);
+        go(console, "#/tasks/" + id);
+        browser.click("button[data-action=cancel]");
+        browser.click("button[data-confirm=yes]");
+        browser.waitForText("#task h1", "cancelled");
+        assertThat(app.errand().admin().find(id).orElseThrow().state()).isEqualTo(TaskState.CANCELLED);
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
+    void aPausedQueueStopsClaimingUntilResumed(TestDatabase database) {
+        RunningApp app = app(database);
+        Errand errand = app.errand();
+        String console = signIn(app);
+        go(console, "#/cluster");
+        WebElement row = sideRow();
+        row.findElement(By.cssSelector("button[data-action=pause-queue]")).click();
+        browser.waitFor(
+                d -> !d.findElements(By.cssSelector("[data-paused=side]")).isEmpty());
+        screenshot("cluster");
+        // The node applies the control at its next heartbeat at the latest; the API call has returned.
+        await().atMost(Duration.ofSeconds(10)).until(() -> errand.cluster().queueControls().stream()
+                .anyMatch(c -> c.queue().equals("side") && c.paused()));
+        await().pollDelay(Duration.ofSeconds(2)).until(() -> true);
+        long id = errand.enqueue(TaskRequest.builder(ConsoleTestApp.WORK, Map.of())
+                        .queue("side")
+                        .build())
+                .id();
+        await().during(Duration.ofSeconds(2))
+                .atMost(Duration.ofSeconds(3))
+                .until(() -> errand.admin().find(id).orElseThrow().state() == TaskState.PENDING);
+        sideRow()
+                .findElement(By.cssSelector("button[data-action=resume-queue]"))
+                .click();
+        browser.waitFor(
+                d -> d.findElements(By.cssSelector("[data-paused=side]")).isEmpty());
+        awaitState(errand, id, TaskState.SUCCEEDED);
+    }
+
+    private WebElement sideRow() {
+        return browser.waitFor(d -> d.findElements(By.cssSelector("#cluster tr")).stream()
+                .filter(tr -> !tr.findElements(By.cssSelector("td")).isEmpty()
+                        && tr.findElements(By.cssSelector("td"))
+                                .get(0)
+                                .getText()
+                                .equals("side"))
+                .findFirst()
+                .orElse(null));
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
+    void triggeringAnEventByHandRunsItsWaitingTask(TestDatabase database) {
+        RunningApp app = app(database);
+        String event = "payment-received:" + System.nanoTime();
+        long id = app.errand()
+                .enqueue(TaskRequest.builder(ConsoleTestApp.WORK, Map.of("order", 7))
+                        .condition(event)
+                        .build())
+                .id();
+        String console = signIn(app);
+        go(console, "#/events");
+        browser.waitForText("#events", event);
+        screenshot("events");
+        browser.find("#trigger-event").sendKeys(event);
+        browser.click("button[data-action=trigger]");
+        browser.waitForText("#flash", "1 tasks released");
+        awaitState(app.errand(), id, TaskState.SUCCEEDED);
+        go(console, "#/tasks/" + id);
+        browser.waitForText("#task h1", "succeeded");
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
+    void aScheduleIsPausedAndResumed(TestDatabase database) {
+        RunningApp app = app(database);
+        app.errand()
+                .schedules()
+                .upsert(Schedule.cron("daily-report", ConsoleTestApp.WORK, "0 6 * * *")
+                        .zone("Europe/Berlin")
+                        .build());
+        String console = signIn(app);
+        go(console, "#/schedules");
+        browser.waitForText("#schedules", "daily-report");
+        screenshot("schedules");
+        browser.click("button[data-action=pause-schedule]");
+        browser.waitFor(d -> !d.findElements(By.cssSelector("button[data-action=resume-schedule]"))
+                .isEmpty());
+        assertThat(app.errand().schedules().find("daily-report").orElseThrow().paused())
+                .isTrue();
+        browser.click("button[data-action=resume-schedule]");
+        browser.waitFor(d -> !d.findElements(By.cssSelector("button[data-action=pause-schedule]"))
+                .isEmpty());
+        assertThat(app.errand().schedules().find("daily-report").orElseThrow().paused())
+                .isFalse();
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
+    void aBatchsProgressReachesItsCallback(TestDatabase database) {
+        RunningApp app = app(database);
+        BatchRequest.Builder batch = BatchRequest.builder();
+        for (int i = 0; i < 5; i++) {
+            batch.add(TaskRequest.builder(ConsoleTestApp.WORK, Map.of("n", i))
+                    .delay(Duration.ofSeconds(2 + i))
+                    .build());
+        }
+        batch.on(BatchEvent.COMPLETE, batchId -> TaskRequest.of(ConsoleTestApp.WORK, Map.of("batch", batchId)));
+        long id = app.errand().enqueueBatch(batch.build()).id();
+        String console = signIn(app);
+        go(console, "#/batches");
+        browser.find("#batch-lookup input").sendKeys(String.valueOf(id));
+        browser.click("#batch-lookup button");
+        browser.waitForText("#batch-progress", "of 5 finished");
+        assertThat(browser.find("#batch-finished").getText()).isEqualTo("no");
+        browser.waitForText("#batch-progress", "5 of 5 finished");
+        browser.waitForText("#batch-callbacks", "complete");
+        assertThat(browser.find("#batch-finished").getText()).isEqualTo("yes");
+        screenshot("batch");
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
+    void markupInATasksKindPayloadErrorAndLogIsShownAsTextAndRunsNoScript(TestDatabase database) {
+        RunningApp app = app(database);
+        String hostile = ConsoleTestApp.HOSTILE;
+        long id = app.errand()
+                .enqueue(TaskRequest.of(hostile, Map.of("note", hostile, hostile, List.of(hostile))))
+                .id();
+        long waiting = app.errand()
+                .enqueue(TaskRequest.builder(ConsoleTestApp.WORK, Map.of())
+                        .condition("event " + hostile)
+                        .build())
+                .id();
+        awaitState(app.errand(), id, TaskState.FAILED);
+        String console = signIn(app);
+
+        go(console, "#/tasks/" + id);
+        browser.waitForText("#task-attempts", "failed");
+        browser.click("#task-attempts details summary");
+        assertThat(browser.find("#task-kind").getText()).isEqualTo(hostile);
+        assertThat(browser.find("#task-payload").getText()).contains("\"note\": \"" + hostile.replace("\"", "\\\""));
+        assertThat(browser.find("#task-error").getText()).contains("error " + hostile);
+        assertThat(browser.find("#task-attempts pre.logs").getText()).contains("log line " + hostile);
+        assertThat(browser.find("#task-attempts pre.stack").getText()).contains("error " + hostile);
+        assertNoScriptRan();
+
+        for (String route : new String[] {"#/", "#/tasks?state=failed", "#/history", "#/events"}) {
+            go(console, route);
+            browser.waitFor(d -> d.findElement(By.id("main")).getText().contains(hostile.substring(0, 30)));
+            assertNoScriptRan();
+        }
+        assertThat(app.errand().admin().find(waiting)).isPresent();
+    }
+
+    private void assertNoScriptRan() {
+        assertThat(browser.script("return window.xssFired === undefined")).isEqualTo(true);
+        assertThat(browser.script("return document.querySelectorAll('#main script, #main img, #main svg,"
+                        + " #main iframe').length"))
+                .isEqualTo(0L);
+    }
+
+    private void screenshot(String name) {
+        String directory = System.getProperty("errand.console.screenshots");
+        Path target = directory == null
+                ? Path.of("target", "console-screenshots", name + ".png")
+                : Path.of(directory, name + ".png");
+        browser.screenshot(target);
+    }
+}
