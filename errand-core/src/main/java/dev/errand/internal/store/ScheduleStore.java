@@ -132,7 +132,8 @@ public final class ScheduleStore {
 
         /** What the admin API shows of it at {@code now}. */
         public ScheduleInfo info(Instant now) {
-            String problem = pause.reason() != null ? pause.reason() : columns.problem();
+            // A reason left on a row that SQL resumed is stale: only a paused row shows it.
+            String problem = pause.paused() && pause.reason() != null ? pause.reason() : columns.problem();
             if (timing == null) {
                 return new ScheduleInfo(
                         columns.name(),
