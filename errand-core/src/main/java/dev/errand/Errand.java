@@ -30,6 +30,7 @@ import dev.errand.internal.process.ProcessRegistry;
 import dev.errand.internal.process.ProcessRuntime;
 import dev.errand.internal.schedule.FireAhead;
 import dev.errand.internal.schedule.ScheduleChanges;
+import dev.errand.internal.schedule.ScheduleChecks;
 import dev.errand.internal.store.ClusterStore;
 import dev.errand.internal.store.Jdbc;
 import dev.errand.internal.store.NewTask;
@@ -142,8 +143,10 @@ public final class Errand implements AutoCloseable {
                         scheduleStore,
                         new SlotTasks(storage.dialect(), storage.tasks().table()),
                         new FireAhead(settings.scheduleLookahead())),
-                assembly.kinds().codec(),
-                assembly.kinds().definitions().keySet());
+                new ScheduleChecks(
+                        assembly.kinds().definitions(),
+                        settings.queues().keySet(),
+                        assembly.kinds().codec()));
         this.history = new JdbcHistoryAdmin(storage);
         this.events = new JdbcEventAdmin(storage, Enqueuer.notificationChannel(settings), wakeUps);
         this.engineParts =

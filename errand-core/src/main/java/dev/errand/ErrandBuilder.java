@@ -9,6 +9,7 @@ import dev.errand.internal.claim.DialectClaimEnvironment;
 import dev.errand.internal.engine.Kinds;
 import dev.errand.internal.engine.TaskListeners;
 import dev.errand.internal.process.ProcessRegistry;
+import dev.errand.internal.schedule.ScheduleChecks;
 import dev.errand.internal.schema.SchemaMigrator;
 import dev.errand.internal.store.AttemptHistory;
 import dev.errand.internal.store.CancelRequests;
@@ -68,7 +69,9 @@ public final class ErrandBuilder {
 
     /**
      * Declares a recurring schedule. {@link #build()} stores it, or changes the stored one of the same name,
-     * so that every node that declares it agrees; its kind must be registered on this node.
+     * so that every node that declares it agrees. Its kind must be registered and its queue declared on this
+     * node, and its payload must fit the kind's payload type, as for an enqueue; {@link #build()} checks them
+     * before it touches the database.
      *
      * @throws IllegalArgumentException if the schedule is null or its name is declared twice
      */
@@ -466,12 +469,13 @@ public final class ErrandBuilder {
      * Builds the node: detects the dialect and, unless turned off, applies the migrations. Call
      * {@link Errand#start()} to begin running tasks.
      *
-     * @throws IllegalArgumentException if the settings contradict each other
+     * @throws IllegalArgumentException if the settings contradict each other, or a declared schedule's kind is
+     *     not registered, its queue not declared or its payload does not fit its kind
      * @throws IllegalStateException if the database is not supported or cannot be migrated
      */
     public Errand build() {
         ErrandSettings built = settings.build();
-        requireScheduledKindsRegistered();
+        requireSchedulesEnqueueable(built);
         for (TaskDefinition<?> definition : definitions.values()) {
             if (definition.leaseDuration() != null) {
                 settings.requireLeaseCoversHeartbeats(
@@ -529,7 +533,11 @@ public final class ErrandBuilder {
         }
     }
 
-    private void requireScheduledKindsRegistered() {
+    /**
+     * Refuses, before the database is touched, a schedule whose tasks this node could not enqueue: an
+     * unregistered kind, an undeclared queue, a payload that does not fit the kind.
+     */
+    private void requireSchedulesEnqueueable(ErrandSettings built) {
         for (Schedule schedule : schedules.values()) {
             if (!definitions.containsKey(schedule.kind())) {
                 throw new IllegalArgumentException("Schedule '" + schedule.name() + "' enqueues kind '"
@@ -537,6 +545,8 @@ public final class ErrandBuilder {
                         + " it with register(...) on this builder");
             }
         }
+        ScheduleChecks checks = new ScheduleChecks(definitions, built.queues().keySet(), codec);
+        schedules.values().forEach(checks::payloadJson);
     }
 
     private static String defaultNodeId() {

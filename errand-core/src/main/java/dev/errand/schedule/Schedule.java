@@ -42,6 +42,24 @@ public final class Schedule {
     /** The most missed slots {@link MisfirePolicy#RUN_ALL} fires at once. */
     public static final int MAX_MISFIRE_LIMIT = 1_000;
 
+    /** The longest cron expression: the schedule table's {@code cron} column holds 200 characters. */
+    public static final int MAX_CRON_LENGTH = 200;
+
+    /** The longest time-zone id: the schedule table's {@code time_zone} column holds 100 characters. */
+    public static final int MAX_ZONE_LENGTH = 100;
+
+    /** The shortest interval. */
+    public static final Duration MIN_INTERVAL = Duration.ofSeconds(1);
+
+    /** The longest interval. */
+    public static final Duration MAX_INTERVAL = Duration.ofDays(366);
+
+    /** The earliest instant slots are computed around: the first moment of the year 1, UTC. */
+    public static final Instant EARLIEST = Instant.parse("0001-01-01T00:00:00Z");
+
+    /** The latest instant slots are computed around: the last moment of the year 9999, UTC. */
+    public static final Instant LATEST = Instant.parse("9999-12-31T23:59:59.999999999Z");
+
     private static final CronParser UNIX = new CronParser(CronDefinitionBuilder.instanceDefinitionFor(CronType.UNIX));
     private static final CronParser WITH_SECONDS =
             new CronParser(CronDefinitionBuilder.instanceDefinitionFor(CronType.SPRING53));
@@ -73,17 +91,32 @@ public final class Schedule {
     /**
      * Starts a schedule on a cron expression.
      *
-     * @throws IllegalArgumentException if the name or kind is invalid, or the expression is not a valid cron
-     *     expression; the message quotes it and says what is wrong
+     * @throws IllegalArgumentException if the name or kind is invalid, or the expression is blank, longer than
+     *     {@value #MAX_CRON_LENGTH} characters, holds a control character or is not a valid cron expression;
+     *     the message quotes it (cut to {@value dev.errand.config.Names#ECHO_LENGTH} characters) and says what
+     *     is wrong
      */
     public static Builder cron(String name, String kind, String expression) {
         Builder builder = new Builder(name, kind);
         if (expression == null || expression.isBlank()) {
             throw new IllegalArgumentException("Schedule '" + name + "' needs a cron expression, for example"
-                    + " \"*/5 * * * *\" (every five minutes)");
+                    + " \"*/5 * * * *\" (every five minutes); got " + Names.echo(expression));
         }
-        executionTime(name, expression.trim());
-        builder.cronExpression = expression.trim();
+        String trimmed = expression.strip();
+        if (trimmed.length() > MAX_CRON_LENGTH) {
+            throw new IllegalArgumentException("Schedule '" + name + "': cron expression " + Names.echo(trimmed)
+                    + " is longer than " + MAX_CRON_LENGTH + " characters, the most the schedule table holds;"
+                    + " write it with ranges and steps (\"0-30/5\") instead of long lists");
+        }
+        for (int i = 0; i < trimmed.length(); i++) {
+            if (Character.isISOControl(trimmed.charAt(i))) {
+                throw new IllegalArgumentException("Schedule '" + name + "': cron expression " + Names.echo(trimmed)
+                        + " contains a control character (U+" + String.format("%04X", (int) trimmed.charAt(i))
+                        + " at position " + i + "); separate the fields with spaces");
+            }
+        }
+        executionTime(name, trimmed);
+        builder.cronExpression = trimmed;
         return builder;
     }
 
@@ -95,16 +128,20 @@ public final class Schedule {
     /**
      * Starts a schedule on a fixed interval: its slots are the multiples of {@code interval} since the epoch.
      *
-     * @throws IllegalArgumentException if the name or kind is invalid, or the interval is not at least one
-     *     second and at most 366 days
+     * @throws IllegalArgumentException if the name or kind is invalid, or the interval is not a whole number
+     *     of milliseconds from {@link #MIN_INTERVAL} (1 second) to {@link #MAX_INTERVAL} (366 days)
      */
     public static Builder every(String name, String kind, Duration interval) {
         Builder builder = new Builder(name, kind);
-        if (interval == null
-                || interval.compareTo(Duration.ofSeconds(1)) < 0
-                || interval.compareTo(Duration.ofDays(366)) > 0) {
+        if (interval == null || interval.compareTo(MIN_INTERVAL) < 0 || interval.compareTo(MAX_INTERVAL) > 0) {
             throw new IllegalArgumentException("Schedule '" + name + "': the interval must be between 1s and 366d,"
                     + " got " + interval + "; use a cron expression for calendar times");
+        }
+        if (interval.getNano() % 1_000_000 != 0) {
+            // The table stores milliseconds: a finer interval would be read back as another one.
+            throw new IllegalArgumentException("Schedule '" + name + "': the interval must be a whole number of"
+                    + " milliseconds, got " + interval + "; round it, for example with"
+                    + " Duration.ofMillis(interval.toMillis())");
         }
         builder.interval = interval;
         return builder;
@@ -129,15 +166,19 @@ public final class Schedule {
     private static Cron parse(String name, String expression) {
         int fields = expression.trim().split("\\s+").length;
         if (fields != 5 && fields != 6) {
-            throw new IllegalArgumentException("Schedule '" + name + "': cron expression \"" + expression + "\" has "
-                    + fields + " fields; write 5 (minute hour day-of-month month day-of-week) or 6 with the seconds"
-                    + " first, for example \"0 */5 * * *\" or \"0 0 */5 * * *\"");
+            throw new IllegalArgumentException("Schedule '" + name + "': cron expression " + Names.echo(expression)
+                    + " has " + fields + " fields; write 5 (minute hour day-of-month month day-of-week) or 6 with the"
+                    + " seconds first, for example \"0 */5 * * *\" or \"0 0 */5 * * *\"");
         }
         try {
             return (fields == 5 ? UNIX : WITH_SECONDS).parse(expression.trim()).validate();
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(
-                    "Schedule '" + name + "': cron expression \"" + expression + "\" is invalid: " + e.getMessage(), e);
+                    "Schedule '" + name + "': cron expression " + Names.echo(expression) + " is invalid: "
+                            // The expression is at most 200 characters without control characters here, so the parser's
+                            // message is short.
+                            + e.getMessage(),
+                    e);
         }
     }
 
@@ -194,9 +235,11 @@ public final class Schedule {
     /**
      * The first slot strictly after {@code instant}.
      *
+     * @throws IllegalArgumentException if {@code instant} is null or outside {@link #EARLIEST} to {@link #LATEST}
      * @throws IllegalStateException if a cron expression has no slot after it (such as a date that is past)
      */
     public Instant nextSlotAfter(Instant instant) {
+        requireInRange(instant);
         if (interval != null) {
             long step = interval.toMillis();
             long at = Math.floorDiv(instant.toEpochMilli(), step) * step + step;
@@ -218,12 +261,17 @@ public final class Schedule {
                 return slot;
             }
         }
-        throw new IllegalStateException(
-                "Schedule '" + name + "': cron expression \"" + cronExpression + "\" has no slot after " + instant);
+        throw new IllegalStateException("Schedule '" + name + "': cron expression " + Names.echo(cronExpression)
+                + " has no slot after " + instant);
     }
 
-    /** The last slot strictly before {@code instant}, or empty if there is none. */
+    /**
+     * The last slot strictly before {@code instant}, or empty if there is none.
+     *
+     * @throws IllegalArgumentException if {@code instant} is null or outside {@link #EARLIEST} to {@link #LATEST}
+     */
     public Optional<Instant> slotBefore(Instant instant) {
+        requireInRange(instant);
         if (interval != null) {
             long step = interval.toMillis();
             long at = Math.floorDiv(instant.toEpochMilli() - 1, step) * step;
@@ -243,6 +291,14 @@ public final class Schedule {
             }
         }
         return Optional.empty();
+    }
+
+    /** Keeps the slot arithmetic in range: epoch milliseconds and local date-times overflow near the extremes. */
+    private void requireInRange(Instant instant) {
+        if (instant == null || instant.isBefore(EARLIEST) || instant.isAfter(LATEST)) {
+            throw new IllegalArgumentException("Schedule '" + name + "': slots are computed for instants from "
+                    + EARLIEST + " to " + LATEST + ", got " + instant);
+        }
     }
 
     @Override
@@ -267,42 +323,69 @@ public final class Schedule {
             this.kind = TaskKind.requireValidName(kind);
         }
 
-        /** The payload of every task (any object Jackson can write), or {@code null} (the default). */
+        /**
+         * The payload of every task, or {@code null} (the default). It must fit the kind's payload type: an
+         * instance of it, or a JSON tree or {@code Map} that reads into it. The node that stores the schedule
+         * checks it, as an enqueue does, and refuses what every slot's task would fail on.
+         */
         public Builder payload(Object payload) {
             this.payload = payload;
             return this;
         }
 
-        /** The queue of the tasks (default {@code default}); the firing node need not declare it. */
+        /**
+         * The queue of the tasks (default {@code default}). The node that declares or changes the schedule must
+         * declare the queue, as for an enqueue; the firing node need not.
+         *
+         * @throws IllegalArgumentException if the name is not 1 to 100 plain characters
+         */
         public Builder queue(String queue) {
             this.queue = Names.require("Queue name", queue, 100);
             return this;
         }
 
         /**
-         * The time zone a cron expression is read in (default UTC).
+         * The time zone a cron expression is read in (default UTC): a region id such as {@code Europe/Berlin}
+         * or an offset such as {@code +02:00}; surrounding whitespace is ignored.
          *
-         * @throws IllegalArgumentException for an unknown zone; the message names it
+         * @throws IllegalArgumentException for a blank, unknown or too long zone
+         *     (over {@value Schedule#MAX_ZONE_LENGTH} characters); the message quotes it
          */
         public Builder zone(String zone) {
             if (zone == null || zone.isBlank()) {
-                throw new IllegalArgumentException(
-                        "Schedule '" + name + "' needs a time zone such as \"UTC\" or" + " \"Europe/Berlin\"");
+                throw new IllegalArgumentException("Schedule '" + name + "' needs a time zone such as \"UTC\" or"
+                        + " \"Europe/Berlin\", got " + Names.echo(zone));
+            }
+            String id = zone.strip();
+            if (id.length() > MAX_ZONE_LENGTH) {
+                // Checked before ZoneId.of, whose own message would repeat the whole text.
+                throw new IllegalArgumentException("Schedule '" + name + "': unknown time zone " + Names.echo(id)
+                        + "; a zone id is at most " + MAX_ZONE_LENGTH + " characters, such as \"Europe/Berlin\"");
             }
             try {
-                return zone(ZoneId.of(zone.trim()));
+                return zone(ZoneId.of(id));
             } catch (DateTimeException e) {
                 throw new IllegalArgumentException(
-                        "Schedule '" + name + "': unknown time zone \"" + zone
-                                + "\"; use a region id such as \"Europe/Berlin\" or an offset such as \"+02:00\"",
+                        "Schedule '" + name + "': unknown time zone " + Names.echo(zone)
+                                + "; use a region id such as \"Europe/Berlin\" or an offset such as \"+02:00\"",
                         e);
             }
         }
 
-        /** The time zone a cron expression is read in (default UTC). */
+        /**
+         * The time zone a cron expression is read in (default UTC).
+         *
+         * @throws IllegalArgumentException for null, or a zone whose id is over {@value Schedule#MAX_ZONE_LENGTH}
+         *     characters
+         */
         public Builder zone(ZoneId zone) {
             if (zone == null) {
                 throw new IllegalArgumentException("Schedule '" + name + "': zone must not be null");
+            }
+            if (zone.getId().length() > MAX_ZONE_LENGTH) {
+                throw new IllegalArgumentException("Schedule '" + name + "': time zone " + Names.echo(zone.getId())
+                        + " has an id longer than " + MAX_ZONE_LENGTH + " characters, the most the schedule table"
+                        + " holds");
             }
             this.zone = zone;
             return this;
@@ -346,8 +429,8 @@ public final class Schedule {
                     schedule.nextSlotAfter(Instant.now());
                 } catch (IllegalStateException never) {
                     throw new IllegalArgumentException(
-                            "Schedule '" + name + "': cron expression \"" + cronExpression
-                                    + "\" never fires; check its day and month fields",
+                            "Schedule '" + name + "': cron expression " + Names.echo(cronExpression)
+                                    + " never fires; check its day and month fields",
                             never);
                 }
             }

@@ -2,6 +2,7 @@ package dev.errand.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 import dev.errand.Errand;
@@ -12,6 +13,7 @@ import dev.errand.schedule.Schedule;
 import dev.errand.schedule.ScheduleAdmin;
 import dev.errand.schedule.ScheduleInfo;
 import dev.errand.task.TaskDefinition;
+import dev.errand.task.TaskKind;
 import dev.errand.task.TaskState;
 import dev.errand.testing.ErrandTestSupport;
 import dev.errand.testing.Target;
@@ -19,12 +21,15 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -347,6 +352,79 @@ class ScheduleContractTest extends ErrandTestSupport {
                     .hasMessageContaining("the interval must be between 1s and 366d, got " + interval);
         }
         assertThat(admin.list()).extracting(ScheduleInfo::name).containsExactly("known");
+    }
+
+    /** A valid cron expression of 237 characters: every minute of every hour, listed one by one. */
+    private static final String LONG_CRON =
+            IntStream.range(0, 60).mapToObj(Integer::toString).collect(Collectors.joining(","))
+                    + " "
+                    + IntStream.range(0, 24).mapToObj(Integer::toString).collect(Collectors.joining(","))
+                    + " * * *";
+
+    record Other(String note) {}
+
+    @Test
+    void aScheduleWhoseTasksAnEnqueueWouldRefuseIsRefusedAndStoresNothing() throws Exception {
+        ErrandBuilder declaring = node().register(
+                        TaskDefinition.builder(TaskKind.withoutPayload("bare"), (none, ctx) -> {})
+                                .build());
+        Errand errand = node(declaring);
+        ScheduleAdmin admin = errand.schedules();
+        // A queue no node declares: its tasks would pile up where nobody claims them.
+        Schedule undeclaredQueue = Schedule.every("nowhere", "tick", Duration.ofHours(1))
+                .queue("nowhere")
+                .payload(new Tick("x"))
+                .build();
+        assertThatThrownBy(() -> admin.upsert(undeclaredQueue))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("queue 'nowhere', which is not configured on this node")
+                .hasMessageContaining(".queue(\"nowhere\", concurrency)");
+        assertThatThrownBy(() -> node(undeclaredQueue).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("queue 'nowhere'");
+        // A payload that does not fit the kind: every slot's task would fail.
+        for (Object unfit : List.of("text", new Other("x"), Map.of("note", List.of(1, 2)))) {
+            Schedule schedule = Schedule.every("unfit", "tick", Duration.ofHours(1))
+                    .payload(unfit)
+                    .build();
+            assertThatThrownBy(() -> admin.upsert(schedule))
+                    .as("payload %s", unfit)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("schedule 'unfit'")
+                    .hasMessageContaining(Tick.class.getName())
+                    .hasMessageContaining("every slot's task would fail");
+            assertThatThrownBy(() -> node(schedule).build())
+                    .as("payload %s at build", unfit)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("every slot's task would fail");
+        }
+        assertThatThrownBy(() -> admin.upsert(Schedule.every("bare", "bare", Duration.ofHours(1))
+                        .payload(new Tick("x"))
+                        .build()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("takes no payload");
+        // A valid cron longer than the column: refused where the schedule is built, not by the database.
+        assertThat(LONG_CRON).hasSizeGreaterThan(200);
+        assertThatThrownBy(() ->
+                        admin.upsert(Schedule.cron("long", "tick", LONG_CRON).build()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("longer than 200 characters");
+        assertThat(admin.list()).isEmpty();
+        assertThat(scalar("SELECT COUNT(*) FROM " + prefix + "schedule")).isZero();
+
+        // What fits is stored: a declared queue, an instance of the payload type, a JSON tree that reads into it.
+        Errand declared = node(node().queue("default", 1).queue("reports", 1));
+        declared.schedules()
+                .upsert(Schedule.every("reports", "tick", Duration.ofHours(1))
+                        .queue("reports")
+                        .payload(Map.of("note", "from a map"))
+                        .build());
+        declared.schedules()
+                .upsert(Schedule.cron("listed", "tick", LONG_CRON.substring(LONG_CRON.indexOf(' ') + 1) + " *")
+                        .build());
+        assertThat(declared.schedules().list())
+                .extracting(ScheduleInfo::name, ScheduleInfo::queue)
+                .containsExactly(tuple("listed", "default"), tuple("reports", "reports"));
     }
 
     @Test

@@ -193,7 +193,12 @@ public final class ErrandSystem implements BenchSystem {
         clientPool = db.pool(prefix + "client", 4);
         // The client registers the kind too (it never runs it): the admin API refuses a schedule of a kind
         // the node that adds it does not register.
-        client = builder(clientPool)
+        ErrandBuilder clientBuilder = builder(clientPool);
+        if (!scheduleQueue.equals(ErrandSettings.DEFAULT_QUEUE)) {
+            // A schedule's queue must be declared on the node that adds it, as for an enqueue; this node runs none.
+            clientBuilder.queue(scheduleQueue, 1);
+        }
+        client = clientBuilder
                 .processingEnabled(false)
                 .register(TaskDefinition.builder("noop", Stamp.class, (stamp, ctx) -> {})
                         .mode(transactional ? ExecutionMode.TRANSACTIONAL : ExecutionMode.NON_TRANSACTIONAL)

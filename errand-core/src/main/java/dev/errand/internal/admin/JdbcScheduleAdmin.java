@@ -1,20 +1,21 @@
 package dev.errand.internal.admin;
 
+import dev.errand.config.Names;
 import dev.errand.error.ErrandException;
 import dev.errand.internal.schedule.ScheduleChanges;
+import dev.errand.internal.schedule.ScheduleChecks;
 import dev.errand.internal.store.Jdbc;
+import dev.errand.internal.store.PostgresDialect;
 import dev.errand.internal.store.ScheduleStore;
 import dev.errand.internal.store.Storage;
 import dev.errand.schedule.Schedule;
 import dev.errand.schedule.ScheduleAdmin;
 import dev.errand.schedule.ScheduleInfo;
-import dev.errand.spi.PayloadCodec;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 /** The schedule admin API on the schedule table: checks the arguments, then runs each action in its own transaction. */
 public final class JdbcScheduleAdmin implements ScheduleAdmin {
@@ -22,8 +23,7 @@ public final class JdbcScheduleAdmin implements ScheduleAdmin {
     private final Storage storage;
     private final ScheduleStore schedules;
     private final ScheduleChanges changes;
-    private final PayloadCodec codec;
-    private final Set<String> registeredKinds;
+    private final ScheduleChecks checks;
 
     /**
      * Creates the admin API.
@@ -31,20 +31,13 @@ public final class JdbcScheduleAdmin implements ScheduleAdmin {
      * @param storage the node's storage, for its transactions and clock
      * @param schedules the schedule table
      * @param changes how declarations and changes are applied to it
-     * @param codec how payloads are written
-     * @param registeredKinds the kinds this node registers: a schedule of another kind is refused
+     * @param checks what this node refuses to store: unregistered kinds, undeclared queues, unfit payloads
      */
-    public JdbcScheduleAdmin(
-            Storage storage,
-            ScheduleStore schedules,
-            ScheduleChanges changes,
-            PayloadCodec codec,
-            Set<String> registeredKinds) {
+    public JdbcScheduleAdmin(Storage storage, ScheduleStore schedules, ScheduleChanges changes, ScheduleChecks checks) {
         this.storage = storage;
         this.schedules = schedules;
         this.changes = changes;
-        this.codec = codec;
-        this.registeredKinds = Set.copyOf(registeredKinds);
+        this.checks = checks;
     }
 
     @Override
@@ -57,7 +50,9 @@ public final class JdbcScheduleAdmin implements ScheduleAdmin {
 
     @Override
     public Optional<ScheduleInfo> find(String name) {
-        requireName(name);
+        if (!storable(name)) {
+            return Optional.empty();
+        }
         return run("find", c -> {
             Instant now = now(c);
             return schedules.find(c, name, false).map(stored -> stored.info(now));
@@ -66,17 +61,7 @@ public final class JdbcScheduleAdmin implements ScheduleAdmin {
 
     @Override
     public void upsert(Schedule schedule) {
-        if (schedule == null) {
-            throw new IllegalArgumentException(
-                    "schedule must not be null: build one with Schedule.cron(...) or" + " Schedule.every(...)");
-        }
-        // As at build: a schedule whose kind no node may run would fire tasks that only ever wait.
-        if (!registeredKinds.contains(schedule.kind())) {
-            throw new IllegalArgumentException("Schedule '" + schedule.name() + "' enqueues kind '" + schedule.kind()
-                    + "', which this node does not register; register a TaskDefinition for it on the node that"
-                    + " adds or changes the schedule");
-        }
-        String payloadJson = codec.encode(schedule.payload());
+        String payloadJson = checks.payloadJson(schedule);
         run("upsert", c -> {
             changes.upsert(c, schedule, payloadJson, now(c));
             return null;
@@ -85,19 +70,25 @@ public final class JdbcScheduleAdmin implements ScheduleAdmin {
 
     @Override
     public boolean pause(String name) {
-        requireName(name);
+        if (!storable(name)) {
+            return false;
+        }
         return run("pause", c -> changes.pause(c, name, now(c)));
     }
 
     @Override
     public boolean resume(String name) {
-        requireName(name);
+        if (!storable(name)) {
+            return false;
+        }
         return run("resume", c -> changes.resume(c, name, now(c)));
     }
 
     @Override
     public boolean remove(String name) {
-        requireName(name);
+        if (!storable(name)) {
+            return false;
+        }
         return run("remove", c -> changes.remove(c, name, now(c)));
     }
 
@@ -114,9 +105,23 @@ public final class JdbcScheduleAdmin implements ScheduleAdmin {
         }
     }
 
-    private static void requireName(String name) {
-        if (name == null || name.isBlank()) {
-            throw new IllegalArgumentException("A schedule name must not be blank");
+    /**
+     * Whether a row can hold the name asked for. Any name a row holds is taken, including one written by SQL
+     * that the builder would refuse (blank, padded, with control characters), so that such a row can be found,
+     * fixed and removed; a name no row can hold finds none without a round trip.
+     *
+     * @throws IllegalArgumentException for null, or a name longer than the column
+     */
+    private boolean storable(String name) {
+        if (name == null) {
+            throw new IllegalArgumentException(
+                    "A schedule name must not be null; list() gives the names of the stored schedules");
         }
+        if (name.length() > Schedule.MAX_NAME_LENGTH) {
+            throw new IllegalArgumentException("A schedule name is at most " + Schedule.MAX_NAME_LENGTH
+                    + " characters, got " + Names.echo(name) + "; list() gives the names of the stored schedules");
+        }
+        // PostgreSQL stores no NUL, and refuses one in a parameter with an error.
+        return !(storage.dialect() instanceof PostgresDialect && name.indexOf('\0') >= 0);
     }
 }

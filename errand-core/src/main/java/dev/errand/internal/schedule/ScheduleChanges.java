@@ -45,7 +45,9 @@ public final class ScheduleChanges {
 
     /**
      * Adds a schedule or changes the one of the same name. A new timing starts from the first slot after
-     * {@code now}; otherwise the next slot stays. Whether it is paused stays as it is.
+     * {@code now}; otherwise the next slot stays. Whether it is paused stays as it is, unless Errand paused it
+     * because it could not read or fire it: the new definition replaces the one it paused for, so the schedule
+     * fires again from the first slot after {@code now}.
      */
     public void upsert(Connection c, Schedule schedule, String payloadJson, Instant now) throws SQLException {
         Position first = startingAfter(schedule, now, null, null);
@@ -65,9 +67,13 @@ public final class ScheduleChanges {
             }
         }
         Stored before = current.get();
+        boolean pausedByErrand = before.paused() && before.pause().reason() != null;
         Schedule old = before.timing();
-        boolean sameTiming =
-                old.timing().equals(schedule.timing()) && old.zone().equals(schedule.zone());
+        // A row this node cannot read has no timing to keep: the new one starts afresh.
+        boolean sameTiming = old != null
+                && !pausedByErrand
+                && old.timing().equals(schedule.timing())
+                && old.zone().equals(schedule.zone());
         boolean sameTask =
                 sameTiming && old.kind().equals(schedule.kind()) && old.queue().equals(schedule.queue());
         Position position = before.position();
@@ -81,7 +87,7 @@ public final class ScheduleChanges {
             // make all the schedules write their next slots again at once.
             slotTasks.rewritePayload(c, schedule.name(), position.lastRunAt(), now, payloadJson);
         }
-        schedules.update(c, schedule, payloadJson, position);
+        schedules.update(c, schedule, payloadJson, position, pausedByErrand);
     }
 
     /** Stops a schedule firing, and takes back the task it wrote ahead; false if there is none of that name. */
@@ -96,6 +102,9 @@ public final class ScheduleChanges {
     /**
      * Fires a paused schedule again from its next slot after {@code now}; the slots missed while paused follow
      * its misfire policy. A schedule that is not paused stays as it is. False if there is none of that name.
+     *
+     * @throws IllegalStateException if this node cannot read the schedule's row: it could not compute a slot,
+     *     and the firing node would pause it again at once
      */
     public boolean resume(Connection c, String name, Instant now) throws SQLException {
         Optional<Stored> current = schedules.find(c, name, true);
@@ -105,6 +114,10 @@ public final class ScheduleChanges {
         Stored stored = current.get();
         if (!stored.paused()) {
             return true;
+        }
+        if (!stored.readable()) {
+            throw new IllegalStateException(stored.columns().problem() + ". It stays paused: fix it with"
+                    + " errand.schedules().upsert(...), or remove it with errand.schedules().remove(...)");
         }
         Position position = stored.position();
         Instant next = resumeAt(stored, now);
@@ -137,7 +150,7 @@ public final class ScheduleChanges {
      */
     private Position takeBack(Connection c, Stored stored, Instant now) throws SQLException {
         Position position = stored.position();
-        String name = stored.timing().name();
+        String name = stored.name();
         if (!position.hasTaskAhead(now) || !slotTasks.takeBack(c, name, position.lastRunAt(), now)) {
             return position;
         }

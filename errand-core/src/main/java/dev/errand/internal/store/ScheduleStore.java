@@ -1,5 +1,7 @@
 package dev.errand.internal.store;
 
+import dev.errand.config.Names;
+import dev.errand.internal.outcome.ErrorMessages;
 import dev.errand.schedule.MisfirePolicy;
 import dev.errand.schedule.Schedule;
 import dev.errand.schedule.ScheduleInfo;
@@ -14,7 +16,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -27,6 +28,15 @@ public final class ScheduleStore {
 
     private static final String COLUMNS = "name, kind, queue, payload, cron, interval_ms, time_zone, misfire,"
             + " misfire_limit, paused, next_run_at, fire_at, last_run_at, prior_run_at";
+
+    /** The columns read back: the written ones and the reason Errand paused the schedule for. */
+    private static final String READ_COLUMNS = COLUMNS + ", pause_reason";
+
+    /** The {@code pause_reason} column's size. */
+    public static final int MAX_REASON_LENGTH = 1_000;
+
+    /** The most of a read failure's message kept as the problem of a row. */
+    private static final int MAX_PROBLEM_LENGTH = 500;
 
     private final Dialect dialect;
     private final String table;
@@ -68,11 +78,75 @@ public final class ScheduleStore {
         }
     }
 
-    /** A schedule as stored: its definition, its JSON payload, whether it is paused and its position. */
-    public record Stored(Schedule timing, String payloadJson, boolean paused, Position position) {
+    /**
+     * A schedule's definition as its row holds it, as text, and what this node finds wrong with it. A row
+     * that an operator changed with SQL can hold what the {@link Schedule} builder refuses; it is shown as it
+     * is, so that it can still be listed, fixed and removed.
+     *
+     * @param name the {@code name} column
+     * @param kind the {@code kind} column
+     * @param queue the {@code queue} column
+     * @param timing the {@code cron} column, or {@code every} and the interval, or {@code none}
+     * @param zone the {@code time_zone} column
+     * @param misfire the {@code misfire} column
+     * @param problem why this node cannot read the row into a {@link Schedule}, or null if it can
+     */
+    public record Columns(
+            String name, String kind, String queue, String timing, String zone, String misfire, String problem) {}
+
+    /**
+     * Whether a schedule is paused, and why Errand paused it.
+     *
+     * @param paused whether it fires nothing
+     * @param reason why Errand paused it (a row it could not read or fire), or null: not paused, or paused by
+     *     an operator
+     */
+    public record Pause(boolean paused, String reason) {}
+
+    /**
+     * A schedule as stored.
+     *
+     * @param columns the definition as the row holds it
+     * @param timing the definition read into a schedule, or null if this node cannot read it (see
+     *     {@link Columns#problem()})
+     * @param payloadJson the payload of its tasks
+     * @param pause whether it is paused and why
+     * @param position where it stands
+     */
+    public record Stored(Columns columns, Schedule timing, String payloadJson, Pause pause, Position position) {
+
+        /** The schedule's name. */
+        public String name() {
+            return columns.name();
+        }
+
+        /** Whether this node can read the row into a {@link Schedule}. */
+        public boolean readable() {
+            return timing != null;
+        }
+
+        /** Whether it fires nothing until resumed. */
+        public boolean paused() {
+            return pause.paused();
+        }
 
         /** What the admin API shows of it at {@code now}. */
         public ScheduleInfo info(Instant now) {
+            // A reason left on a row that SQL resumed is stale: only a paused row shows it.
+            String problem = pause.paused() && pause.reason() != null ? pause.reason() : columns.problem();
+            if (timing == null) {
+                return new ScheduleInfo(
+                        columns.name(),
+                        columns.kind(),
+                        columns.queue(),
+                        columns.timing(),
+                        columns.zone(),
+                        misfireOrNull(columns.misfire()),
+                        pause.paused(),
+                        position.nextRun(now),
+                        position.previousRun(now),
+                        problem);
+            }
             return new ScheduleInfo(
                     timing.name(),
                     timing.kind(),
@@ -80,9 +154,10 @@ public final class ScheduleStore {
                     timing.timing(),
                     timing.zone().getId(),
                     timing.misfire(),
-                    paused,
+                    pause.paused(),
                     position.nextRun(now),
-                    position.previousRun(now));
+                    position.previousRun(now),
+                    problem);
         }
     }
 
@@ -130,11 +205,17 @@ public final class ScheduleStore {
         }
     }
 
-    /** Writes a schedule's definition and position over the row of its name. */
-    public void update(Connection c, Schedule schedule, String payloadJson, Position position) throws SQLException {
+    /**
+     * Writes a schedule's definition and position over the row of its name.
+     *
+     * @param unpause whether to end a pause that Errand made (and its reason) too; an operator's pause stays
+     */
+    public void update(Connection c, Schedule schedule, String payloadJson, Position position, boolean unpause)
+            throws SQLException {
         try (PreparedStatement update = c.prepareStatement("UPDATE " + table + " SET name = ?, kind = ?, queue = ?,"
                 + " payload = " + dialect.jsonParam() + ", cron = ?, interval_ms = ?, time_zone = ?, misfire = ?,"
-                + " misfire_limit = ?, " + positionAssignments() + " WHERE name = ?")) {
+                + " misfire_limit = ?, " + (unpause ? "paused = FALSE, pause_reason = NULL, " : "")
+                + positionAssignments() + " WHERE name = ?")) {
             int i = bindDefinition(update, 1, schedule, payloadJson);
             i = bindPosition(update, i, position);
             update.setString(i, schedule.name());
@@ -179,13 +260,22 @@ public final class ScheduleStore {
         return i;
     }
 
-    /** One schedule by name, locked for update if asked. */
+    /**
+     * One schedule by its exact name, locked for update if asked. MariaDB's comparison ignores trailing spaces,
+     * so the row found is kept only if its name is the one asked for.
+     */
     public Optional<Stored> find(Connection c, String name, boolean lock) throws SQLException {
         try (PreparedStatement statement = c.prepareStatement(
-                "SELECT " + COLUMNS + " FROM " + table + " WHERE name = ?" + (lock ? " FOR UPDATE" : ""))) {
+                "SELECT " + READ_COLUMNS + " FROM " + table + " WHERE name = ?" + (lock ? " FOR UPDATE" : ""))) {
             statement.setString(1, name);
             try (ResultSet row = statement.executeQuery()) {
-                return row.next() ? Optional.of(read(row)) : Optional.empty();
+                while (row.next()) {
+                    Stored stored = read(row);
+                    if (stored.name().equals(name)) {
+                        return Optional.of(stored);
+                    }
+                }
+                return Optional.empty();
             }
         }
     }
@@ -194,7 +284,7 @@ public final class ScheduleStore {
     public List<Stored> list(Connection c) throws SQLException {
         List<Stored> all = new ArrayList<>();
         try (PreparedStatement statement =
-                        c.prepareStatement("SELECT " + COLUMNS + " FROM " + table + " ORDER BY name");
+                        c.prepareStatement("SELECT " + READ_COLUMNS + " FROM " + table + " ORDER BY name");
                 ResultSet row = statement.executeQuery()) {
             while (row.next()) {
                 all.add(read(row));
@@ -209,7 +299,7 @@ public final class ScheduleStore {
      */
     public List<Stored> lockDue(Connection c, Instant now, int limit) throws SQLException {
         List<Stored> due = new ArrayList<>();
-        try (PreparedStatement statement = c.prepareStatement("SELECT " + COLUMNS + " FROM " + table
+        try (PreparedStatement statement = c.prepareStatement("SELECT " + READ_COLUMNS + " FROM " + table
                 + " WHERE paused = FALSE AND fire_at <= " + dialect.timestampParam()
                 + " ORDER BY fire_at LIMIT ? FOR UPDATE SKIP LOCKED")) {
             statement.setObject(1, dialect.timestampValue(now));
@@ -250,13 +340,29 @@ public final class ScheduleStore {
         }
     }
 
-    /** Pauses or resumes a schedule at {@code position}; returns false if there is none of that name. */
+    /**
+     * Pauses or resumes a schedule at {@code position}; returns false if there is none of that name. A pause
+     * keeps the reason Errand paused it for, if any; a resume clears it.
+     */
     public boolean setPaused(Connection c, String name, boolean paused, Position position) throws SQLException {
-        try (PreparedStatement statement = c.prepareStatement(
-                "UPDATE " + table + " SET paused = ?, " + positionAssignments() + " WHERE name = ?")) {
+        try (PreparedStatement statement = c.prepareStatement("UPDATE " + table + " SET paused = ?, "
+                + (paused ? "" : "pause_reason = NULL, ") + positionAssignments() + " WHERE name = ?")) {
             statement.setBoolean(1, paused);
             int i = bindPosition(statement, 2, position);
             statement.setString(i, name);
+            return statement.executeUpdate() == 1;
+        }
+    }
+
+    /**
+     * Pauses a schedule that cannot fire, with the reason, cut to the column's size; its position stays.
+     * Returns false if there is none of that name.
+     */
+    public boolean pauseFor(Connection c, String name, String reason) throws SQLException {
+        try (PreparedStatement statement =
+                c.prepareStatement("UPDATE " + table + " SET paused = TRUE, pause_reason = ? WHERE name = ?")) {
+            statement.setString(1, cut(reason, MAX_REASON_LENGTH));
+            statement.setString(2, name);
             return statement.executeUpdate() == 1;
         }
     }
@@ -269,30 +375,93 @@ public final class ScheduleStore {
         }
     }
 
+    /**
+     * Reads a row. A definition that the {@link Schedule} builder refuses does not fail the read: the row
+     * comes back unreadable, with the reason, so that one bad row cannot stop the listing or the firing of
+     * the others.
+     */
     private Stored read(ResultSet row) throws SQLException {
         String name = row.getString("name");
         String kind = row.getString("kind");
+        String queue = row.getString("queue");
         String cron = row.getString("cron");
         long intervalMs = row.getLong("interval_ms");
-        Schedule.Builder builder = cron != null
-                ? Schedule.cron(name, kind, cron)
-                : Schedule.every(name, kind, Duration.ofMillis(intervalMs));
-        builder.queue(row.getString("queue")).zone(row.getString("time_zone"));
-        MisfirePolicy misfire = MisfirePolicy.valueOf(
-                Objects.requireNonNull(row.getString("misfire")).toUpperCase(Locale.ROOT));
-        if (misfire == MisfirePolicy.RUN_ALL) {
-            builder.runAllMissed(row.getInt("misfire_limit"));
-        } else {
-            builder.misfire(misfire);
+        Long interval = row.wasNull() ? null : intervalMs;
+        String zone = row.getString("time_zone");
+        String misfire = row.getString("misfire");
+        int misfireLimit = row.getInt("misfire_limit");
+        Schedule timing = null;
+        String problem = null;
+        try {
+            timing = definition(name, kind, cron, interval, misfire, misfireLimit)
+                    .queue(queue)
+                    .zone(zone)
+                    .build();
+        } catch (RuntimeException unreadable) {
+            // Whatever the builder or the cron parser refuses is this row's problem alone.
+            String message = ErrorMessages.of(unreadable);
+            problem = cut(
+                    unreadable instanceof IllegalArgumentException && message != null
+                            ? message
+                            : "Schedule " + Names.echo(name) + " cannot be read: " + ErrorMessages.summary(unreadable),
+                    MAX_PROBLEM_LENGTH);
         }
+        String timingText = cron != null ? cron : interval != null ? "every " + Duration.ofMillis(interval) : "none";
         return new Stored(
-                builder.build(),
+                new Columns(name, kind, queue, timingText, zone, misfire, problem),
+                timing,
                 row.getString("payload"),
-                row.getBoolean("paused"),
+                new Pause(row.getBoolean("paused"), row.getString("pause_reason")),
                 new Position(
                         dialect.readInstant(row, "next_run_at"),
                         dialect.readInstant(row, "fire_at"),
                         dialect.readInstant(row, "last_run_at"),
                         dialect.readInstant(row, "prior_run_at")));
+    }
+
+    private static Schedule.Builder definition(
+            String name, String kind, String cron, Long interval, String misfire, int misfireLimit) {
+        if (cron != null && interval != null) {
+            throw new IllegalArgumentException("Schedule " + Names.echo(name) + ": the row has both a cron"
+                    + " expression and interval_ms; set one of them to NULL");
+        }
+        if (cron == null && interval == null) {
+            throw new IllegalArgumentException("Schedule " + Names.echo(name) + ": the row has neither a cron"
+                    + " expression nor interval_ms; set one");
+        }
+        Schedule.Builder builder = cron != null
+                ? Schedule.cron(name, kind, cron)
+                : Schedule.every(name, kind, Duration.ofMillis(interval));
+        MisfirePolicy policy = misfirePolicy(name, misfire);
+        if (policy == MisfirePolicy.RUN_ALL) {
+            return builder.runAllMissed(misfireLimit);
+        }
+        return builder.misfire(policy);
+    }
+
+    private static MisfirePolicy misfirePolicy(String name, String misfire) {
+        MisfirePolicy policy = misfireOrNull(misfire);
+        if (policy == null) {
+            throw new IllegalArgumentException("Schedule " + Names.echo(name) + ": misfire " + Names.echo(misfire)
+                    + " is none of 'skip', 'run_once' and 'run_all'");
+        }
+        return policy;
+    }
+
+    /** The misfire policy a column holds, or null if it holds none. */
+    static MisfirePolicy misfireOrNull(String misfire) {
+        if (misfire == null) {
+            return null;
+        }
+        for (MisfirePolicy policy : MisfirePolicy.values()) {
+            if (policy.name().toLowerCase(Locale.ROOT).equals(misfire.toLowerCase(Locale.ROOT))) {
+                return policy;
+            }
+        }
+        return null;
+    }
+
+    private static String cut(String text, int length) {
+        return text == null || text.length() <= length ? text : text.substring(0, length - 3) + "...";
     }
 }

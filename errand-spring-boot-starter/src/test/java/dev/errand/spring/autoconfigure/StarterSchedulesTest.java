@@ -215,7 +215,11 @@ class StarterSchedulesTest {
     @Test
     void schedulesFromErrandScheduleAnnotationsAreStoredWithTheirTaskKind() {
         runner.withBean("annotatedReport", AnnotatedReport.class)
-                .withPropertyValues("report.cron=45 3 * * *")
+                // A schedule's queue must be declared on the node that declares it, as for an enqueue.
+                .withPropertyValues(
+                        "report.cron=45 3 * * *",
+                        "errand.queues.default.concurrency=1",
+                        "errand.queues.reports.concurrency=1")
                 .run(context -> {
                     assertThat(context).hasNotFailed();
                     Map<String, ScheduleInfo> stored = context.getBean(Errand.class).schedules().list().stream()
