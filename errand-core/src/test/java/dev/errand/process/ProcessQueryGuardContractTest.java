@@ -281,6 +281,10 @@ class ProcessQueryGuardContractTest extends ErrandTestSupport {
                 apply(c, setting);
                 ProcessRequest.Builder<Long> request = ProcessRequest.builder(ROWS)
                         .query(sql, row -> {
+                            if (read.size() == 50) {
+                                // 5 rows in pages of 2: a page without its LIMIT reads them all, again and again.
+                                throw new IllegalStateException("read 50 rows of 5: the pages have no LIMIT");
+                            }
                             read.add(row.getLong("id"));
                             return row.getLong("id");
                         })
