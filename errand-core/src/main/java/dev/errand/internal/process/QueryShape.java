@@ -195,7 +195,7 @@ final class QueryShape {
                 case MARIADB -> isAsciiLetterOrDigit(ch) || ch == '_' || ch == '$' || ch > 127;
                 case H2 -> {
                     int cp = sql.codePointAt(i);
-                    yield cp != '$' && (Character.isDigit(cp) || Character.isJavaIdentifierStart(cp));
+                    yield cp != '$' && (isAsciiDigit(ch) || Character.isJavaIdentifierStart(cp));
                 }
             };
         }
@@ -205,11 +205,11 @@ final class QueryShape {
             int end = start;
             if (family == Family.H2) {
                 // H2 ends a number at a '$' (so "1$$" is a number and a string) but not a name ("a$$" is a name).
-                boolean number = Character.isDigit(sql.codePointAt(start));
+                boolean number = isAsciiDigit(sql.charAt(start));
                 while (end < n) {
                     int cp = sql.codePointAt(end);
                     boolean part = number
-                            ? Character.isDigit(cp) || cp == '.'
+                            ? (cp >= '0' && cp <= '9') || cp == '.'
                             : Character.isJavaIdentifierPart(cp) || cp == '#';
                     if (!part) {
                         break;
@@ -229,7 +229,8 @@ final class QueryShape {
             String text = sql.substring(start, end).toUpperCase(Locale.ROOT);
             if (family == Family.POSTGRESQL && end < n && sql.charAt(end) == '\'' && end - start == 1) {
                 // PostgreSQL's JDBC driver knows no B'', X'' or U&'' prefix, and knows E'' only after a space,
-                // an operator or a quote: where it reads the literal with other escapes, the two must agree.
+                // an operator, a parenthesis or a double quote: where it reads the literal with other escapes
+                // than the server does, both must still end it at the same quote.
                 boolean driverSeesE = start > 0 && terminatesName(sql.charAt(start - 1));
                 switch (text) {
                     case "E":
