@@ -37,6 +37,9 @@ public final class ProcessRequest<T> {
     /** The most retries per batch. */
     public static final int MAX_RETRIES = 100;
 
+    /** The longest process id the schema stores. */
+    public static final int MAX_ID_LENGTH = 100;
+
     private static final Pattern PLAIN_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
 
     private final ProcessKind<T> kind;
@@ -200,21 +203,34 @@ public final class ProcessRequest<T> {
         /**
          * Reads the items from a query, page by page ({@link #pageSize}), on the caller's connection. The query
          * must end with an ORDER BY that gives every row a fixed place (for example by a unique key), since each
-         * page is read with LIMIT and OFFSET.
+         * page is read with LIMIT and OFFSET (or by key, with {@link #pageBy}).
          *
-         * @param sql a SELECT with an ORDER BY of its own (at its top level, not only in a subquery) and no LIMIT,
-         *     OFFSET, FETCH, FOR UPDATE or semicolon at its top level
+         * <p>Paging extends the query's text, so {@code start(...)} checks it first, as the database of the
+         * connection reads SQL (its quotes, comments and the session settings that change them, such as
+         * PostgreSQL's {@code standard_conforming_strings} or MariaDB's {@code sql_mode}), and refuses it with an
+         * {@code IllegalArgumentException} that says what to change if it is not one SELECT (or WITH, VALUES,
+         * TABLE or a parenthesized query), has no ORDER BY at its top level (one in a subquery does not count),
+         * has a LIMIT, OFFSET, FETCH, locking clause or INTO at its top level, has a semicolon anywhere outside
+         * quotes and comments, leaves a literal, quoted name, comment or parenthesis open, or has a MariaDB
+         * executable comment ({@code /*!}). The check runs again after {@link #beforeQuery}'s hook.
+         *
+         * @param sql one SELECT with an ORDER BY of its own; a trailing line comment is fine
          * @param mapper maps a row to an item
          * @param parameters the query's parameters, bound in order
-         * @throws IllegalArgumentException if the query is blank, has no top-level ORDER BY, has a LIMIT, OFFSET,
-         *     FETCH, FOR UPDATE/SHARE or semicolon at its top level, leaves a literal, comment or parenthesis
-         *     open, or the mapper is null
+         * @throws IllegalArgumentException if the query is null, blank or holds a NUL character, or the mapper is
+         *     null
          */
         public Builder<T> query(String sql, RowMapper<T> mapper, Object... parameters) {
             if (sql == null || sql.isBlank()) {
-                throw new IllegalArgumentException("sql must not be blank: pass a SELECT with an ORDER BY");
+                throw new IllegalArgumentException(
+                        "sql must not be blank: pass a SELECT with an ORDER BY, got " + Names.echo(sql));
             }
-            checkShape(sql);
+            int nul = sql.indexOf('\0');
+            if (nul >= 0) {
+                throw new IllegalArgumentException("The query of process '" + kind.name() + "' holds a NUL character"
+                        + " (U+0000) at character " + (nul + 1) + ", which no database takes in SQL text; remove it"
+                        + " (pass binary values as parameters): " + Names.echo(sql));
+            }
             if (mapper == null) {
                 throw new IllegalArgumentException("mapper must not be null: map a row to an item");
             }
@@ -222,36 +238,6 @@ public final class ProcessRequest<T> {
             this.mapper = mapper;
             this.parameters = parameters == null ? List.of() : new ArrayList<>(Arrays.asList(parameters));
             return this;
-        }
-
-        /** Refuses a query that paging cannot extend: see {@link #query}. */
-        private void checkShape(String sql) {
-            String query = "The query of process '" + kind.name() + "'";
-            QueryShape shape = QueryShape.of(sql);
-            if (shape.unclosed() != null) {
-                throw new IllegalArgumentException(query + " has an unclosed " + shape.unclosed() + "; close it");
-            }
-            if (shape.semicolon()) {
-                throw new IllegalArgumentException(
-                        query + " has a semicolon; pass one SELECT without it (paging appends to the query)");
-            }
-            if (!shape.has("ORDER", "BY")) {
-                throw new IllegalArgumentException(query + " has no ORDER BY of its own (one inside a subquery, a"
-                        + " window function or a literal does not count); end it with an ORDER BY over a unique key,"
-                        + " so that reading it page by page sees every row once");
-            }
-            for (String clause : new String[] {"LIMIT", "OFFSET", "FETCH"}) {
-                if (shape.has(clause)) {
-                    throw new IllegalArgumentException(query + " has a " + clause + " of its own; remove it: paging"
-                            + " appends its own LIMIT (with OFFSET, or a key condition with pageBy(...)), and the"
-                            + " page size is pageSize(...)");
-                }
-            }
-            if (shape.has("FOR")) {
-                throw new IllegalArgumentException(query + " has a FOR UPDATE or FOR SHARE clause; remove it: paging"
-                        + " appends LIMIT after the query, where a locking clause cannot precede it. To lock the"
-                        + " rows, take the lock in beforeQuery(...)");
-            }
         }
 
         /**
@@ -273,7 +259,7 @@ public final class ProcessRequest<T> {
          * @throws IllegalArgumentException for a bad id
          */
         public Builder<T> processId(String id) {
-            this.processId = Names.require("Process id", id, 100);
+            this.processId = Names.require("Process id", id, MAX_ID_LENGTH);
             return this;
         }
 
@@ -285,7 +271,9 @@ public final class ProcessRequest<T> {
         public Builder<T> nodeGroup(String group) {
             this.nodeGroup = Names.require("Node group", group, 200);
             if (group.contains(",")) {
-                throw new IllegalArgumentException("Node group '" + group + "' must not contain a comma");
+                throw new IllegalArgumentException(
+                        "Node group " + Names.echo(group)
+                                + " must not contain a comma: the node registry stores a node's groups as one comma-separated column");
             }
             return this;
         }
@@ -354,7 +342,7 @@ public final class ProcessRequest<T> {
          *
          * @param columns the key's columns, most significant first
          * @throws IllegalArgumentException if there is no column, a column is not a plain SQL name, or a column
-         *     is named twice
+         *     is named twice; {@code start(...)} refuses a column that is not in the query's ORDER BY
          */
         public Builder<T> pageBy(String... columns) {
             if (columns == null || columns.length == 0) {
@@ -364,7 +352,8 @@ public final class ProcessRequest<T> {
             List<String> key = new ArrayList<>(columns.length);
             for (String column : columns) {
                 if (column == null || !PLAIN_NAME.matcher(column).matches()) {
-                    throw new IllegalArgumentException("pageBy column '" + column + "' is not a plain SQL name;"
+                    throw new IllegalArgumentException("pageBy column " + Names.echo(column) + " is not a plain SQL"
+                            + " name (a letter or '_', then up to 62 letters, digits or '_');"
                             + " name a result column of the query (give an expression an alias and name that)");
                 }
                 if (key.stream().anyMatch(column::equalsIgnoreCase)) {
@@ -379,7 +368,8 @@ public final class ProcessRequest<T> {
         /**
          * Builds the request.
          *
-         * @throws IllegalArgumentException if it has neither items nor a query, or both
+         * @throws IllegalArgumentException if it has neither items nor a query, or both, or has a hook or a
+         *     page key without a query
          */
         public ProcessRequest<T> build() {
             if ((items == null) == (sql == null)) {
@@ -389,18 +379,8 @@ public final class ProcessRequest<T> {
             if (hook != null && sql == null) {
                 throw new IllegalArgumentException("beforeQuery(...) needs a query(...)");
             }
-            if (!pageKey.isEmpty()) {
-                if (sql == null) {
-                    throw new IllegalArgumentException("pageBy(...) needs a query(...); a collection is not paged");
-                }
-                List<String> order = QueryShape.of(sql).orderKey();
-                for (String column : pageKey) {
-                    if (order.stream().noneMatch(column::equalsIgnoreCase)) {
-                        throw new IllegalArgumentException("pageBy column '" + column + "' is not in the ORDER BY of"
-                                + " the query of process '" + kind.name() + "'; page by the columns the query is"
-                                + " ordered by, which must be unique together");
-                    }
-                }
+            if (!pageKey.isEmpty() && sql == null) {
+                throw new IllegalArgumentException("pageBy(...) needs a query(...); a collection is not paged");
             }
             return new ProcessRequest<>(this);
         }

@@ -1,5 +1,6 @@
 package dev.errand.process;
 
+import dev.errand.config.Names;
 import java.util.Locale;
 
 /** Where a process is. */
@@ -18,9 +19,20 @@ public enum ProcessState {
         return name().toLowerCase(Locale.ROOT);
     }
 
-    /** The state of a column value. */
+    /**
+     * The state of a column value.
+     *
+     * @throws IllegalArgumentException if the value is not one of {@code running}, {@code succeeded},
+     *     {@code failed} and {@code cancelled}
+     */
     public static ProcessState fromDb(String value) {
-        return valueOf(value.toUpperCase(Locale.ROOT));
+        for (ProcessState state : values()) {
+            if (state.dbValue().equals(value == null ? null : value.toLowerCase(Locale.ROOT))) {
+                return state;
+            }
+        }
+        throw new IllegalArgumentException(
+                "Process state " + Names.echo(value) + " is not one of running, succeeded, failed, cancelled");
     }
 
     /** Whether the process has ended. */

@@ -1,5 +1,6 @@
 package dev.errand.process;
 
+import dev.errand.config.Names;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -51,13 +52,19 @@ public final class TurnDecision<T> {
     }
 
     /**
-     * Fails the process now, with this reason; failed batches do not run again.
+     * Fails the process now, with this reason; failed batches do not run again. The process's error keeps the
+     * first 4,000 characters of the reason.
      *
-     * @throws IllegalArgumentException if the reason is null or blank
+     * @throws IllegalArgumentException if the reason is null or blank, or holds a NUL character
      */
     public static <T> TurnDecision<T> fail(String reason) {
         if (reason == null || reason.isBlank()) {
-            throw new IllegalArgumentException("reason must not be blank: say why the process fails");
+            throw new IllegalArgumentException(
+                    "reason must not be blank: say why the process fails, got " + Names.echo(reason));
+        }
+        if (reason.indexOf('\0') >= 0) {
+            throw new IllegalArgumentException("reason must not contain a NUL character (U+0000), which PostgreSQL"
+                    + " cannot store; remove it from " + Names.echo(reason));
         }
         return new TurnDecision<>(List.of(), reason);
     }

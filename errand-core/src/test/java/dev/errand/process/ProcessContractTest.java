@@ -722,10 +722,15 @@ class ProcessContractTest extends ErrandTestSupport {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("connection must not be null");
         assertThatThrownBy(() -> processes.start(null)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> ProcessRequest.builder(SIMPLE).query("SELECT 1", row -> null))
+        // The query is checked when the process starts, as the connection's database reads SQL.
+        assertThatThrownBy(() -> processes.start(ProcessRequest.builder(SIMPLE)
+                        .query("SELECT 1", row -> null)
+                        .build()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("has no ORDER BY");
-        assertThatThrownBy(() -> ProcessRequest.builder(SIMPLE).query("SELECT 1 ORDER BY 1;", row -> null))
+        assertThatThrownBy(() -> processes.start(ProcessRequest.builder(SIMPLE)
+                        .query("SELECT 1 ORDER BY 1;", row -> null)
+                        .build()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("semicolon");
         assertThatThrownBy(() -> ProcessRequest.builder(SIMPLE).batchSize(0))

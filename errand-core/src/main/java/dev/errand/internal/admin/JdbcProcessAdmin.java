@@ -1,5 +1,6 @@
 package dev.errand.internal.admin;
 
+import dev.errand.config.Names;
 import dev.errand.error.ErrandException;
 import dev.errand.internal.process.ProcessRuntime;
 import dev.errand.internal.store.Jdbc;
@@ -179,9 +180,12 @@ public final class JdbcProcessAdmin implements ProcessAdmin {
         }
     }
 
+    /** An id that no process can have (blank, padded, too long, with a control character) is a caller's error. */
     private static void requireId(String processId) {
-        if (processId == null || processId.isBlank()) {
-            throw new IllegalArgumentException("processId must not be blank: pass the id start(...) returned");
+        try {
+            Names.require("Process id", processId, ProcessRequest.MAX_ID_LENGTH);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(e.getMessage() + "; pass the id start(...) returned", e);
         }
     }
 

@@ -107,6 +107,10 @@ public final class ProcessRuntime {
             throw new IllegalArgumentException("Queue '" + request.queue() + "' is not configured; declare it with"
                     + " Errand.builder(dataSource).queue(\"" + request.queue() + "\", concurrency)");
         }
+        // Before anything is written, unless a hook comes first: it may change how the session reads quotes.
+        PagedQuery query = request.sql() == null || request.hook() != null
+                ? null
+                : PagedQuery.check(request, storage.dialect().sqlQuoting(c));
         String id = request.processId() != null
                 ? request.processId()
                 : UUID.randomUUID().toString();
@@ -145,10 +149,13 @@ public final class ProcessRuntime {
             for (Object item : request.items()) {
                 splitter.add(item);
             }
-        } else if (request.pageKey().isEmpty()) {
-            readPages(c, request, splitter);
         } else {
-            readKeysetPages(c, request, splitter);
+            query = beforeQuery(c, request, query);
+            if (request.pageKey().isEmpty()) {
+                readPages(c, request, query, splitter);
+            } else {
+                readKeysetPages(c, request, query, splitter);
+            }
         }
         splitter.close();
         int written = writer.finish();
@@ -161,13 +168,24 @@ public final class ProcessRuntime {
         return id;
     }
 
-    /** Reads the query a page at a time with LIMIT and OFFSET; each page is split and written before the next. */
-    private void readPages(Connection c, ProcessRequest<?> request, Splitter splitter) throws SQLException {
-        if (request.hook() != null) {
-            request.hook().beforeQuery(c);
+    /**
+     * Runs the request's hook, if any, and checks the query after it: a hook can change the session settings
+     * that decide how the database reads quotes (such as {@code standard_conforming_strings}), so the query is
+     * read as the statement that follows will be.
+     */
+    private PagedQuery beforeQuery(Connection c, ProcessRequest<?> request, PagedQuery checked) throws SQLException {
+        if (request.hook() == null) {
+            return checked;
         }
+        request.hook().beforeQuery(c);
+        return PagedQuery.check(request, storage.dialect().sqlQuoting(c));
+    }
+
+    /** Reads the query a page at a time with LIMIT and OFFSET; each page is split and written before the next. */
+    private void readPages(Connection c, ProcessRequest<?> request, PagedQuery query, Splitter splitter)
+            throws SQLException {
         int pageSize = request.pageSize();
-        try (PreparedStatement page = c.prepareStatement(request.sql() + " LIMIT ? OFFSET ?")) {
+        try (PreparedStatement page = c.prepareStatement(query.offsetPage())) {
             List<Object> parameters = request.parameters();
             for (long offset = 0; ; offset += pageSize) {
                 for (int i = 0; i < parameters.size(); i++) {
@@ -199,30 +217,15 @@ public final class ProcessRuntime {
      * Reads the query a page at a time by its key: each page is the rows after the last key of the page before,
      * so every page is one range scan of the key's index, wherever it is in the result.
      */
-    private void readKeysetPages(Connection c, ProcessRequest<?> request, Splitter splitter) throws SQLException {
-        if (request.hook() != null) {
-            request.hook().beforeQuery(c);
-        }
+    private void readKeysetPages(Connection c, ProcessRequest<?> request, PagedQuery query, Splitter splitter)
+            throws SQLException {
         List<String> key = request.pageKey();
-        StringBuilder order = new StringBuilder();
-        StringBuilder after = new StringBuilder();
-        // (k1 > ?) OR (k1 = ? AND k2 > ?) OR ...: the same on every dialect, and each term a range of the index.
-        for (int i = 0; i < key.size(); i++) {
-            order.append(i == 0 ? "" : ", ").append("errand_page.").append(key.get(i));
-            after.append(i == 0 ? "(" : " OR (");
-            for (int j = 0; j < i; j++) {
-                after.append("errand_page.").append(key.get(j)).append(" = ? AND ");
-            }
-            after.append("errand_page.").append(key.get(i)).append(" > ?)");
-        }
-        String from = "SELECT * FROM (" + request.sql() + ") errand_page";
         List<Object> parameters = request.parameters();
         int pageSize = request.pageSize();
         Object[] last = null;
         long read = 0;
-        try (PreparedStatement first = c.prepareStatement(from + " ORDER BY " + order + " LIMIT ?");
-                PreparedStatement next =
-                        c.prepareStatement(from + " WHERE " + after + " ORDER BY " + order + " LIMIT ?")) {
+        try (PreparedStatement first = c.prepareStatement(query.firstKeyPage());
+                PreparedStatement next = c.prepareStatement(query.nextKeyPage())) {
             while (true) {
                 PreparedStatement page = last == null ? first : next;
                 int index = 1;

@@ -207,4 +207,10 @@ public interface Dialect {
         return new JdbcBatchTaskInserter(
                 this, new InsertStatement(this, table), new UniqueKeys(this, table, dataSource));
     }
+
+    /**
+     * How this session reads SQL quoting (see {@link SqlQuoting}), with the session settings that change it as
+     * they are now: a guard that reads a caller's SQL must read it as the session that runs it.
+     */
+    SqlQuoting sqlQuoting(Connection connection) throws SQLException;
 }

@@ -1,6 +1,9 @@
 package dev.errand.internal.store;
 
+import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.Locale;
 
 /** H2 2.x, the embedded default (file or in-memory). */
@@ -53,5 +56,19 @@ public final class H2Dialect implements Dialect {
     @Override
     public boolean supportsUpdateReturning() {
         return false;
+    }
+
+    /**
+     * H2 reads quotes the same in every compatibility mode but one: {@code MODE=MSSQLServer} also quotes names in
+     * square brackets.
+     */
+    @Override
+    public SqlQuoting sqlQuoting(Connection connection) throws SQLException {
+        try (Statement show = connection.createStatement();
+                ResultSet row = show.executeQuery(
+                        "SELECT SETTING_VALUE FROM INFORMATION_SCHEMA.SETTINGS WHERE SETTING_NAME = 'MODE'")) {
+            boolean brackets = row.next() && "MSSQLServer".equalsIgnoreCase(row.getString(1));
+            return brackets ? new SqlQuoting(SqlQuoting.Family.H2, false, true, true) : SqlQuoting.H2;
+        }
     }
 }

@@ -4,9 +4,13 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
 
 /**
  * MariaDB 10.6+ and MySQL 8.0.1+ (the versions with {@code FOR UPDATE SKIP LOCKED}).
@@ -158,5 +162,18 @@ public final class MariaDbDialect implements Dialect {
     @Override
     public boolean readsPriorityListAsRanges() {
         return true;
+    }
+
+    /** Reads the session's {@code sql_mode} for {@code NO_BACKSLASH_ESCAPES} and {@code ANSI_QUOTES}. */
+    @Override
+    public SqlQuoting sqlQuoting(Connection connection) throws SQLException {
+        try (Statement show = connection.createStatement();
+                ResultSet row = show.executeQuery("SELECT @@SESSION.sql_mode")) {
+            String modes = row.next() && row.getString(1) != null ? row.getString(1) : "";
+            List<String> mode = Arrays.asList(modes.toUpperCase(Locale.ROOT).split(","));
+            // ANSI is a combination mode; the server reports its parts, but a shorthand costs nothing to read.
+            boolean ansiQuotes = mode.contains("ANSI_QUOTES") || mode.contains("ANSI");
+            return new SqlQuoting(SqlQuoting.Family.MARIADB, !mode.contains("NO_BACKSLASH_ESCAPES"), ansiQuotes, false);
+        }
     }
 }

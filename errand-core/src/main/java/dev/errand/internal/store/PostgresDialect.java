@@ -2,7 +2,9 @@ package dev.errand.internal.store;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.Locale;
 import javax.sql.DataSource;
@@ -95,6 +97,16 @@ public final class PostgresDialect implements Dialect {
                 bound.setString(2, Math.max(1, statement.toMillis()) + "ms");
             }
             bound.executeQuery().close();
+        }
+    }
+
+    /** Reads {@code standard_conforming_strings}: off, a backslash escapes in every {@code '...'} literal. */
+    @Override
+    public SqlQuoting sqlQuoting(Connection connection) throws SQLException {
+        try (Statement show = connection.createStatement();
+                ResultSet row = show.executeQuery("SHOW standard_conforming_strings")) {
+            boolean standard = !row.next() || !"off".equalsIgnoreCase(row.getString(1));
+            return standard ? SqlQuoting.POSTGRESQL : new SqlQuoting(SqlQuoting.Family.POSTGRESQL, true, true, false);
         }
     }
 }
