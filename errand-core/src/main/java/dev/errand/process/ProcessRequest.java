@@ -37,6 +37,9 @@ public final class ProcessRequest<T> {
     /** The most retries per batch. */
     public static final int MAX_RETRIES = 100;
 
+    /** The longest process id the schema stores. */
+    public static final int MAX_ID_LENGTH = 100;
+
     private static final Pattern PLAIN_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
 
     private final ProcessKind<T> kind;
@@ -273,7 +276,7 @@ public final class ProcessRequest<T> {
          * @throws IllegalArgumentException for a bad id
          */
         public Builder<T> processId(String id) {
-            this.processId = Names.require("Process id", id, 100);
+            this.processId = Names.require("Process id", id, MAX_ID_LENGTH);
             return this;
         }
 
