@@ -1,5 +1,6 @@
 package dev.errand.process;
 
+import dev.errand.config.ClusterSettings;
 import dev.errand.config.Names;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -286,10 +287,7 @@ public final class ProcessRequest<T> {
          * @throws IllegalArgumentException for a bad group name
          */
         public Builder<T> nodeGroup(String group) {
-            this.nodeGroup = Names.require("Node group", group, 200);
-            if (group.contains(",")) {
-                throw new IllegalArgumentException("Node group '" + group + "' must not contain a comma");
-            }
+            this.nodeGroup = ClusterSettings.requireGroup(group);
             return this;
         }
 

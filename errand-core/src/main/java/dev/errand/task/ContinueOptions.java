@@ -3,6 +3,7 @@ package dev.errand.task;
 import dev.errand.config.ClusterSettings;
 import dev.errand.config.Names;
 import dev.errand.config.Settings;
+import dev.errand.config.TimeLimits;
 import dev.errand.event.Condition;
 import dev.errand.retry.Delays;
 import java.time.Duration;
@@ -118,16 +119,16 @@ public final class ContinueOptions {
         }
 
         /**
-         * Runs the continuation no earlier than {@code instant}. Replaces any delay. The range (years 1000
-         * to 9999) is checked by {@code continueWith}.
+         * Runs the continuation no earlier than {@code instant}. Replaces any delay.
          *
-         * @throws IllegalArgumentException if null
+         * @throws IllegalArgumentException if null, or outside the years 1000 to 9999 that every supported
+         *     database stores ({@link TimeLimits})
          */
         public Builder runAt(Instant instant) {
             if (instant == null) {
                 throw new IllegalArgumentException("runAt must not be null; omit it to run the continuation now");
             }
-            this.runAt = instant;
+            this.runAt = TimeLimits.requireInstant("runAt", instant);
             this.delay = null;
             return this;
         }

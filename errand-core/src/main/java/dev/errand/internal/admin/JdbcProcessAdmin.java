@@ -182,10 +182,8 @@ public final class JdbcProcessAdmin implements ProcessAdmin {
         }
     }
 
+    /** Checks a process id as {@link ProcessRequest.Builder#processId} does: no such process could exist. */
     private static void requireId(String processId) {
-        if (processId == null || processId.isBlank()) {
-            throw new IllegalArgumentException("processId must not be blank: pass the id start(...) returned");
-        }
         Names.require("processId", processId, ProcessRequest.MAX_ID_LENGTH);
     }
 
