@@ -328,8 +328,11 @@ public final class Boundaries {
             calls += runRow(row, breaches);
         }
         if (!breaches.isEmpty()) {
-            throw new AssertionError(breaches.size() + " of " + calls + " calls broke the contract:\n  "
-                    + String.join("\n  ", breaches));
+            String report =
+                    breaches.size() + " of " + calls + " calls broke the contract:\n  " + String.join("\n  ", breaches);
+            // Whole on the test's output too: the build's summary of a failure shows only its first lines.
+            System.out.println("BOUNDARY BREACHES " + report);
+            throw new AssertionError(report);
         }
     }
 
@@ -347,7 +350,7 @@ public final class Boundaries {
                 } else if (message.length() > MAX_MESSAGE) {
                     breaches.add(what + ": a message of " + message.length() + " characters: " + cut(message));
                 } else if (expect.hint() != null && !message.contains(expect.hint())) {
-                    breaches.add(what + ": the message does not say \"" + expect.hint() + "\": " + message);
+                    breaches.add(what + ": the message does not say \"" + expect.hint() + "\": " + cut(message));
                 } else if (message.chars().anyMatch(c -> c == 0 || c == '\n' || c == 27)) {
                     breaches.add(what + ": the message repeats control characters: " + cut(message));
                 }
@@ -370,7 +373,17 @@ public final class Boundaries {
         return row.values().size();
     }
 
+    /**
+     * The start of a text for the report, with control characters and surrogates escaped: an unpaired surrogate
+     * cut the build's output short.
+     */
     private static String cut(String text) {
-        return text.length() <= 300 ? text : text.substring(0, 300) + "... (" + text.length() + " characters)";
+        String start = text.length() <= 300 ? text : text.substring(0, 300);
+        StringBuilder printable = new StringBuilder();
+        for (char c : start.toCharArray()) {
+            boolean unprintable = Character.isISOControl(c) || Character.isSurrogate(c);
+            printable.append(unprintable ? String.format("\\u%04X", (int) c) : String.valueOf(c));
+        }
+        return text.length() <= 300 ? printable.toString() : printable + "... (" + text.length() + " characters)";
     }
 }
