@@ -136,7 +136,7 @@ public final class JdbcProcessAdmin implements ProcessAdmin {
         Optional<Boolean> deleted = run("deleteProcess", c -> runtime.delete(c, processId));
         if (deleted.isPresent() && !deleted.get()) {
             throw new IllegalArgumentException("Process " + Names.echo(processId) + " is running; cancel it first"
-                    + " with cancel(processId), then delete it");
+                    + " with cancel(" + Names.echo(processId) + "), then delete it");
         }
         return deleted.orElse(false);
     }
