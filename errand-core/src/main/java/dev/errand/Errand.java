@@ -623,8 +623,17 @@ public final class Errand implements AutoCloseable {
         return events;
     }
 
-    /** Wakes this node's poller of a queue, for example right after the caller's transaction committed. */
+    /**
+     * Wakes this node's poller of a queue, for example right after the caller's transaction committed. A queue
+     * this node does not declare has no poller: nothing happens.
+     *
+     * @throws IllegalArgumentException if the queue is null
+     */
     public void wakeUp(String queue) {
+        if (queue == null) {
+            throw new IllegalArgumentException("queue must not be null: name a queue this node declares, or call"
+                    + " repoll() to wake every queue");
+        }
         wakeUps.wake(queue);
     }
 

@@ -72,7 +72,14 @@ public interface TaskAdmin {
      */
     boolean delete(long id);
 
-    /** Deletes succeeded tasks that finished more than {@code olderThan} ago; returns how many. */
+    /**
+     * Deletes succeeded tasks that finished more than {@code olderThan} ago, on the database's clock; see
+     * {@link #pruneFinished(TaskState, Duration)}.
+     *
+     * @param olderThan zero to 36,500 days (100 years, {@link dev.errand.config.TimeLimits#MAX_DURATION})
+     * @return how many were deleted
+     * @throws IllegalArgumentException if the age is null, negative or longer than 36,500 days
+     */
     int pruneSucceeded(Duration olderThan);
 
     /**
@@ -80,8 +87,11 @@ public interface TaskAdmin {
      * each in a transaction of its own.
      *
      * @param state {@link TaskState#SUCCEEDED}, {@link TaskState#FAILED} or {@link TaskState#CANCELLED}
+     * @param olderThan zero to 36,500 days (100 years, {@link dev.errand.config.TimeLimits#MAX_DURATION}),
+     *     measured on the database's clock; zero deletes every task of the state that finished before now
      * @return how many were deleted
-     * @throws IllegalArgumentException if the state is not a final one, or the age is null or negative
+     * @throws IllegalArgumentException if the state is not a final one, or the age is null, negative or longer
+     *     than 36,500 days
      */
     int pruneFinished(TaskState state, Duration olderThan);
 
@@ -89,7 +99,9 @@ public interface TaskAdmin {
      * Every task counted by state, kind and queue, with the due and overdue pending tasks, in one scan
      * of the table: the counts agree with each other (due is part of pending).
      *
-     * @param overdueAfter how long past its {@code run_at} a pending task must be to count as overdue
+     * @param overdueAfter how long past its {@code run_at} a pending task must be to count as overdue: zero to
+     *     36,500 days (100 years, {@link dev.errand.config.TimeLimits#MAX_DURATION})
+     * @throws IllegalArgumentException if it is null, negative or longer than 36,500 days
      */
     TaskCounts counts(Duration overdueAfter);
 
@@ -97,7 +109,9 @@ public interface TaskAdmin {
      * The load on the queues, read from the claim index only: due tasks per queue with the oldest's lag,
      * and the failed and overdue counts. Cheap enough for frequent health checks and metric scrapes.
      *
-     * @param overdueAfter how long past its {@code run_at} a pending task must be to count as overdue
+     * @param overdueAfter how long past its {@code run_at} a pending task must be to count as overdue: zero to
+     *     36,500 days (100 years, {@link dev.errand.config.TimeLimits#MAX_DURATION})
+     * @throws IllegalArgumentException if it is null, negative or longer than 36,500 days
      */
     QueueLoads load(Duration overdueAfter);
 }

@@ -39,7 +39,7 @@ public record ClusterSettings(
     public static String requireGroup(String group) {
         Names.require("Node group", group, MAX_GROUP_LENGTH);
         if (group.indexOf(',') >= 0) {
-            throw new IllegalArgumentException("Node group must not contain a comma, got \"" + group + "\"");
+            throw new IllegalArgumentException("Node group must not contain a comma, got " + Names.echo(group));
         }
         return group;
     }

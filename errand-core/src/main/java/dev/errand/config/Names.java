@@ -3,8 +3,9 @@ package dev.errand.config;
 /**
  * Checks the names Errand stores and compares: kinds, queues, node ids, unique keys. They must not be
  * blank, must not start or end with whitespace (MariaDB ignores trailing spaces when it compares), must
- * fit their column, and must hold no control character: PostgreSQL cannot store NUL, and a name with
- * a line break or escape sequence garbles logs.
+ * fit their column, must hold no control character (PostgreSQL cannot store NUL, and a name with a line
+ * break or escape sequence garbles logs) and no half of a surrogate pair alone (the drivers send it as
+ * {@code ?}, so two different names would be stored as one).
  */
 public final class Names {
 
@@ -36,10 +37,20 @@ public final class Names {
                     what + " must be at most " + maxLength + " characters, got " + value.length());
         }
         for (int i = 0; i < value.length(); i++) {
-            if (Character.isISOControl(value.charAt(i))) {
+            char c = value.charAt(i);
+            if (Character.isISOControl(c)) {
                 throw new IllegalArgumentException(what + " must not contain control characters such as NUL or"
-                        + " line breaks; found U+" + String.format("%04X", (int) value.charAt(i)) + " at position " + i
+                        + " line breaks; found U+" + String.format("%04X", (int) c) + " at position " + i
                         + " of " + echo(value));
+            }
+            if (Character.isHighSurrogate(c)
+                    && i + 1 < value.length()
+                    && Character.isLowSurrogate(value.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                throw new IllegalArgumentException(what + " must be valid Unicode text: found half of a surrogate"
+                        + " pair alone, U+" + String.format("%04X", (int) c) + ", at position " + i + " of "
+                        + echo(value));
             }
         }
         return value;
@@ -59,13 +70,26 @@ public final class Names {
         if (value.length() <= ECHO_LENGTH) {
             return "\"" + printable(value) + "\"";
         }
-        return "\"" + printable(value.substring(0, ECHO_LENGTH)) + "...\" (" + value.length() + " characters)";
+        // Never cut a surrogate pair in two.
+        int end = Character.isHighSurrogate(value.charAt(ECHO_LENGTH - 1)) ? ECHO_LENGTH - 1 : ECHO_LENGTH;
+        return "\"" + printable(value.substring(0, end)) + "...\" (" + value.length() + " characters)";
     }
 
+    /** Control characters and halves of surrogate pairs alone as Java escapes; the rest as it is. */
     private static String printable(String value) {
         StringBuilder text = new StringBuilder();
-        for (char c : value.toCharArray()) {
-            text.append(Character.isISOControl(c) ? String.format("\\u%04X", (int) c) : String.valueOf(c));
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            boolean pair = Character.isHighSurrogate(c)
+                    && i + 1 < value.length()
+                    && Character.isLowSurrogate(value.charAt(i + 1));
+            if (pair) {
+                text.append(c).append(value.charAt(++i));
+            } else if (Character.isISOControl(c) || Character.isSurrogate(c)) {
+                text.append(String.format("\\u%04X", (int) c));
+            } else {
+                text.append(c);
+            }
         }
         return text.toString();
     }

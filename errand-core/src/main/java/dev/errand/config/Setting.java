@@ -117,7 +117,13 @@ public final class Setting<T extends Comparable<? super T>> {
         if (duration.isZero()) {
             return "0s";
         }
-        long millis = duration.toMillis();
+        long millis;
+        try {
+            millis = duration.toMillis();
+        } catch (ArithmeticException beyondMillis) {
+            // Past about 292 million years, such as ChronoUnit.FOREVER: no unit but the ISO form fits.
+            return duration.toString();
+        }
         if (!duration.equals(Duration.ofMillis(millis))) {
             return duration.toString();
         }

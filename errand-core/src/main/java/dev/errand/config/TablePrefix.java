@@ -26,7 +26,7 @@ public record TablePrefix(String value) {
         if (value == null || !PLAIN_IDENTIFIER.matcher(value).matches()) {
             throw new IllegalArgumentException("Table prefix must be a plain SQL identifier: a letter or '_'"
                     + " followed by letters, digits or '_', at most 40 characters (for example \"errand_\"), got "
-                    + (value == null ? "null" : "\"" + value + "\""));
+                    + Names.echo(value));
         }
     }
 

@@ -52,7 +52,7 @@ public final class Condition {
     public static String requireEvent(String event) {
         String name = Names.require("Event name", event, MAX_EVENT_LENGTH);
         if (name.startsWith(RESERVED_PREFIX)) {
-            throw new IllegalArgumentException("Event name '" + name + "' starts with '" + RESERVED_PREFIX
+            throw new IllegalArgumentException("Event name " + Names.echo(name) + " starts with '" + RESERVED_PREFIX
                     + "', which Errand reserves for workflow dependencies; choose another name");
         }
         return name;

@@ -64,8 +64,9 @@ public interface EventAdmin {
     /**
      * Deletes the premature events last triggered more than {@code age} ago, on the database's clock.
      *
+     * @param age zero to 36,500 days (100 years, {@link dev.errand.config.TimeLimits#MAX_DURATION})
      * @return how many were deleted
-     * @throws IllegalArgumentException if the age is null or negative
+     * @throws IllegalArgumentException if the age is null, negative or longer than 36,500 days
      */
     int deletePrematureOlderThan(Duration age);
 }

@@ -1,5 +1,7 @@
 package dev.errand.history;
 
+import dev.errand.config.Names;
+
 /** How one attempt of a task ended, as the attempt history records it. */
 public enum AttemptOutcome {
     /** The handler returned; the task succeeded. */
@@ -47,6 +49,6 @@ public enum AttemptOutcome {
                 return outcome;
             }
         }
-        throw new IllegalArgumentException("Unknown attempt outcome '" + value + "'");
+        throw new IllegalArgumentException("Unknown attempt outcome " + Names.echo(value));
     }
 }

@@ -3,6 +3,7 @@ package dev.errand.history;
 import dev.errand.admin.PageRequest;
 import dev.errand.admin.PagedQuery;
 import dev.errand.config.Names;
+import dev.errand.config.TimeLimits;
 import java.time.Instant;
 
 /**
@@ -95,9 +96,16 @@ public final class AttemptQuery extends PagedQuery {
         /**
          * Only attempts that finished in {@code [from, before)}; either end may be {@code null} for none.
          *
-         * @throws IllegalArgumentException if both are set and {@code before} is not after {@code from}
+         * @throws IllegalArgumentException if an end is outside the years 1000 to 9999 that every supported
+         *     database stores ({@link TimeLimits}), or both are set and {@code before} is not after {@code from}
          */
         public Builder finishedBetween(Instant from, Instant before) {
+            if (from != null) {
+                TimeLimits.requireInstant("The start of the time range", from);
+            }
+            if (before != null) {
+                TimeLimits.requireInstant("The end of the time range", before);
+            }
             if (from != null && before != null && !before.isAfter(from)) {
                 throw new IllegalArgumentException(
                         "The end of the time range (" + before + ") must be after its start (" + from + ")");
@@ -110,12 +118,17 @@ public final class AttemptQuery extends PagedQuery {
         /**
          * Only failed attempts whose error type or message contains {@code text}.
          *
-         * @throws IllegalArgumentException if it is blank or longer than 200 characters
+         * @throws IllegalArgumentException if it is blank, longer than 200 characters or holds NUL (no stored
+         *     error does: Errand replaces it)
          */
         public Builder errorContains(String text) {
             if (text == null || text.isBlank() || text.length() > 200) {
                 throw new IllegalArgumentException("errorContains must be 1 to 200 non-blank characters, got "
                         + (text == null ? "null" : text.length() + " characters"));
+            }
+            if (text.indexOf('\u0000') >= 0) {
+                throw new IllegalArgumentException("errorContains must not hold NUL: stored errors never do (Errand"
+                        + " replaces it with U+FFFD), got " + Names.echo(text));
             }
             this.errorContains = text;
             return this;

@@ -27,8 +27,9 @@ public interface HistoryAdmin {
     /**
      * Deletes the attempts that finished more than {@code age} ago, on the database's clock.
      *
+     * @param age zero to 36,500 days (100 years, {@link dev.errand.config.TimeLimits#MAX_DURATION})
      * @return how many were deleted
-     * @throws IllegalArgumentException if the age is null or negative
+     * @throws IllegalArgumentException if the age is null, negative or longer than 36,500 days
      */
     int prune(Duration age);
 }

@@ -1,5 +1,6 @@
 package dev.errand.node;
 
+import dev.errand.config.TimeLimits;
 import java.time.Duration;
 
 /**
@@ -30,8 +31,14 @@ public record PinPolicy(Action action, Duration timeout) {
             throw new IllegalArgumentException("action must not be null; use PinPolicy.waitForNode(),"
                     + " failAfter(timeout) or fallBackToGroup()");
         }
-        if (action == Action.FAIL && (timeout == null || timeout.isNegative() || timeout.isZero())) {
-            throw new IllegalArgumentException("PinPolicy.failAfter needs a positive timeout, got " + timeout);
+        if (action == Action.FAIL
+                && (timeout == null
+                        || timeout.isNegative()
+                        || timeout.isZero()
+                        || timeout.compareTo(TimeLimits.MAX_DURATION) > 0)) {
+            throw new IllegalArgumentException("PinPolicy.failAfter needs a positive timeout of at most "
+                    + TimeLimits.MAX_DURATION.toDays() + " days (100 years), measured on the database's clock, got "
+                    + timeout);
         }
         if (action != Action.FAIL && timeout != null) {
             throw new IllegalArgumentException("Only PinPolicy.failAfter takes a timeout");
@@ -46,7 +53,8 @@ public record PinPolicy(Action action, Duration timeout) {
     /**
      * Fails the task once it has been due for longer than {@code timeout} while its node is absent.
      *
-     * @throws IllegalArgumentException unless the timeout is positive
+     * @throws IllegalArgumentException unless the timeout is positive and at most 36,500 days
+     *     ({@link TimeLimits#MAX_DURATION})
      */
     public static PinPolicy failAfter(Duration timeout) {
         return new PinPolicy(Action.FAIL, timeout);

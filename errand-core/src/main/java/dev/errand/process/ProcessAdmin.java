@@ -34,7 +34,8 @@ public interface ProcessAdmin {
      * A process with the counts of each turn.
      *
      * @return empty if there is no such process
-     * @throws IllegalArgumentException if the id is null or blank
+     * @throws IllegalArgumentException if the id is not a process id: blank, padded, longer than
+     *     {@value ProcessRequest#MAX_ID_LENGTH} characters or holding a control character
      */
     Optional<ProcessInfo> find(String processId);
 
@@ -51,16 +52,19 @@ public interface ProcessAdmin {
      * The batches that failed in the process's turns, with their errors, newest turn first (at most
      * {@code limit}).
      *
-     * @throws IllegalArgumentException if the id is blank or the limit is not 1 to 10,000
+     * @throws IllegalArgumentException if the id is not a process id (see {@link #find}) or the limit is not 1 to
+     *     10,000
      */
     List<FailedBatch> failedBatches(String processId, int limit);
 
     /**
      * Waits until the process has ended or the timeout passes, reading its row every 100 ms.
      *
+     * @param timeout how long to wait at most; {@code ChronoUnit.FOREVER.getDuration()} waits until the process
+     *     ends
      * @return the process as of the last read: ended, or still running when the timeout passed
-     * @throws IllegalArgumentException if the id is blank, the timeout is null or negative, or there is no such
-     *     process
+     * @throws IllegalArgumentException if the id is not a process id (see {@link #find}), the timeout is null or
+     *     negative, or there is no such process
      */
     ProcessInfo wait(String processId, Duration timeout) throws InterruptedException;
 
@@ -69,7 +73,8 @@ public interface ProcessAdmin {
      * that run now end as they end; no analysis follows.
      *
      * @return whether it was running and is now cancelled
-     * @throws IllegalArgumentException if the id is blank or there is no such process
+     * @throws IllegalArgumentException if the id is not a process id (see {@link #find}) or there is no such
+     *     process
      */
     boolean cancel(String processId);
 
@@ -78,7 +83,8 @@ public interface ProcessAdmin {
      * from 1; the process is running again.
      *
      * @return how many batches run again; 0 if the process is not failed or its last turn has no failed batch
-     * @throws IllegalArgumentException if the id is blank or there is no such process
+     * @throws IllegalArgumentException if the id is not a process id (see {@link #find}) or there is no such
+     *     process
      */
     int rerunFailed(String processId);
 
@@ -87,7 +93,8 @@ public interface ProcessAdmin {
      * The tasks that ran it are not touched: they follow their own retention.
      *
      * @return whether it existed and was deleted
-     * @throws IllegalArgumentException if the id is blank, or the process is running (cancel it first)
+     * @throws IllegalArgumentException if the id is not a process id (see {@link #find}), or the process is
+     *     running (cancel it first)
      */
     boolean delete(String processId);
 
@@ -96,8 +103,10 @@ public interface ProcessAdmin {
      * {@link ProcessInfo#finishedAt()} shows it), with its turns and batches: one transaction per 100 processes,
      * so that a large clean-up does not hold one long transaction. Running processes are never deleted.
      *
+     * @param before the instant, from {@code 1000-01-01T00:00:00Z} to {@code 9999-12-31T23:59:59Z} (see
+     *     {@link dev.errand.config.TimeLimits}); the latest deletes every ended process
      * @return how many processes were deleted
-     * @throws IllegalArgumentException if {@code before} is null
+     * @throws IllegalArgumentException if {@code before} is null or outside that range
      */
     int deleteFinishedBefore(Instant before);
 }

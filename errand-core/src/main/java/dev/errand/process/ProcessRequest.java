@@ -1,5 +1,6 @@
 package dev.errand.process;
 
+import dev.errand.config.ClusterSettings;
 import dev.errand.config.Names;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -269,12 +270,7 @@ public final class ProcessRequest<T> {
          * @throws IllegalArgumentException for a bad group name
          */
         public Builder<T> nodeGroup(String group) {
-            this.nodeGroup = Names.require("Node group", group, 200);
-            if (group.contains(",")) {
-                throw new IllegalArgumentException(
-                        "Node group " + Names.echo(group)
-                                + " must not contain a comma: the node registry stores a node's groups as one comma-separated column");
-            }
+            this.nodeGroup = ClusterSettings.requireGroup(group);
             return this;
         }
 

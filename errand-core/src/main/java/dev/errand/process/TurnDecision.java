@@ -53,18 +53,15 @@ public final class TurnDecision<T> {
 
     /**
      * Fails the process now, with this reason; failed batches do not run again. The process's error keeps the
-     * first 4,000 characters of the reason.
+     * first 4,000 characters of the reason, with any NUL character replaced by U+FFFD (PostgreSQL cannot store
+     * NUL; a reason is often an error's text, which may hold one).
      *
-     * @throws IllegalArgumentException if the reason is null or blank, or holds a NUL character
+     * @throws IllegalArgumentException if the reason is null or blank
      */
     public static <T> TurnDecision<T> fail(String reason) {
         if (reason == null || reason.isBlank()) {
             throw new IllegalArgumentException(
                     "reason must not be blank: say why the process fails, got " + Names.echo(reason));
-        }
-        if (reason.indexOf('\0') >= 0) {
-            throw new IllegalArgumentException("reason must not contain a NUL character (U+0000), which PostgreSQL"
-                    + " cannot store; remove it from " + Names.echo(reason));
         }
         return new TurnDecision<>(List.of(), reason);
     }

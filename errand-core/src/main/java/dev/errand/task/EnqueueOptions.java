@@ -3,6 +3,7 @@ package dev.errand.task;
 import dev.errand.config.ClusterSettings;
 import dev.errand.config.Names;
 import dev.errand.config.Settings;
+import dev.errand.config.TimeLimits;
 import dev.errand.event.Condition;
 import dev.errand.retry.Delays;
 import java.time.Duration;
@@ -24,9 +25,9 @@ public final class EnqueueOptions {
     /** Longest unique key the schema stores. */
     public static final int MAX_UNIQUE_KEY_LENGTH = 200;
     /** The earliest run time accepted (MariaDB's {@code DATETIME} starts here). */
-    public static final Instant EARLIEST_RUN_AT = Instant.parse("1000-01-01T00:00:00Z");
+    public static final Instant EARLIEST_RUN_AT = TimeLimits.EARLIEST;
     /** The latest run time accepted (MariaDB's {@code DATETIME} ends here). */
-    public static final Instant LATEST_RUN_AT = Instant.parse("9999-12-31T23:59:59Z");
+    public static final Instant LATEST_RUN_AT = TimeLimits.LATEST;
 
     private final Duration delay;
     private final Instant runAt;
@@ -63,11 +64,7 @@ public final class EnqueueOptions {
         if (instant == null) {
             throw new IllegalArgumentException("runAt must not be null; omit it to run the task now");
         }
-        if (instant.isBefore(EARLIEST_RUN_AT) || instant.isAfter(LATEST_RUN_AT)) {
-            throw new IllegalArgumentException("runAt must be between " + EARLIEST_RUN_AT + " and " + LATEST_RUN_AT
-                    + ", the range every supported database stores, got " + instant);
-        }
-        return instant;
+        return TimeLimits.requireInstant("runAt", instant);
     }
 
     /** The delay after the database's current time, if set. */

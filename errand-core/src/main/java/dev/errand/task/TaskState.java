@@ -1,5 +1,6 @@
 package dev.errand.task;
 
+import dev.errand.config.Names;
 import java.util.Locale;
 
 /** The state of a task row. The column {@code state} holds the lower-case name. */
@@ -33,7 +34,7 @@ public enum TaskState {
                 return state;
             }
         }
-        throw new IllegalArgumentException("Unknown task state '" + value + "'; expected one of pending,"
+        throw new IllegalArgumentException("Unknown task state " + Names.echo(value) + "; expected one of pending,"
                 + " waiting, running, succeeded, failed, cancelled");
     }
 }

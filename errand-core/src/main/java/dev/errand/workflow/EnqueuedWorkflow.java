@@ -1,5 +1,6 @@
 package dev.errand.workflow;
 
+import dev.errand.config.Names;
 import java.util.Map;
 
 /**
@@ -22,8 +23,8 @@ public record EnqueuedWorkflow(Map<String, Long> taskIds) {
     public long taskId(String step) {
         Long id = taskIds.get(step);
         if (id == null) {
-            throw new IllegalArgumentException(
-                    "No step '" + step + "' in this workflow; its steps are " + taskIds.keySet());
+            throw new IllegalArgumentException("No step " + Names.echo(step) + " in this workflow; its steps are "
+                    + Workflow.stepList(taskIds.keySet()));
         }
         return id;
     }

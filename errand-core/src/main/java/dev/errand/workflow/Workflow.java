@@ -1,5 +1,6 @@
 package dev.errand.workflow;
 
+import dev.errand.config.Names;
 import dev.errand.enqueue.TaskRequest;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -66,6 +67,20 @@ public final class Workflow {
         }
     }
 
+    /** The first few step names, quoted and cut, and how many there are: a message must stay short. */
+    static String stepList(java.util.Collection<String> names) {
+        StringBuilder list = new StringBuilder("[");
+        int shown = 0;
+        for (String name : names) {
+            if (shown == 10) {
+                list.append(", ... (").append(names.size()).append(" steps)");
+                break;
+            }
+            list.append(shown++ == 0 ? "" : ", ").append(Names.echo(name));
+        }
+        return list.append(']').toString();
+    }
+
     /** Builds a {@link Workflow}. */
     public static final class Builder {
         private final Map<String, Step> steps = new LinkedHashMap<>();
@@ -85,19 +100,20 @@ public final class Workflow {
         public Builder step(String name, TaskRequest request, String... after) {
             if (name == null || name.isBlank() || name.length() > MAX_STEP_NAME_LENGTH) {
                 throw new IllegalArgumentException("step name must be 1 to " + MAX_STEP_NAME_LENGTH
-                        + " characters and not blank, was '" + name + "'");
+                        + " characters and not blank, was " + Names.echo(name));
             }
             if (steps.containsKey(name)) {
                 throw new IllegalArgumentException(
-                        "Step '" + name + "' is already in this workflow; give each step its own name");
+                        "Step " + Names.echo(name) + " is already in this workflow; give each step its own name");
             }
             if (request == null) {
-                throw new IllegalArgumentException("request of step '" + name
-                        + "' must not be null: build one with TaskRequest.of(kind, payload)");
+                throw new IllegalArgumentException("request of step " + Names.echo(name)
+                        + " must not be null: build one with TaskRequest.of(kind, payload)");
             }
             if (request.uniqueKey() != null) {
-                throw new IllegalArgumentException("Step '" + name + "' has a unique key; a deduplicated step would"
-                        + " leave its dependents without their dependency. Drop the key");
+                throw new IllegalArgumentException(
+                        "Step " + Names.echo(name) + " has a unique key; a deduplicated step would"
+                                + " leave its dependents without their dependency. Drop the key");
             }
             if (after == null) {
                 throw new IllegalArgumentException(
@@ -106,9 +122,9 @@ public final class Workflow {
             Set<String> names = new LinkedHashSet<>();
             for (String dependency : after) {
                 if (!steps.containsKey(dependency)) {
-                    throw new IllegalArgumentException("Step '" + name + "' comes after '" + dependency
-                            + "', which is not a step added before it; add steps in dependency order. Steps so far: "
-                            + steps.keySet());
+                    throw new IllegalArgumentException("Step " + Names.echo(name) + " comes after "
+                            + Names.echo(dependency) + ", which is not a step added before it; add steps in"
+                            + " dependency order. Steps so far: " + stepList(steps.keySet()));
                 }
                 names.add(dependency);
             }

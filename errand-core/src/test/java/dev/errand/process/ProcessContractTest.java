@@ -646,7 +646,7 @@ class ProcessContractTest extends ErrandTestSupport {
                         .build());
         assertThatThrownBy(() -> errand.processes().delete(ran))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("Process '" + ran + "' is running; cancel it first with cancel(\"" + ran
+                .hasMessage("Process \"" + ran + "\" is running; cancel it first with cancel(\"" + ran
                         + "\"), then delete it");
         for (int i = 0; i < 120; i++) {
             // An empty input: succeeded at once.
@@ -748,7 +748,7 @@ class ProcessContractTest extends ErrandTestSupport {
         assertThatThrownBy(() -> ProcessKind.of(" padded", Item.class)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> processes.wait("missing", Duration.ofMillis(10)))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("no process 'missing'");
+                .hasMessageContaining("no process \"missing\"");
         assertThatThrownBy(() -> processes.wait("twice", Duration.ofMillis(-1)))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> processes.cancel("missing")).isInstanceOf(IllegalArgumentException.class);

@@ -405,7 +405,7 @@ class WorkflowContractTest extends ErrandTestSupport {
                         .taskIds())
                 .containsOnlyKeys("a");
         assertThatThrownBy(() -> new EnqueuedWorkflow(Map.of("a", 1L)).taskId("z"))
-                .hasMessageContaining("No step 'z'");
+                .hasMessageContaining("No step \"z\"");
         assertThatThrownBy(() -> errand.triggerEvent("errand:after:1")).hasMessageContaining("reserves");
         assertThatThrownBy(() -> TaskRequest.builder("step", "x").condition("errand:after:1"))
                 .hasMessageContaining("reserves");

@@ -3,6 +3,7 @@ package dev.errand.spring;
 import dev.errand.admin.QueueLoads;
 import dev.errand.admin.TaskAdmin;
 import dev.errand.admin.TaskCounts;
+import dev.errand.config.TimeLimits;
 import dev.errand.error.ErrandException;
 import java.time.Duration;
 import java.util.function.Supplier;
@@ -24,15 +25,18 @@ public final class TaskStatistics {
      * Creates the statistics.
      *
      * @param admin the admin API of the node whose table is read, {@code errand.admin()}
-     * @param cacheDuration how long results are reused; zero reads the table every time
-     * @param overdueAfter how long past its {@code run_at} a pending task must wait to count as overdue
-     * @throws IllegalArgumentException if an argument is null or a duration is negative
+     * @param cacheDuration how long results are reused; zero reads the table every time, and anything past
+     *     about 292 years (such as {@code ChronoUnit.FOREVER.getDuration()}) reads it once
+     * @param overdueAfter how long past its {@code run_at} a pending task must wait to count as overdue: zero to
+     *     36,500 days ({@link TimeLimits#MAX_DURATION}), as {@link TaskAdmin#counts(Duration)} takes it
+     * @throws IllegalArgumentException if an argument is null, a duration is negative, or {@code overdueAfter}
+     *     is longer than 36,500 days
      */
     public TaskStatistics(TaskAdmin admin, Duration cacheDuration, Duration overdueAfter) {
         if (admin == null) {
             throw new IllegalArgumentException("admin must not be null: pass errand.admin()");
         }
-        this.overdueAfter = requireNotNegative("overdueAfter", overdueAfter);
+        this.overdueAfter = TimeLimits.requireDuration("overdueAfter", overdueAfter);
         requireNotNegative("cacheDuration", cacheDuration);
         this.load = new Cached<>(cacheDuration, () -> admin.load(overdueAfter));
         this.counts = new Cached<>(cacheDuration, () -> admin.counts(overdueAfter));
@@ -77,7 +81,7 @@ public final class TaskStatistics {
         private long readAt;
 
         Cached(Duration ttl, Supplier<T> query) {
-            this.ttlNanos = ttl.toNanos();
+            this.ttlNanos = TimeLimits.nanosOf(ttl);
             this.query = query;
         }
 

@@ -140,7 +140,10 @@ public final class JdbcClusterAdmin implements ClusterAdmin {
                         row.queue(),
                         row.paused(),
                         change.concurrency() != null ? change.concurrency() : row.concurrency(),
-                        change.pollInterval() != null ? change.pollInterval().toMillis() : row.pollIntervalMillis(),
+                        // Boxed on both sides: a queue without an override has no interval to unbox.
+                        change.pollInterval() != null
+                                ? Long.valueOf(change.pollInterval().toMillis())
+                                : row.pollIntervalMillis(),
                         change.claimBatchSize() != null ? change.claimBatchSize() : row.claimBatchSize()));
     }
 

@@ -1,5 +1,6 @@
 package dev.errand.internal.admin;
 
+import dev.errand.config.TimeLimits;
 import dev.errand.error.ErrandException;
 import dev.errand.event.Condition;
 import dev.errand.event.EventAdmin;
@@ -93,11 +94,9 @@ public final class JdbcEventAdmin implements EventAdmin {
 
     @Override
     public int deletePrematureOlderThan(Duration age) {
-        if (age == null || age.isNegative()) {
-            throw new IllegalArgumentException("age must be zero or more, got " + age);
-        }
+        TimeLimits.requireDuration("age", age);
         return run("deletePrematureOlderThan", c -> storage.events()
-                .deletePrematureOlderThan(c, Micros.of(age), storage.offsetMicros()));
+                .deletePrematureOlderThan(c, Micros.ofAge(age), storage.offsetMicros()));
     }
 
     private <T> T run(String operation, Jdbc.ConnectionWork<T> work) {

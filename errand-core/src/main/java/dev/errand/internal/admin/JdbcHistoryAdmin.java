@@ -1,6 +1,7 @@
 package dev.errand.internal.admin;
 
 import dev.errand.admin.Page;
+import dev.errand.config.TimeLimits;
 import dev.errand.error.ErrandException;
 import dev.errand.history.Attempt;
 import dev.errand.history.AttemptQuery;
@@ -47,11 +48,9 @@ public final class JdbcHistoryAdmin implements HistoryAdmin {
 
     @Override
     public int prune(Duration age) {
-        if (age == null || age.isNegative()) {
-            throw new IllegalArgumentException("age must be zero or more, got " + age);
-        }
+        TimeLimits.requireDuration("age", age);
         try {
-            return storage.attempts().pruneOlderThan(storage.transactions(), Micros.of(age), storage.offsetMicros());
+            return storage.attempts().pruneOlderThan(storage.transactions(), Micros.ofAge(age), storage.offsetMicros());
         } catch (SQLException e) {
             throw new ErrandException("history prune", e);
         }

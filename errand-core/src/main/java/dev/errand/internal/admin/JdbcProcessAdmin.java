@@ -1,6 +1,7 @@
 package dev.errand.internal.admin;
 
 import dev.errand.config.Names;
+import dev.errand.config.TimeLimits;
 import dev.errand.error.ErrandException;
 import dev.errand.internal.process.ProcessRuntime;
 import dev.errand.internal.store.Jdbc;
@@ -95,11 +96,12 @@ public final class JdbcProcessAdmin implements ProcessAdmin {
         if (timeout == null || timeout.isNegative()) {
             throw new IllegalArgumentException("timeout must be zero or more, was " + timeout);
         }
-        long deadline = System.nanoTime() + timeout.toNanos();
+        // Elapsed time against the budget: a start plus a budget of ~292 years would overflow.
+        long budget = TimeLimits.nanosOf(timeout);
+        long start = System.nanoTime();
         while (true) {
-            ProcessInfo info = find(processId)
-                    .orElseThrow(() -> new IllegalArgumentException("There is no process '" + processId + "'"));
-            long left = deadline - System.nanoTime();
+            ProcessInfo info = find(processId).orElseThrow(() -> noSuchProcess(processId));
+            long left = budget - (System.nanoTime() - start);
             if (info.state().isFinal() || left <= 0) {
                 return info;
             }
@@ -111,8 +113,7 @@ public final class JdbcProcessAdmin implements ProcessAdmin {
     public boolean cancel(String processId) {
         requireId(processId);
         try {
-            return run("cancelProcess", c -> runtime.cancel(c, processId))
-                    .orElseThrow(() -> new IllegalArgumentException("There is no process '" + processId + "'"));
+            return run("cancelProcess", c -> runtime.cancel(c, processId)).orElseThrow(() -> noSuchProcess(processId));
         } finally {
             runtime.recheckBatches();
         }
@@ -122,7 +123,7 @@ public final class JdbcProcessAdmin implements ProcessAdmin {
     public int rerunFailed(String processId) {
         requireId(processId);
         int rerun = run("rerunFailedBatches", c -> runtime.rerunFailed(c, processId))
-                .orElseThrow(() -> new IllegalArgumentException("There is no process '" + processId + "'"));
+                .orElseThrow(() -> noSuchProcess(processId));
         if (rerun > 0) {
             wakeUp.accept(queueOf(processId));
         }
@@ -134,8 +135,8 @@ public final class JdbcProcessAdmin implements ProcessAdmin {
         requireId(processId);
         Optional<Boolean> deleted = run("deleteProcess", c -> runtime.delete(c, processId));
         if (deleted.isPresent() && !deleted.get()) {
-            throw new IllegalArgumentException("Process '" + processId + "' is running; cancel it first with"
-                    + " cancel(\"" + processId + "\"), then delete it");
+            throw new IllegalArgumentException("Process " + Names.echo(processId) + " is running; cancel it first"
+                    + " with cancel(" + Names.echo(processId) + "), then delete it");
         }
         return deleted.orElse(false);
     }
@@ -146,6 +147,7 @@ public final class JdbcProcessAdmin implements ProcessAdmin {
             throw new IllegalArgumentException(
                     "before must not be null: pass the instant processes must have ended before to be deleted");
         }
+        TimeLimits.requireInstant("before", before);
         int deleted = 0;
         while (true) {
             // {deleted, read}: a chunk read short was the last one.
@@ -187,6 +189,10 @@ public final class JdbcProcessAdmin implements ProcessAdmin {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(e.getMessage() + "; pass the id start(...) returned", e);
         }
+    }
+
+    private static IllegalArgumentException noSuchProcess(String processId) {
+        return new IllegalArgumentException("There is no process " + Names.echo(processId));
     }
 
     private <T> T run(String operation, Jdbc.ConnectionWork<T> work) {

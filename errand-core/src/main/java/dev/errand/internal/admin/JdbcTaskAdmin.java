@@ -6,6 +6,7 @@ import dev.errand.admin.QueueLoads;
 import dev.errand.admin.TaskAdmin;
 import dev.errand.admin.TaskCounts;
 import dev.errand.admin.TaskQuery;
+import dev.errand.config.TimeLimits;
 import dev.errand.enqueue.TaskRequest;
 import dev.errand.error.ErrandException;
 import dev.errand.internal.process.ProcessRegistry;
@@ -169,9 +170,7 @@ public final class JdbcTaskAdmin implements TaskAdmin {
 
     @Override
     public int pruneSucceeded(Duration olderThan) {
-        if (olderThan == null || olderThan.isNegative()) {
-            throw new IllegalArgumentException("olderThan must be zero or more, got " + olderThan);
-        }
+        TimeLimits.requireDuration("olderThan", olderThan);
         return pruneFinished(TaskState.SUCCEEDED, olderThan);
     }
 
@@ -181,14 +180,12 @@ public final class JdbcTaskAdmin implements TaskAdmin {
             throw new IllegalArgumentException(
                     "Only finished tasks are pruned: give SUCCEEDED, FAILED or CANCELLED, got " + state);
         }
-        if (olderThan == null || olderThan.isNegative()) {
-            throw new IllegalArgumentException("olderThan must be zero or more, got " + olderThan);
-        }
+        TimeLimits.requireDuration("olderThan", olderThan);
         try {
             return new FinishedTasks(storage.dialect(), storage.tasks().table())
                     .prune(
                             storage.transactions(),
-                            new FinishedTasks.Selection(state, Micros.of(olderThan), null, Set.of()),
+                            new FinishedTasks.Selection(state, Micros.ofAge(olderThan), null, Set.of()),
                             storage.offsetMicros());
         } catch (SQLException e) {
             throw new ErrandException("admin pruneFinished", e);
@@ -249,8 +246,6 @@ public final class JdbcTaskAdmin implements TaskAdmin {
     }
 
     private static void requireOverdue(Duration overdueAfter) {
-        if (overdueAfter == null || overdueAfter.isNegative()) {
-            throw new IllegalArgumentException("overdueAfter must be zero or more, got " + overdueAfter);
-        }
+        TimeLimits.requireDuration("overdueAfter", overdueAfter);
     }
 }

@@ -112,7 +112,8 @@ public final class LeaderChores {
     /** Deletes attempts past the history's retention, a batch per transaction, so no statement runs long. */
     private int pruneHistory() throws SQLException {
         int pruned = storage.attempts()
-                .pruneOlderThan(storage.transactions(), Micros.of(settings.historyRetention()), storage.offsetMicros());
+                .pruneOlderThan(
+                        storage.transactions(), Micros.ofAge(settings.historyRetention()), storage.offsetMicros());
         if (pruned > 0) {
             log.debug("Pruned {} attempts from the history", pruned);
         }
@@ -121,7 +122,7 @@ public final class LeaderChores {
 
     private int prunePrematureEvents() throws SQLException {
         int pruned = storage.transactions().run("prune premature events", c -> storage.events()
-                .deletePrematureOlderThan(c, Micros.of(settings.prematureEventRetention()), storage.offsetMicros()));
+                .deletePrematureOlderThan(c, Micros.ofAge(settings.prematureEventRetention()), storage.offsetMicros()));
         if (pruned > 0) {
             log.info("Deleted {} premature events older than {}", pruned, settings.prematureEventRetention());
         }

@@ -60,12 +60,12 @@ final class Pruner {
         for (TaskState state : FINAL) {
             Map<String, Duration> kinds = kindRetention.getOrDefault(state, Map.of());
             for (Map.Entry<String, Duration> kind : kinds.entrySet()) {
-                pruned +=
-                        prune(new FinishedTasks.Selection(state, Micros.of(kind.getValue()), kind.getKey(), Set.of()));
+                pruned += prune(
+                        new FinishedTasks.Selection(state, Micros.ofAge(kind.getValue()), kind.getKey(), Set.of()));
             }
             Duration keep = nodeRetention.get(state);
             if (keep != null) {
-                pruned += prune(new FinishedTasks.Selection(state, Micros.of(keep), null, kinds.keySet()));
+                pruned += prune(new FinishedTasks.Selection(state, Micros.ofAge(keep), null, kinds.keySet()));
             }
         }
         if (pruned > 0) {

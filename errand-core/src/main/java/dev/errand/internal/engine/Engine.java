@@ -1,6 +1,7 @@
 package dev.errand.internal.engine;
 
 import dev.errand.config.ErrandSettings;
+import dev.errand.config.TimeLimits;
 import dev.errand.internal.outcome.OutcomePolicy;
 import dev.errand.internal.store.ClusterStore;
 import dev.errand.internal.store.Storage;
@@ -264,7 +265,9 @@ public final class Engine {
             // From here on a change of queue controls replaces no worker: none may start after this stop.
             stopping = true;
         }
-        long deadline = System.nanoTime() + timeout.toNanos();
+        // At most about 73 years ahead, so that the deadline arithmetic on System.nanoTime() cannot overflow
+        // (a timeout of ChronoUnit.FOREVER then waits as long as the JVM runs).
+        long deadline = System.nanoTime() + Math.min(TimeLimits.nanosOf(timeout), Long.MAX_VALUE / 4);
         workers.forEach(QueueWorker::stopClaiming);
         List<ClaimedTask> unstarted = new ArrayList<>();
         workers.forEach(worker -> unstarted.addAll(worker.drainUnstarted()));

@@ -1,5 +1,6 @@
 package dev.errand.internal.store;
 
+import dev.errand.config.Names;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
@@ -100,7 +101,7 @@ public final class Dialects {
             case "mariadb", "mysql" -> new MariaDbDialect();
             default ->
                 throw new IllegalArgumentException(
-                        "Unknown dialect '" + name + "'; use one of postgresql, mariadb, mysql, h2");
+                        "Unknown dialect " + Names.echo(name) + "; use one of postgresql, mariadb, mysql, h2");
         };
     }
 }

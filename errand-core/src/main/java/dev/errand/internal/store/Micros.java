@@ -19,6 +19,17 @@ public final class Micros {
         }
     }
 
+    /**
+     * Converts an age to microseconds, rounded up: a cut-off {@code now - age} then never falls after the
+     * instant the caller meant, so a row younger than the age is never older than the cut-off.
+     *
+     * @param age an age of zero or more
+     */
+    public static long ofAge(Duration age) {
+        long micros = of(age);
+        return age.getNano() % 1_000 == 0 || micros == Long.MAX_VALUE ? micros : micros + 1;
+    }
+
     /** Adds two microsecond amounts, saturating instead of overflowing. */
     public static long plus(long a, long b) {
         long sum = a + b;

@@ -526,7 +526,15 @@ public final class ProcessStore {
         };
     }
 
+    /**
+     * An error as stored: at most {@link #MAX_ERROR} characters, and NUL replaced by U+FFFD (PostgreSQL cannot
+     * store it, and a failure reason is the caller's text).
+     */
     private static String truncate(String error) {
-        return error == null || error.length() <= MAX_ERROR ? error : error.substring(0, MAX_ERROR);
+        if (error == null) {
+            return null;
+        }
+        String cut = error.length() <= MAX_ERROR ? error : error.substring(0, MAX_ERROR);
+        return cut.replace('\u0000', '\uFFFD');
     }
 }

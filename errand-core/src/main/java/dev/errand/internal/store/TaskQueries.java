@@ -144,7 +144,7 @@ public final class TaskQueries {
                 + " MIN(CASE WHEN " + pending + " AND run_at <= " + now + " THEN run_at END) AS oldest_due"
                 + " FROM " + table + " GROUP BY state, kind, queue ORDER BY kind, queue, state")) {
             s.setLong(1, offsetMicros);
-            s.setLong(2, Micros.plus(offsetMicros, -Micros.of(overdueAfter)));
+            s.setLong(2, Micros.plus(offsetMicros, -Micros.ofAge(overdueAfter)));
             s.setLong(3, offsetMicros);
             try (ResultSet row = s.executeQuery()) {
                 while (row.next()) {
@@ -179,7 +179,7 @@ public final class TaskQueries {
         try (PreparedStatement s = c.prepareStatement("SELECT queue, COUNT(*) AS due, MIN(run_at) AS oldest,"
                 + " SUM(CASE WHEN run_at < " + now + " THEN 1 ELSE 0 END) AS overdue FROM " + table
                 + " WHERE state = " + States.PENDING + " AND run_at <= " + now + " GROUP BY queue")) {
-            s.setLong(1, Micros.plus(offsetMicros, -Micros.of(overdueAfter)));
+            s.setLong(1, Micros.plus(offsetMicros, -Micros.ofAge(overdueAfter)));
             s.setLong(2, offsetMicros);
             try (ResultSet row = s.executeQuery()) {
                 while (row.next()) {

@@ -23,7 +23,7 @@ public final class BatchPruner {
     /** Creates the pruner; {@code retention} counts from each batch's creation. */
     public BatchPruner(Storage storage, Duration retention) {
         this.storage = storage;
-        this.retentionMicros = Micros.of(retention);
+        this.retentionMicros = Micros.ofAge(retention);
     }
 
     /** Deletes what is past its retention now; returns how many batches. */
