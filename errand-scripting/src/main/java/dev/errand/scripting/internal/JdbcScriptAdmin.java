@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.ReentrantLock;
 import javax.script.Compilable;
 import javax.script.ScriptEngine;
 import javax.script.ScriptException;
@@ -21,8 +23,11 @@ public final class JdbcScriptAdmin implements ScriptAdmin {
     /** Longest user name recorded with a version. */
     public static final int MAX_ACTOR_LENGTH = 200;
 
-    /** How often a save tries again when another save took its version number at the same time. */
-    private static final int SAVE_TRIES = 5;
+    /** How often a save tries when another node's save takes its version number at the same time. */
+    private static final int SAVE_TRIES = 10;
+
+    /** Saves of this node, one at a time: they then never race each other for a version number. */
+    private final ReentrantLock saving = new ReentrantLock();
 
     private final Jdbc jdbc;
     private final ScriptStore store;
@@ -51,19 +56,35 @@ public final class JdbcScriptAdmin implements ScriptAdmin {
         requireSource(source);
         requireActor("savedBy", savedBy);
         requireCompiles(name, lang, source);
-        for (int attempt = 1; ; attempt++) {
-            try {
-                return jdbc.inTransaction("save of script " + Names.echo(name), c -> {
-                    int version = store.nextVersion(c, name);
-                    store.insert(c, name, version, language, source, savedBy);
-                    return store.find(c, name, version).orElseThrow();
-                });
-            } catch (ErrandException e) {
-                // Two saves of one name at once: the second finds its number taken, and takes the next.
-                if (attempt >= SAVE_TRIES || !isDuplicate(e.getCause())) {
-                    throw e;
+        saving.lock();
+        try {
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    return jdbc.inTransaction("save of script " + Names.echo(name), c -> {
+                        int version = store.nextVersion(c, name);
+                        store.insert(c, name, version, language, source, savedBy);
+                        return store.find(c, name, version).orElseThrow();
+                    });
+                } catch (ErrandException e) {
+                    // Two nodes saving one name at once: the later finds its number taken, and takes the next.
+                    if (attempt >= SAVE_TRIES || !isConflict(e.getCause())) {
+                        throw e;
+                    }
+                    pause(attempt);
                 }
             }
+        } finally {
+            saving.unlock();
+        }
+    }
+
+    /** A short random pause, growing with the attempts, so that racing nodes fall out of step. */
+    private static void pause(int attempt) {
+        try {
+            Thread.sleep(ThreadLocalRandom.current().nextLong(5, 20L * attempt));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while saving a script", e);
         }
     }
 
@@ -171,8 +192,9 @@ public final class JdbcScriptAdmin implements ScriptAdmin {
         return text.length() <= max ? text : text.substring(0, max) + "... (" + text.length() + " characters)";
     }
 
-    private static boolean isDuplicate(SQLException e) {
+    /** A duplicate version number (23xxx), or a deadlock or serialization failure (40001) between two inserts. */
+    private static boolean isConflict(SQLException e) {
         String state = e.getSQLState();
-        return state != null && state.startsWith("23");
+        return state != null && (state.startsWith("23") || state.equals("40001"));
     }
 }
