@@ -8,6 +8,7 @@ import dev.errand.spring.TaskStatistics;
 import java.net.URI;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -85,8 +86,16 @@ public final class ConsoleRoutes {
 
     /** The router function that serves the console. */
     public RouterFunction<ServerResponse> routerFunction() {
+        return routerFunction(List.of());
+    }
+
+    /**
+     * The router function that serves the console, with the routes of {@code extensions} in its API, after its own
+     * and behind the same checks.
+     */
+    public RouterFunction<ServerResponse> routerFunction(List<ConsoleApiExtension> extensions) {
         String api = path + "/api";
-        RouterFunction<ServerResponse> apiRoutes = RouterFunctions.route()
+        RouterFunctions.Builder apiRoutes = RouterFunctions.route()
                 .GET(api + "/session", this::session)
                 .GET(api + "/overview", overview::overview)
                 .GET(api + "/tasks", tasks::list)
@@ -118,7 +127,11 @@ public final class ConsoleRoutes {
                 .POST(api + "/queues/change", cluster::changeQueue)
                 .POST(api + "/queues/reset", cluster::resetQueue)
                 .GET(api + "/history", history::search)
-                .GET(api + "/openapi.json", this::openApi)
+                .GET(api + "/openapi.json", this::openApi);
+        for (ConsoleApiExtension extension : extensions) {
+            apiRoutes.path(api, extension::addRoutes);
+        }
+        RouterFunction<ServerResponse> guarded = apiRoutes
                 .route(
                         RequestPredicates.path(api + "/**"),
                         request -> Json.error(
@@ -131,7 +144,7 @@ public final class ConsoleRoutes {
                 .GET(path, this::redirectToPage)
                 .GET(path + "/", this::page)
                 .add(RouterFunctions.resources(path + "/assets/**", new ClassPathResource(ASSETS + "assets/")))
-                .add(apiRoutes)
+                .add(guarded)
                 .build();
     }
 

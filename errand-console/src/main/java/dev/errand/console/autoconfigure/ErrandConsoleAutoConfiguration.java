@@ -4,12 +4,14 @@ import dev.errand.Errand;
 import dev.errand.console.access.ConsoleAccess;
 import dev.errand.console.access.OpenConsoleAccess;
 import dev.errand.console.access.SpringSecurityConsoleAccess;
+import dev.errand.console.api.ConsoleApiExtension;
 import dev.errand.console.api.ConsoleRoutes;
 import dev.errand.console.web.ConsoleHeadersFilter;
 import dev.errand.spring.TaskStatistics;
 import dev.errand.spring.autoconfigure.ErrandAutoConfiguration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -70,11 +72,15 @@ public class ErrandConsoleAutoConfiguration {
                 new ConsoleRoutes.Settings(properties.isReadOnly(), properties.getRefreshInterval()));
     }
 
-    /** The router function that Spring MVC serves the console with. */
+    /**
+     * The router function that Spring MVC serves the console with, including the routes of every
+     * {@link ConsoleApiExtension} bean.
+     */
     @Bean
     @ConditionalOnMissingBean(name = "errandConsoleRouterFunction")
-    public RouterFunction<ServerResponse> errandConsoleRouterFunction(ConsoleRoutes routes) {
-        return routes.routerFunction();
+    public RouterFunction<ServerResponse> errandConsoleRouterFunction(
+            ConsoleRoutes routes, ObjectProvider<ConsoleApiExtension> extensions) {
+        return routes.routerFunction(extensions.orderedStream().toList());
     }
 
     /** The console's security headers, on its path only. */
