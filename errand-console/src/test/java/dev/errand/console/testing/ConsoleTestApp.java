@@ -1,5 +1,6 @@
 package dev.errand.console.testing;
 
+import dev.errand.console.api.ConsoleApiExtension;
 import dev.errand.task.TaskDefinition;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -74,6 +75,21 @@ public class ConsoleTestApp {
         return RouterFunctions.route()
                 .GET("/hello", request -> ServerResponse.ok().body("hello"))
                 .build();
+    }
+
+    /**
+     * An extension of the JSON API: {@code GET} and {@code POST <path>/api/echo}, and a {@code GET /session} that
+     * must not shadow the console's own.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnProperty(name = "test.extension", havingValue = "true")
+    static class Extension {
+        @Bean
+        ConsoleApiExtension echoExtension() {
+            return api -> api.GET("/echo", request -> ServerResponse.ok().body("echo"))
+                    .POST("/echo", request -> ServerResponse.ok().body("posted"))
+                    .GET("/session", request -> ServerResponse.ok().body("shadowed"));
+        }
     }
 
     /** The users, for both kinds of security. */
