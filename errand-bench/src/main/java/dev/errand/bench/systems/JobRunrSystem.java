@@ -30,6 +30,7 @@ public final class JobRunrSystem implements BenchSystem {
 
     private final Db db;
     private final String prefix;
+    private String schema;
     private final Duration pollInterval;
     private final int workerCount;
     private final Jackson3JsonMapper jsonMapper = new Jackson3JsonMapper();
@@ -88,14 +89,26 @@ public final class JobRunrSystem implements BenchSystem {
 
     @Override
     public String taskTable() {
-        return prefix + "jobrunr_jobs";
+        return qualifiedPrefix() + "jobrunr_jobs";
+    }
+
+    /**
+     * The table prefix with the current schema in front. JobRunr looks for its migrations table in
+     * every schema of the database when the prefix names none, so a JobRunr table left in another
+     * schema (a full benchmark run's) would make it skip creating its tables in this one.
+     */
+    private String qualifiedPrefix() {
+        if (schema == null) {
+            schema = db.queryLines("SELECT current_schema()").get(0);
+        }
+        return schema + "." + prefix;
     }
 
     @Override
     public void setUp() {
         tearDown();
         pool = db.pool(prefix + "pool", 16);
-        storage = new PostgresStorageProvider(pool, prefix, DatabaseOptions.CREATE);
+        storage = new PostgresStorageProvider(pool, qualifiedPrefix(), DatabaseOptions.CREATE);
         storage.setJobMapper(new JobMapper(jsonMapper));
         scheduler = new JobRequestScheduler(storage);
     }
@@ -103,7 +116,7 @@ public final class JobRunrSystem implements BenchSystem {
     @Override
     public void attach() {
         pool = db.pool(prefix + "pool", 16);
-        storage = new PostgresStorageProvider(pool, prefix, DatabaseOptions.SKIP_CREATE);
+        storage = new PostgresStorageProvider(pool, qualifiedPrefix(), DatabaseOptions.SKIP_CREATE);
         storage.setJobMapper(new JobMapper(jsonMapper));
         scheduler = new JobRequestScheduler(storage);
     }
