@@ -30,6 +30,8 @@ import java.util.concurrent.TimeUnit;
  * --quiet-wait S         wait at most S seconds for that (default 300), then run and flag the trial
  * --no-jfr, --no-jmh     skip the JFR profile of Errand's burn-down, or the JMH micro-benchmarks
  * --report-only          rebuild the report and chart from a finished run's files in DIR/benchmarks
+ * --keep-schema          keep the schema this run named for itself (errand_bench_<time>_<pid>; with
+ *                        -Dbench.db.schema=NAME the run uses NAME and never drops it)
  * </pre>
  */
 public final class BenchMain {
@@ -42,8 +44,21 @@ public final class BenchMain {
         System.exit(failures == 0 ? 0 : 1);
     }
 
-    /** Runs the plan and writes the report; returns every trial. */
+    /**
+     * Runs the plan and writes the report; returns every trial. A schema this run named for itself is
+     * dropped at the end, unless {@code --keep-schema} is given.
+     */
     public static List<TrialRecord> run(String... args) throws Exception {
+        try {
+            return runPlan(args);
+        } finally {
+            if (Db.schemaIsThisRunsOwn() && !options(args).containsKey("keep-schema")) {
+                Db.fromSystemProperties().dropSchema(Db.schema());
+            }
+        }
+    }
+
+    private static List<TrialRecord> runPlan(String... args) throws Exception {
         Map<String, String> options = options(args);
         String profile = options.getOrDefault("profile", "full");
         int rounds = Integer.parseInt(options.getOrDefault("rounds", profile.equals("smoke") ? "1" : "3"));
