@@ -15,7 +15,9 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs the whole comparison and writes {@code docs/BENCHMARKS.md}, the chart and the raw results.
+ * Runs the whole comparison and writes a report ({@code <out>/BENCHMARKS.md}), the chart and the raw
+ * results. The default {@code --out} is {@value #DEFAULT_OUT}: a run never overwrites docs/, whose
+ * BENCHMARKS.md is the page of current figures, written by hand from such reports.
  *
  * <pre>
  * --profile full|smoke   sizes (default full: 100,000-task burn-downs, a 1,000,000-task backlog)
@@ -23,7 +25,7 @@ import java.util.concurrent.TimeUnit;
  * --only g1,g2           only scenario groups starting with these names (burn-down, steady, enqueue,
  *                        latency, backlog, claim-plan, heap, nodes, schedules, schedule-cost;
  *                        "schedule" selects both schedule groups)
- * --out DIR              where the report goes (default docs)
+ * --out DIR              where the report goes (default errand-bench/target/report)
  * --in-process           run trials in this JVM instead of one JVM per trial (the smoke test)
  * --quiet-cores X        wait before a trial until other processes keep fewer than X cores busy
  *                        (default 0.7; measured over 2 s)
@@ -35,6 +37,9 @@ import java.util.concurrent.TimeUnit;
  * </pre>
  */
 public final class BenchMain {
+
+    /** Where a run writes its report unless {@code --out} says otherwise. */
+    static final String DEFAULT_OUT = "errand-bench/target/report";
 
     private BenchMain() {}
 
@@ -64,7 +69,7 @@ public final class BenchMain {
         int rounds = Integer.parseInt(options.getOrDefault("rounds", profile.equals("smoke") ? "1" : "3"));
         Plan plan = (profile.equals("smoke") ? Plan.smoke() : Plan.full(rounds))
                 .only(options.containsKey("only") ? List.of(options.get("only").split(",")) : List.of());
-        Path out = Path.of(options.getOrDefault("out", "docs"));
+        Path out = Path.of(options.getOrDefault("out", DEFAULT_OUT));
         boolean inProcess = options.containsKey("in-process");
         double quietCores = Double.parseDouble(options.getOrDefault("quiet-cores", "0.7"));
         long quietWait = Long.parseLong(options.getOrDefault("quiet-wait", profile.equals("smoke") ? "0" : "300"));

@@ -17,12 +17,16 @@ public record Db(String url, String user, String password) {
      * The schema the benchmark works in: {@code -Dbench.db.schema} if given, otherwise one of this run's own,
      * {@code errand_bench_<time>_<pid>}, named once per JVM and handed to the child JVMs through the same
      * property. Two runs on one database (a benchmark and CI's smoke test, or two CI runs) never share tables,
-     * and no one else's clean-up of {@code public} can reach them.
+     * and no one else's clean-up of {@code public} can reach them. Null when only {@code -Dbench.db.url} is
+     * given: that URL's {@code currentSchema} decides.
      */
     public static synchronized String schema() {
         String given = System.getProperty(SCHEMA_PROPERTY);
         if (given != null && !given.isBlank()) {
             return given;
+        }
+        if (System.getProperty(URL_PROPERTY) != null) {
+            return null; // the URL's own currentSchema (or the user's default) holds the tables
         }
         String own = "errand_bench_"
                 + java.time.LocalDateTime.now(java.time.ZoneOffset.UTC)
@@ -35,10 +39,12 @@ public record Db(String url, String user, String password) {
 
     /** Whether {@link #schema()} named the schema for this run (and the run should drop it when it ends). */
     public static boolean schemaIsThisRunsOwn() {
-        return schema().equals(System.getProperty(OWN_SCHEMA_PROPERTY));
+        String schema = schema();
+        return schema != null && schema.equals(System.getProperty(OWN_SCHEMA_PROPERTY));
     }
 
     static final String SCHEMA_PROPERTY = "bench.db.schema";
+    private static final String URL_PROPERTY = "bench.db.url";
     private static final String OWN_SCHEMA_PROPERTY = "bench.db.schema.own";
 
     /**
@@ -48,10 +54,12 @@ public record Db(String url, String user, String password) {
     public static Db fromSystemProperties() {
         String schema = schema();
         Db db = new Db(
-                System.getProperty("bench.db.url", "jdbc:postgresql://127.0.0.1:5432/test?currentSchema=" + schema),
+                System.getProperty(URL_PROPERTY, "jdbc:postgresql://127.0.0.1:5432/test?currentSchema=" + schema),
                 System.getProperty("bench.db.user", "postgres"),
                 System.getProperty("bench.db.password", ""));
-        db.execute("CREATE SCHEMA IF NOT EXISTS " + schema);
+        if (schema != null) {
+            db.execute("CREATE SCHEMA IF NOT EXISTS " + schema);
+        }
         return db;
     }
 
