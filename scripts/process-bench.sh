@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The distributed-process benchmark (docs/BENCHMARKS.md#processes): a process over ROWS rows of a PostgreSQL table,
+# The distributed-process benchmark (docs/BENCHMARKS-JOURNAL.md#processes): a process over ROWS rows of a PostgreSQL table,
 # created by this JVM from a paged query, run by NODES worker JVMs. Prints the creation time, the wall time, rows per
 # second and the creating JVM's heap after a full GC at CHECKPOINT rows read and at the end of the query.
 # Usage: scripts/process-bench.sh [rows=1000000] [nodes=3] [checkpoint=100000] [batchSize=100] [pageSize=10000]

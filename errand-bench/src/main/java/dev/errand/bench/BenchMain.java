@@ -15,7 +15,9 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs the whole comparison and writes {@code docs/BENCHMARKS.md}, the chart and the raw results.
+ * Runs the whole comparison and writes a report ({@code <out>/BENCHMARKS.md}), the chart and the raw
+ * results. The default {@code --out} is {@value #DEFAULT_OUT}: a run never overwrites docs/, whose
+ * BENCHMARKS.md is the page of current figures, written by hand from such reports.
  *
  * <pre>
  * --profile full|smoke   sizes (default full: 100,000-task burn-downs, a 1,000,000-task backlog)
@@ -23,16 +25,21 @@ import java.util.concurrent.TimeUnit;
  * --only g1,g2           only scenario groups starting with these names (burn-down, steady, enqueue,
  *                        latency, backlog, claim-plan, heap, nodes, schedules, schedule-cost;
  *                        "schedule" selects both schedule groups)
- * --out DIR              where the report goes (default docs)
+ * --out DIR              where the report goes (default errand-bench/target/report)
  * --in-process           run trials in this JVM instead of one JVM per trial (the smoke test)
  * --quiet-cores X        wait before a trial until other processes keep fewer than X cores busy
  *                        (default 0.7; measured over 2 s)
  * --quiet-wait S         wait at most S seconds for that (default 300), then run and flag the trial
  * --no-jfr, --no-jmh     skip the JFR profile of Errand's burn-down, or the JMH micro-benchmarks
  * --report-only          rebuild the report and chart from a finished run's files in DIR/benchmarks
+ * --keep-schema          keep the schema this run named for itself (errand_bench_<time>_<pid>; with
+ *                        -Dbench.db.schema=NAME the run uses NAME and never drops it)
  * </pre>
  */
 public final class BenchMain {
+
+    /** Where a run writes its report unless {@code --out} says otherwise. */
+    static final String DEFAULT_OUT = "errand-bench/target/report";
 
     private BenchMain() {}
 
@@ -42,14 +49,27 @@ public final class BenchMain {
         System.exit(failures == 0 ? 0 : 1);
     }
 
-    /** Runs the plan and writes the report; returns every trial. */
+    /**
+     * Runs the plan and writes the report; returns every trial. A schema this run named for itself is
+     * dropped at the end, unless {@code --keep-schema} is given.
+     */
     public static List<TrialRecord> run(String... args) throws Exception {
+        try {
+            return runPlan(args);
+        } finally {
+            if (Db.schemaIsThisRunsOwn() && !options(args).containsKey("keep-schema")) {
+                Db.fromSystemProperties().dropSchema(Db.schema());
+            }
+        }
+    }
+
+    private static List<TrialRecord> runPlan(String... args) throws Exception {
         Map<String, String> options = options(args);
         String profile = options.getOrDefault("profile", "full");
         int rounds = Integer.parseInt(options.getOrDefault("rounds", profile.equals("smoke") ? "1" : "3"));
         Plan plan = (profile.equals("smoke") ? Plan.smoke() : Plan.full(rounds))
                 .only(options.containsKey("only") ? List.of(options.get("only").split(",")) : List.of());
-        Path out = Path.of(options.getOrDefault("out", "docs"));
+        Path out = Path.of(options.getOrDefault("out", DEFAULT_OUT));
         boolean inProcess = options.containsKey("in-process");
         double quietCores = Double.parseDouble(options.getOrDefault("quiet-cores", "0.7"));
         long quietWait = Long.parseLong(options.getOrDefault("quiet-wait", profile.equals("smoke") ? "0" : "300"));

@@ -14,23 +14,58 @@ import java.util.Locale;
 public record Db(String url, String user, String password) {
 
     /**
-     * The schema the benchmark works in, so that no one else's clean-up of {@code public} can reach it:
-     * {@code -Dbench.db.schema}, default {@code errand_bench}. The smoke test in CI uses a schema of its own,
-     * so that it never shares tables with a benchmark run on the same database.
+     * The schema the benchmark works in: {@code -Dbench.db.schema} if given, otherwise one of this run's own,
+     * {@code errand_bench_<time>_<pid>}, named once per JVM and handed to the child JVMs through the same
+     * property. Two runs on one database (a benchmark and CI's smoke test, or two CI runs) never share tables,
+     * and no one else's clean-up of {@code public} can reach them. Null when only {@code -Dbench.db.url} is
+     * given: that URL's {@code currentSchema} decides.
      */
-    public static final String SCHEMA = System.getProperty("bench.db.schema", "errand_bench");
+    public static synchronized String schema() {
+        String given = System.getProperty(SCHEMA_PROPERTY);
+        if (given != null && !given.isBlank()) {
+            return given;
+        }
+        if (System.getProperty(URL_PROPERTY) != null) {
+            return null; // the URL's own currentSchema (or the user's default) holds the tables
+        }
+        String own = "errand_bench_"
+                + java.time.LocalDateTime.now(java.time.ZoneOffset.UTC)
+                        .format(java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd_HHmmss"))
+                + "_" + ProcessHandle.current().pid();
+        System.setProperty(SCHEMA_PROPERTY, own);
+        System.setProperty(OWN_SCHEMA_PROPERTY, own);
+        return own;
+    }
+
+    /** Whether {@link #schema()} named the schema for this run (and the run should drop it when it ends). */
+    public static boolean schemaIsThisRunsOwn() {
+        String schema = schema();
+        return schema != null && schema.equals(System.getProperty(OWN_SCHEMA_PROPERTY));
+    }
+
+    static final String SCHEMA_PROPERTY = "bench.db.schema";
+    private static final String URL_PROPERTY = "bench.db.url";
+    private static final String OWN_SCHEMA_PROPERTY = "bench.db.schema.own";
 
     /**
-     * From {@code -Dbench.db.url} (default: schema {@value #SCHEMA} of the local {@code test} database),
+     * From {@code -Dbench.db.url} (default: schema {@link #schema()} of the local {@code test} database),
      * user and password likewise. The schema is created if it is missing.
      */
     public static Db fromSystemProperties() {
+        String schema = schema();
         Db db = new Db(
-                System.getProperty("bench.db.url", "jdbc:postgresql://127.0.0.1:5432/test?currentSchema=" + SCHEMA),
+                System.getProperty(URL_PROPERTY, "jdbc:postgresql://127.0.0.1:5432/test?currentSchema=" + schema),
                 System.getProperty("bench.db.user", "postgres"),
                 System.getProperty("bench.db.password", ""));
-        db.execute("CREATE SCHEMA IF NOT EXISTS " + SCHEMA);
+        if (schema != null) {
+            db.execute("CREATE SCHEMA IF NOT EXISTS " + schema);
+        }
         return db;
+    }
+
+    /** Drops {@code schema} with everything in it. */
+    public void dropSchema(String schema) {
+        execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
     }
 
     /** A new pool, whose connections carry {@code name} as their application name; the caller closes it. */

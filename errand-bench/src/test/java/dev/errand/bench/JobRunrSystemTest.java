@@ -20,8 +20,11 @@ class JobRunrSystemTest {
     private final Db db = Db.fromSystemProperties();
 
     @AfterEach
-    void dropOtherSchema() {
-        db.execute("DROP SCHEMA IF EXISTS " + OTHER + " CASCADE");
+    void dropSchemas() {
+        db.dropSchema(OTHER);
+        if (Db.schemaIsThisRunsOwn()) {
+            db.dropSchema(Db.schema());
+        }
     }
 
     @Test

@@ -141,7 +141,7 @@ public final class ChartWriter {
         g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
         g.setColor(Color.DARK_GRAY);
         g.drawString(
-                "Same machine, same PostgreSQL, one run; see docs/BENCHMARKS.md for conditions, all runs and"
+                "Same machine, same PostgreSQL, one run; see the run's BENCHMARKS.md for conditions and"
                         + " the ratios measured pair by pair.",
                 left,
                 height - 30);

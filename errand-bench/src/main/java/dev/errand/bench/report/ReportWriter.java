@@ -16,7 +16,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
-/** Writes docs/BENCHMARKS.md from the trials of one run. */
+/** Writes a run's report (its BENCHMARKS.md) from the trials of one run. */
 public final class ReportWriter {
 
     private static final double QUIET = 0.7;
