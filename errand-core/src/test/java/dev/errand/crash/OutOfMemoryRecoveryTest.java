@@ -39,8 +39,8 @@ class OutOfMemoryRecoveryTest extends ErrandTestSupport {
             // The child claims the huge rows and runs out of memory on them, in its poller or its worker.
             await().atMost(Duration.ofSeconds(40))
                     .pollInterval(Duration.ofMillis(200))
-                    .untilAsserted(() -> assertThat(child.transcript())
-                            .containsAnyOf("OutOfMemoryError", "Ran out of memory"));
+                    .untilAsserted(() ->
+                            assertThat(child.transcript()).containsAnyOf("OutOfMemoryError", "Ran out of memory"));
 
             // Even after the huge rows are gone, the queue must work: today's poller claims and runs again.
             execute("DELETE FROM " + prefix + "task");

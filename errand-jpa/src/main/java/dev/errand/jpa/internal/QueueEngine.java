@@ -80,8 +80,7 @@ public final class QueueEngine<E> {
             boolean processed = transactions.inTransaction(em -> {
                 var locked = store.lockAndLoad(em, definition.entityType(), item.id(), item.token());
                 if (locked.isEmpty()) {
-                    log.debug(
-                            "Item {} of queue {} was deleted or taken from this attempt; skipped", item.id(), name());
+                    log.debug("Item {} of queue {} was deleted or taken from this attempt; skipped", item.id(), name());
                     return false;
                 }
                 E entity = locked.get();

@@ -376,7 +376,8 @@ class ProcessingContractTest extends QueueTestSupport {
         assertThat(queue.countByStatus().get(QueueStatus.IN_PROGRESS))
                 .as("both claimed; the second waits for the single worker")
                 .isEqualTo(2);
-        long deleted = ids.stream().filter(id -> !entered.contains(id)).findFirst().orElseThrow();
+        long deleted =
+                ids.stream().filter(id -> !entered.contains(id)).findFirst().orElseThrow();
         emf.runInTransaction(em -> em.remove(em.find(Message.class, deleted)));
 
         release.countDown();
