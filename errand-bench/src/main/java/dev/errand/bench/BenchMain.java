@@ -105,7 +105,7 @@ public final class BenchMain {
         String startedAt = java.time.ZonedDateTime.now().withNano(0).toString();
         String loadAtStart = Cpu.loadAverage();
         java.util.Set<String> ranOnce = new java.util.HashSet<>();
-        for (Plan.Pairing pairing : plan.pairings()) {
+        for (Pairing pairing : plan.pairings()) {
             int pairingRounds = pairing.peer() == null ? 1 : plan.rounds();
             for (int round = 1; round <= pairingRounds; round++) {
                 for (String system : pairing.peer() == null
@@ -156,7 +156,7 @@ public final class BenchMain {
 
     private static TrialRecord trial(
             Db db,
-            Plan.Pairing pairing,
+            Pairing pairing,
             String system,
             int round,
             Params params,

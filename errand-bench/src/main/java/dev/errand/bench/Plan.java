@@ -11,13 +11,6 @@ import java.util.List;
  */
 public record Plan(String name, int rounds, List<Pairing> pairings) {
 
-    /** One comparison: the scenario's parameters, the Errand variant and the peer (or null). */
-    public record Pairing(String group, Params params, String errand, String peer) {
-        public String scenario() {
-            return params.require("scenario");
-        }
-    }
-
     /**
      * The figures the issue asks for: 100,000-task burn-downs (on one node, and shared by 2 and 4 nodes)
      * and a 1,000,000-task backlog; and claiming with and without 10,000 schedules on a one-minute cron,

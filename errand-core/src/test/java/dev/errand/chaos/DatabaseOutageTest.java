@@ -71,13 +71,13 @@ class DatabaseOutageTest extends ErrandTestSupport {
                     .historyEnabled(true)
                     .register(TaskDefinition.builder("tx", Integer.class, (n, ctx) -> {
                                 recordEffect(ctx.connection(), ctx.taskId(), "tx");
-                                Thread.sleep(20);
+                                Thread.sleep(20); // slow on purpose: runs are in flight when the connections are cut
                             })
                             .maxAttempts(3)
                             .build())
                     .register(TaskDefinition.builder("plain", Integer.class, (n, ctx) -> {
                                 recordEffect(ctx.taskId(), "plain");
-                                Thread.sleep(20);
+                                Thread.sleep(20); // slow on purpose: runs are in flight when the connections are cut
                             })
                             .mode(ExecutionMode.NON_TRANSACTIONAL)
                             .maxAttempts(3)
@@ -91,7 +91,7 @@ class DatabaseOutageTest extends ErrandTestSupport {
             await().atMost(Duration.ofSeconds(30)).until(() -> effects() >= 40);
             proxy.refuse(true);
             proxy.cutAll();
-            Thread.sleep(4_000);
+            Thread.sleep(4_000); // the point: the outage lasts this long
             proxy.refuse(false);
             await().atMost(Duration.ofSeconds(90)).until(() -> taskRows() == 0);
             // Before its pool closes, so that the node does not see it go.

@@ -70,7 +70,7 @@ class CancelContractTest extends ErrandTestSupport {
                     recordEffect(ctx.connection(), ctx.taskId(), "written before the cancel");
                     inside.countDown();
                     try {
-                        Thread.sleep(30_000);
+                        Thread.sleep(30_000); // the point: runs until cancelled
                     } finally {
                         sawFlag.set(ctx.isCancelled());
                     }

@@ -401,7 +401,7 @@ class ClusterContractTest extends ErrandTestSupport {
                 s.executeQuery().close();
             }
             await().atMost(Duration.ofSeconds(10)).until(() -> ghostIsDead(survivor));
-            Thread.sleep(600);
+            Thread.sleep(600); // the point: the locked task stays running this long
             assertThat(task(survivor, id).state()).isEqualTo(TaskState.RUNNING);
             lock.rollback();
         }
@@ -422,7 +422,7 @@ class ClusterContractTest extends ErrandTestSupport {
         // Declared dead under an earlier leader, whose sweep had to skip the task's locked row.
         long id = ghostRunningATask(first, "dead");
         Errand second = started("second", b -> b.deadNodeTimeout(Duration.ofSeconds(1)));
-        Thread.sleep(600);
+        Thread.sleep(600); // the point: the second node leaves the dead node's lease alone
         assertThat(task(second, id).state()).isEqualTo(TaskState.RUNNING);
         first.stop();
         long stopped = System.nanoTime();

@@ -71,7 +71,7 @@ class EventContractTest extends ErrandTestSupport {
 
         Triggered paid = errand.triggerEvent("paid");
         assertThat(paid).isEqualTo(new Triggered("paid", 1, 0, false));
-        Thread.sleep(300);
+        Thread.sleep(300); // the point: one of two events does not release the task
         assertThat(task(errand, id).state()).isEqualTo(TaskState.WAITING);
         assertThat(runs).hasValue(0);
         assertThat(errand.events().waiting(10)).singleElement().satisfies(waiting -> assertThat(
@@ -219,7 +219,7 @@ class EventContractTest extends ErrandTestSupport {
                 .pruneInterval(Duration.ofSeconds(1)));
         pruning.triggerEvent("stale");
         pruning.start();
-        Thread.sleep(1_500);
+        Thread.sleep(1_500); // the point: a prune runs (interval 1 s) and keeps the young event
         assertThat(pruning.events().premature(10)).hasSize(1);
         clock.advance(Duration.ofMinutes(2));
         await().atMost(Duration.ofSeconds(10))

@@ -129,11 +129,11 @@ class ExecutionContractTest extends ErrandTestSupport {
                         .build())
                 .id();
         errand.start();
-        Thread.sleep(500);
+        Thread.sleep(500); // the point: a task due in 10 minutes does not run
         assertThat(effects()).isZero();
         assertThat(task(errand, id).state()).isEqualTo(TaskState.PENDING);
         clock.advance(Duration.ofMinutes(9));
-        Thread.sleep(300);
+        Thread.sleep(300); // the point: nor a minute before it is due
         assertThat(effects()).isZero();
         clock.advance(Duration.ofMinutes(2));
         await().atMost(Duration.ofSeconds(10)).until(() -> effects() == 1);
@@ -220,7 +220,7 @@ class ExecutionContractTest extends ErrandTestSupport {
                     mostHeld,
                     scalar("SELECT COUNT(*) FROM " + prefix
                             + "task WHERE state = 'running' AND lease_owner = 'node-a'"));
-            Thread.sleep(10);
+            Thread.sleep(10); // the point: sampled every 10 ms through the window
         }
         second.start();
         await().atMost(Duration.ofSeconds(30)).until(() -> taskRows() == 0);
@@ -314,7 +314,7 @@ class ExecutionContractTest extends ErrandTestSupport {
         assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
         Thread stopper = new Thread(() -> errand.stop(Duration.ofSeconds(10)));
         stopper.start();
-        Thread.sleep(300);
+        Thread.sleep(300); // the point: stop() still waits after this time
         assertThat(stopper.isAlive()).as("stop waits for the running task").isTrue();
         release.countDown();
         stopper.join(10_000);

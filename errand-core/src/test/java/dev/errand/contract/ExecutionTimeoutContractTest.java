@@ -46,7 +46,7 @@ class ExecutionTimeoutContractTest extends ErrandTestSupport {
                 .register(TaskDefinition.builder("slow-tx", Integer.class, (n, ctx) -> {
                             recordEffect(ctx.connection(), ctx.taskId(), "attempt-" + ctx.attempt());
                             runs.incrementAndGet();
-                            Thread.sleep(30_000);
+                            Thread.sleep(30_000); // the point: outlasts the 300 ms execution timeout
                         })
                         .executionTimeout(Duration.ofMillis(300))
                         .maxAttempts(2)
@@ -141,7 +141,7 @@ class ExecutionTimeoutContractTest extends ErrandTestSupport {
                 });
         rescuer.start();
         await().atMost(Duration.ofSeconds(20)).until(() -> taskRows() == 0);
-        Thread.sleep(1_000);
+        Thread.sleep(1_000); // the point: the stalled run, had it kept its transaction, commits in this time
         assertThat(effectNotes())
                 .as("the stalled run rolled back; the rescued one committed")
                 .containsExactly("run-2");

@@ -54,7 +54,7 @@ class HeartbeatCostContractTest extends ErrandTestSupport {
         Thread.sleep(2 * BEAT.toMillis());
         leaderDb.clear();
         followerDb.clear();
-        Thread.sleep(WINDOW.toMillis());
+        Thread.sleep(WINDOW.toMillis()); // the point: the window whose transactions are counted
         List<Transaction> leaderBeats = leaderDb.transactions(thread -> thread.equals("leader-node"));
         List<Transaction> followerBeats = followerDb.transactions(thread -> thread.equals("follower-node"));
         assertThat(follower.isLeader()).isFalse();

@@ -42,6 +42,7 @@ class HistoryContractTest extends ErrandTestSupport {
     private Errand historyNode() {
         return node(builder()
                 .historyEnabled(true)
+                // slow on purpose: a run time the history can show
                 .register(TaskDefinition.builder("tx-ok", Integer.class, (n, ctx) -> Thread.sleep(20))
                         .build())
                 .register(TaskDefinition.builder("plain-ok", Integer.class, (n, ctx) -> {})

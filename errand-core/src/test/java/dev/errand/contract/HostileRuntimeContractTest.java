@@ -248,7 +248,7 @@ class HostileRuntimeContractTest extends ErrandTestSupport {
                     .queue("default", 20)
                     .register(TaskDefinition.builder("slow-write", Integer.class, (n, ctx) -> {
                                 recordEffect(ctx.connection(), ctx.taskId(), "done");
-                                Thread.sleep(20);
+                                Thread.sleep(20); // slow on purpose: the small pool stays busy
                             })
                             .maxAttempts(1)
                             .build()));

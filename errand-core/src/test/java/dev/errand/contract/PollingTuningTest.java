@@ -64,7 +64,7 @@ class PollingTuningTest extends ErrandTestSupport {
     void withoutTuningAWakeUpClaimsAtOnce() throws Exception {
         Errand errand = node(Duration.ZERO, Duration.ZERO);
         errand.start();
-        Thread.sleep(100);
+        Thread.sleep(100); // past the first claim (not observable), which finds nothing
         long enqueued = System.nanoTime();
         errand.enqueue(TaskRequest.of(WORK, 1));
         assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();

@@ -171,7 +171,7 @@ class RescueContractTest extends ErrandTestSupport {
                 .heartbeatInterval(Duration.ofMillis(200))
                 .rescueInterval(Duration.ofMillis(100))
                 .register(TaskDefinition.builder("long-call", Integer.class, (n, ctx) -> {
-                            Thread.sleep(2_500);
+                            Thread.sleep(2_500); // slow on purpose: outlasts the 1 s lease, kept by heartbeats
                             recordEffect(ctx.taskId(), "done-attempt-" + ctx.attempt());
                         })
                         .mode(ExecutionMode.NON_TRANSACTIONAL)

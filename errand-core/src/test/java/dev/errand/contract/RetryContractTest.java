@@ -202,7 +202,7 @@ class RetryContractTest extends ErrandTestSupport {
         long id = errand.enqueue(TaskRequest.of("doomed", 4)).id();
         errand.start();
         await().atMost(Duration.ofSeconds(10)).until(() -> task(errand, id).state() == TaskState.FAILED);
-        Thread.sleep(300);
+        Thread.sleep(300); // the point: the callback does not run again in this time
         assertThat(calls.get()).isEqualTo(1);
         assertThat(effectNotes())
                 .containsExactly("callback attempt=3 error=java.lang.IllegalStateException: no luck 4");

@@ -94,7 +94,7 @@ class ScheduleContractTest extends ErrandTestSupport {
                     .pollInterval(Duration.ofMillis(10))
                     .until(() -> effects() >= expected);
         }
-        Thread.sleep(500);
+        Thread.sleep(500); // the point: a double fire, if any, would land in this time
         ScheduleInfo info = nodes.get(0).schedules().find("hundred").orElseThrow();
         long slots = Duration.between(firstSlot, info.lastRunAt()).toHours() + 1;
         // Every slot from the first to the last fired (no gap), each as one task (no double).
@@ -125,7 +125,7 @@ class ScheduleContractTest extends ErrandTestSupport {
         clock.advance(Duration.between(now, slot).plusSeconds(1));
         writer.start();
         await().atMost(Duration.ofSeconds(15)).until(() -> notes.size() >= 1 + 2 + 4);
-        Thread.sleep(1_000);
+        Thread.sleep(1_000); // the point: no more tasks than these fire in this time
         // One slot is on time for each (a second ago); the ten before it were missed.
         assertThat(notes.stream().filter("skip"::equals)).hasSize(1);
         assertThat(notes.stream().filter("once"::equals)).hasSize(2);
@@ -145,7 +145,7 @@ class ScheduleContractTest extends ErrandTestSupport {
         assertThat(second.schedules().pause("changing")).isTrue();
         assertThat(second.schedules().find("changing").orElseThrow().paused()).isTrue();
         clock.advance(Duration.ofHours(3));
-        Thread.sleep(1_000);
+        Thread.sleep(1_000); // the point: nothing fires in this time
         assertThat(notes).as("nothing fires while paused").hasSize(1);
 
         assertThat(first.schedules().resume("changing")).isTrue();
@@ -162,7 +162,7 @@ class ScheduleContractTest extends ErrandTestSupport {
         assertThat(first.schedules().remove("changing")).isTrue();
         assertThat(first.schedules().list()).isEmpty();
         clock.advance(Duration.ofHours(2));
-        Thread.sleep(1_000);
+        Thread.sleep(1_000); // the point: nothing fires in this time
         assertThat(notes).as("a removed schedule fires no more").hasSize(2);
         assertThat(first.schedules().remove("changing")).isFalse();
         assertThat(first.schedules().pause("changing")).isFalse();
@@ -189,7 +189,7 @@ class ScheduleContractTest extends ErrandTestSupport {
                         }));
         advanceToNextSlot(errand, "bulk-0");
         await().atMost(Duration.ofSeconds(30)).until(() -> effects() == 500);
-        Thread.sleep(500);
+        Thread.sleep(500); // the point: a double fire, if any, would land in this time
         assertThat(effects()).isEqualTo(500);
     }
 
@@ -217,7 +217,7 @@ class ScheduleContractTest extends ErrandTestSupport {
         }
         node(rest).start();
         await().atMost(Duration.ofSeconds(30)).until(() -> effects() == 250);
-        Thread.sleep(500);
+        Thread.sleep(500); // the point: a double fire, if any, would land in this time
         assertThat(effects()).isEqualTo(250);
         assertThat(distinctEffects()).isEqualTo(250);
         assertThat(paced.schedules().list()).hasSize(250).allSatisfy(info -> assertThat(info.lastRunAt())
@@ -258,7 +258,7 @@ class ScheduleContractTest extends ErrandTestSupport {
                 .untilAsserted(() -> assertThat(errand.schedules().list())
                         .hasSize(20)
                         .allSatisfy(info -> assertThat(info.lastRunAt()).isEqualTo(slot)));
-        Thread.sleep(300);
+        Thread.sleep(300); // the point: the keyed slot and the holder stay unfired
         assertThat(notes).hasSize(19).doesNotContain("keyed-7", "holder");
         assertThat(scalar("SELECT COUNT(*) FROM " + prefix + "task WHERE unique_key = '" + heldKey + "'"))
                 .isEqualTo(1);

@@ -137,7 +137,7 @@ class ScheduleFireAheadContractTest extends ErrandTestSupport {
         Instant fireAt = slot.minus(FIRE_AHEAD.lead(name));
 
         moveTo(fireAt.minusSeconds(5));
-        Thread.sleep(300);
+        Thread.sleep(300); // the point: nothing is written in this time
         assertThat(tasksOf(node, name)).as("not written before its time").isEmpty();
 
         moveTo(fireAt.plusSeconds(2));
@@ -151,7 +151,7 @@ class ScheduleFireAheadContractTest extends ErrandTestSupport {
                 .as("the slot written ahead is still the next run")
                 .isEqualTo(slot);
         assertThat(info.lastRunAt()).isNull();
-        Thread.sleep(300);
+        Thread.sleep(300); // the point: nothing runs in this time
         assertThat(effects()).as("it does not run before its slot").isZero();
 
         moveTo(slot.plusSeconds(1));
@@ -183,7 +183,7 @@ class ScheduleFireAheadContractTest extends ErrandTestSupport {
 
         moveTo(slot.plusSeconds(1));
         await().atMost(Duration.ofSeconds(10)).until(() -> tasksIn(TaskState.PENDING) == 300);
-        Thread.sleep(300);
+        Thread.sleep(300); // the point: no other task is written in this time
         assertThat(taskRows()).as("one task per schedule, each at the slot").isEqualTo(300);
         assertThat(scalar("SELECT COUNT(DISTINCT run_at) FROM " + prefix + "task"))
                 .isEqualTo(1);
@@ -231,7 +231,7 @@ class ScheduleFireAheadContractTest extends ErrandTestSupport {
         ScheduleInfo paused = node.schedules().find(name).orElseThrow();
         assertThat(paused.paused()).isTrue();
         assertThat(paused.nextRunAt()).isEqualTo(slot);
-        Thread.sleep(300);
+        Thread.sleep(300); // the point: nothing is written in this time
         assertThat(tasksOf(node, name)).as("a paused schedule writes nothing").isEmpty();
 
         assertThat(node.schedules().resume(name)).isTrue();
@@ -244,7 +244,7 @@ class ScheduleFireAheadContractTest extends ErrandTestSupport {
 
         moveTo(slot.plusSeconds(1));
         await().atMost(Duration.ofSeconds(10)).until(() -> effects() == 1);
-        Thread.sleep(300);
+        Thread.sleep(300); // the point: a double run, if any, would land in this time
         assertThat(effects()).isEqualTo(1);
     }
 
@@ -263,7 +263,7 @@ class ScheduleFireAheadContractTest extends ErrandTestSupport {
         assertThat(tasksOf(node, name)).as("the old slot's task is taken back").isEmpty();
         assertThat(node.schedules().find(name).orElseThrow().nextRunAt()).isEqualTo(slot.plus(Duration.ofHours(1)));
         moveTo(slot.plusSeconds(1));
-        Thread.sleep(300);
+        Thread.sleep(300); // the point: nothing runs in this time
         assertThat(effects()).as("the old slot does not run").isZero();
 
         String removed = nameWithLead("removed");
@@ -278,7 +278,7 @@ class ScheduleFireAheadContractTest extends ErrandTestSupport {
                 .as("a removed schedule's future slot never runs")
                 .isEmpty();
         moveTo(removedSlot.plusSeconds(1));
-        Thread.sleep(500);
+        Thread.sleep(500); // the point: nothing runs in this time
         assertThat(effectNotes()).doesNotContain("removed");
     }
 
@@ -307,7 +307,7 @@ class ScheduleFireAheadContractTest extends ErrandTestSupport {
         node.start();
         Instant slot = node.schedules().find(name).orElseThrow().nextRunAt();
         moveTo(slot.minusSeconds(2));
-        Thread.sleep(300);
+        Thread.sleep(300); // the point: nothing is written in this time
         assertThat(tasksOf(node, name)).isEmpty();
         moveTo(slot.plusSeconds(1));
         await().atMost(Duration.ofSeconds(10)).until(() -> tasksOf(node, name).size() == 1);

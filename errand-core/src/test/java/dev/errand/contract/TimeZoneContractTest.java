@@ -86,11 +86,11 @@ class TimeZoneContractTest extends ErrandTestSupport {
         clock.advance(Duration.between(databaseNow(), FALL_BACK));
         errand.start();
         await().atMost(Duration.ofSeconds(10)).until(() -> ran.size() == 2);
-        Thread.sleep(300);
+        Thread.sleep(300); // the point: no other run in this time
         assertThat(ran).containsExactlyInAnyOrder(-45L, -15L);
         clock.advance(Duration.ofMinutes(30));
         await().atMost(Duration.ofSeconds(10)).until(() -> ran.size() == 3);
-        Thread.sleep(300);
+        Thread.sleep(300); // the point: no other run in this time
         assertThat(ran).hasSize(3).contains(15L);
         clock.advance(Duration.ofMinutes(30));
         await().atMost(Duration.ofSeconds(10)).until(() -> ran.size() == 4);

@@ -44,7 +44,7 @@ class WakeUpContractTest extends ErrandTestSupport {
     void sameNodeEnqueueWakesItsPollerInProcess() throws Exception {
         Errand errand = worker();
         errand.start();
-        Thread.sleep(300);
+        Thread.sleep(300); // past the first poll (not observable): only the wake-up claims
         errand.enqueue(TaskRequest.of("wake", 1));
         await().atMost(Duration.ofSeconds(5)).until(() -> effects() == 1);
     }
@@ -53,7 +53,7 @@ class WakeUpContractTest extends ErrandTestSupport {
     void callerTransactionEnqueueWakesAfterCommitWhenAsked() throws Exception {
         Errand errand = worker();
         errand.start();
-        Thread.sleep(300);
+        Thread.sleep(300); // past the first poll (not observable): only the wake-up claims
         try (Connection c = dataSource().getConnection()) {
             c.setAutoCommit(false);
             errand.enqueue(c, TaskRequest.of("wake", 2));
@@ -70,11 +70,11 @@ class WakeUpContractTest extends ErrandTestSupport {
         Errand errand = worker();
         errand.start();
         Errand producer = node(builder().processingEnabled(false));
-        Thread.sleep(500);
+        Thread.sleep(500); // past the first poll (not observable): only the notification claims
         try (Connection c = dataSource().getConnection()) {
             c.setAutoCommit(false);
             producer.enqueue(c, TaskRequest.of("wake", 3));
-            Thread.sleep(300);
+            Thread.sleep(300); // the point: nothing runs before the commit
             assertThat(effects()).as("nothing runs before commit").isZero();
             c.commit();
         }

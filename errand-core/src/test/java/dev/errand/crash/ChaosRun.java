@@ -187,7 +187,7 @@ public final class ChaosRun {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("The chaos run did not finish within " + RUN_LIMIT);
             }
-            Thread.sleep(plan.faultEvery().toMillis());
+            Thread.sleep(plan.faultEvery().toMillis()); // the point: the pace of the faults
             inject(fault++, server, proxy, url);
         }
         // Let the last completions land, then make sure nothing is left.
@@ -205,6 +205,7 @@ public final class ChaosRun {
                 log("SIGKILL " + victim.pid());
                 victim.killHard(Duration.ofSeconds(10));
                 kills++;
+                // the point: the worker stays dead a random while before its replacement
                 Thread.sleep(200 + random.nextInt(2_000));
                 startWorker(url, server.user());
             }
@@ -212,7 +213,7 @@ public final class ChaosRun {
                 boolean crash = random.nextBoolean();
                 log("restarting the database" + (crash ? " after a crash" : ""));
                 server.stop(crash);
-                Thread.sleep(500 + random.nextInt(2_500));
+                Thread.sleep(500 + random.nextInt(2_500)); // the point: the database stays down this long
                 server.restart();
                 restarts++;
             }
@@ -224,7 +225,7 @@ public final class ChaosRun {
             case PARTITION -> {
                 log("black-holing traffic for longer than the lease");
                 proxy.blackHole();
-                Thread.sleep(lease.toMillis() + 2_000);
+                Thread.sleep(lease.toMillis() + 2_000); // the point: the partition outlasts the lease
                 proxy.heal();
                 partitions++;
             }

@@ -61,7 +61,7 @@ public final class ChaosWorkerMain {
         errand.start();
         System.out.println(CrashWorkerMain.READY);
         System.out.flush();
-        Thread.sleep(Long.MAX_VALUE);
+        Thread.sleep(Long.MAX_VALUE); // the point: the child serves until it is killed
     }
 
     private static Errand build(HikariDataSource dataSource, String prefix, String nodeId) {
@@ -97,6 +97,7 @@ public final class ChaosWorkerMain {
     }
 
     private static void work() throws InterruptedException {
+        // slow on purpose: a little work per task, so that faults land mid-run
         Thread.sleep(ThreadLocalRandom.current().nextInt(1, 15));
     }
 }

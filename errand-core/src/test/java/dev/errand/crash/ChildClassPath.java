@@ -138,7 +138,7 @@ final class ChildClassPath {
 
     private static void pause() {
         try {
-            Thread.sleep(200);
+            Thread.sleep(200); // the point: a directory unchanged this long is not being written
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while copying the class path", e);

@@ -44,7 +44,7 @@ public final class ClusterNodeMain {
         System.out.flush();
         boolean announced = false;
         while (true) {
-            Thread.sleep(50);
+            Thread.sleep(50); // the child lives until killed; isLeader has no listener, so it looks
             if (!announced && errand.isLeader()) {
                 announced = true;
                 System.out.println(LEADER);

@@ -143,7 +143,7 @@ public final class CrashWorkerMain {
         System.out.println(ready);
         System.out.flush();
         while (true) {
-            Thread.sleep(Long.MAX_VALUE);
+            Thread.sleep(Long.MAX_VALUE); // the point: the child serves until it is killed
         }
     }
 
@@ -169,7 +169,7 @@ public final class CrashWorkerMain {
 
     private static void sleepForever() throws InterruptedException {
         while (true) {
-            Thread.sleep(Long.MAX_VALUE);
+            Thread.sleep(Long.MAX_VALUE); // the point: the child stays busy until it is killed
         }
     }
 }

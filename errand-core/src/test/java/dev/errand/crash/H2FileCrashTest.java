@@ -126,7 +126,7 @@ class H2FileCrashTest {
                             "not finished (database files kept in " + kept + "): " + diagnosis(pool, rescuer, batch),
                             e);
                 }
-                Thread.sleep(1_000);
+                Thread.sleep(1_000); // the point: a second callback, if one were due, would fire in this time
                 rescuer.sweepBatches();
                 System.out.println("[h2-file-crash] H2 " + org.h2.engine.Constants.FULL_VERSION + ", "
                         + (FAST_MEMBERS ? "2 ms members: " : "slow members: ") + TASKS + " batch tasks and " + DIAMONDS

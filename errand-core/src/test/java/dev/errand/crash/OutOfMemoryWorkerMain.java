@@ -58,7 +58,7 @@ public final class OutOfMemoryWorkerMain {
                 // This observer allocates too: while the poller's huge claim fills the heap, it may be the
                 // thread that gets the error. It must not end the JVM the test watches; look again.
             }
-            Thread.sleep(100);
+            Thread.sleep(100); // the child watches its health until it is killed; health has no listener
         }
     }
 }

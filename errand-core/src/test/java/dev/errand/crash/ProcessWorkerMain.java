@@ -57,7 +57,7 @@ public final class ProcessWorkerMain {
                     if (mode.equals("execute")) {
                         System.out.println(IN_BATCH + " " + context.turn() + " " + context.batchNumber());
                         System.out.flush();
-                        Thread.sleep(Long.MAX_VALUE);
+                        Thread.sleep(Long.MAX_VALUE); // the point: the child stays in its batch until it is killed
                     }
                 }
             }
@@ -68,7 +68,7 @@ public final class ProcessWorkerMain {
                 if (mode.equals("analyse")) {
                     System.out.println(IN_ANALYSIS + " " + result.turn());
                     System.out.flush();
-                    Thread.sleep(Long.MAX_VALUE);
+                    Thread.sleep(Long.MAX_VALUE); // the point: the child stays in its analysis until it is killed
                 }
                 if (result.turn() > 1) {
                     return TurnDecision.finish();

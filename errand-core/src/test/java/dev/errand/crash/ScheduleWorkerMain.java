@@ -52,7 +52,7 @@ public final class ScheduleWorkerMain {
         System.out.println(READY);
         System.out.flush();
         while (true) {
-            Thread.sleep(Long.MAX_VALUE);
+            Thread.sleep(Long.MAX_VALUE); // the point: the child serves until it is killed
         }
     }
 
@@ -78,6 +78,7 @@ public final class ScheduleWorkerMain {
                             if (statementMethod.getName().startsWith("execute")) {
                                 System.out.println(LOCKED);
                                 System.out.flush();
+                                // the point: the firing transaction holds its locks until the kill
                                 Thread.sleep(holdMillis);
                             }
                             return done;

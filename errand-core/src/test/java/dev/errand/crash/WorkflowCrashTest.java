@@ -92,7 +92,7 @@ class WorkflowCrashTest extends ErrandTestSupport {
                     .until(() -> effectsNamed("callback complete") >= 1
                             && effectsNamed("callback success") >= 1
                             && taskRows() == 0);
-            Thread.sleep(1_000);
+            Thread.sleep(1_000); // the point: a second callback, if one were due, would fire in this time
             rescuer.sweepBatches();
         } finally {
             children.forEach(CrashChild::destroy);

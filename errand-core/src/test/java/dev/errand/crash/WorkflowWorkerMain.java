@@ -65,6 +65,7 @@ public final class WorkflowWorkerMain {
      */
     static ErrandBuilder kinds(ErrandBuilder builder, DataSource dataSource, String prefix) {
         return builder.register(TaskDefinition.builder("member", Integer.class, (n, ctx) -> {
+                            // slow on purpose: kills land mid-run
                             Thread.sleep(slowMembers && n % 100 == 0 ? 1_500 : 2);
                             CrashWorkerMain.insertEffect(ctx.connection(), prefix, ctx.taskId(), "member");
                             handled();
@@ -72,7 +73,7 @@ public final class WorkflowWorkerMain {
                         .maxAttempts(20)
                         .build())
                 .register(TaskDefinition.builder("loose-member", Integer.class, (n, ctx) -> {
-                            Thread.sleep(2);
+                            Thread.sleep(2); // slow on purpose: kills land mid-run
                             try (Connection own = dataSource.getConnection()) {
                                 CrashWorkerMain.insertEffect(own, prefix, ctx.taskId(), "loose");
                             }

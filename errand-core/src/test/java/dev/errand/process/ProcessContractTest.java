@@ -583,7 +583,7 @@ class ProcessContractTest extends ErrandTestSupport {
         assertThat(errand.processes().cancel(id)).isTrue();
         assertThat(errand.processes().cancel(id)).isFalse();
         errand.start();
-        Thread.sleep(500);
+        Thread.sleep(500); // the point: nothing of the cancelled process runs in this time
         ProcessInfo info = errand.processes().find(id).orElseThrow();
         assertThat(info.state()).isEqualTo(ProcessState.CANCELLED);
         assertThat(info.turns()).hasSize(1);
@@ -616,7 +616,7 @@ class ProcessContractTest extends ErrandTestSupport {
                                     .items(items(5))
                                     .processId("same")
                                     .build()));
-            Thread.sleep(300);
+            Thread.sleep(300); // the point: B's insert waits on A's key when A commits
             a.commit();
             assertThatThrownBy(() -> racing.get(30, java.util.concurrent.TimeUnit.SECONDS))
                     .hasCauseInstanceOf(IllegalArgumentException.class)

@@ -139,7 +139,7 @@ class BatchContentionTest extends ErrandTestSupport {
         for (Errand node : nodes) {
             node.sweepBatches();
         }
-        Thread.sleep(500);
+        Thread.sleep(500); // the point: a second callback, if any, would fire in this time
 
         BatchProgress progress = nodes.get(0).batches().progress(batch.id()).orElseThrow();
         assertThat(progress.succeeded()).isEqualTo(MEMBERS);

@@ -54,7 +54,7 @@ class BatchRetentionTest extends ErrandTestSupport {
                 .build());
         errand.start();
         await().atMost(Duration.ofSeconds(20)).until(() -> callbacks.get() == 1);
-        Thread.sleep(1_500);
+        Thread.sleep(1_500); // the point: a prune runs (interval 1 s) and keeps the young batch
         assertThat(errand.batches().progress(finished.id()))
                 .as("younger than its retention")
                 .isPresent();

@@ -95,7 +95,7 @@ class BatchedCompletionTest extends ErrandTestSupport {
         for (Errand node : nodes) {
             node.sweepBatches();
         }
-        Thread.sleep(500);
+        Thread.sleep(500); // the point: a second callback, if any, would fire in this time
         assertThat(complete.get()).isEqualTo(1);
         assertThat(success.get()).isEqualTo(1);
         assertThat(scalar("SELECT COUNT(*) FROM " + prefix + "batch_fired")).isEqualTo(2);

@@ -130,7 +130,7 @@ class ContinueOptionsTest extends ErrandTestSupport {
         // The delay counts from the completion, on the database clock.
         assertThat(Duration.between(completed, continuation.runAt()))
                 .isBetween(Duration.ofMinutes(59), Duration.ofMinutes(61));
-        Thread.sleep(300);
+        Thread.sleep(300); // the point: the continuation does not run before its delay
         assertThat(ran).containsExactly("a");
     }
 
@@ -153,7 +153,7 @@ class ContinueOptionsTest extends ErrandTestSupport {
         assertThat(ran.get(1)).contains("continueWith(kind, payload)");
         assertThat(ran.get(3)).contains("nowhere");
         assertThat(ran.get(4)).contains("between");
-        Thread.sleep(300);
+        Thread.sleep(300); // the point: no continuation appears in this time
         assertThat(taskRows()).as("no continuation was created").isEqualTo(1);
 
         ContinueOptions.Builder builder = ContinueOptions.builder();

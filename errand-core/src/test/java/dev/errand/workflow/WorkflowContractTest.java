@@ -145,7 +145,7 @@ class WorkflowContractTest extends ErrandTestSupport {
         errand.enqueue(TaskRequest.of(dev.errand.task.TaskKind.of("misuser", Integer.class), 1));
         errand.start();
         await().atMost(WAIT).until(() -> tasksIn(TaskState.FAILED) == 1 && taskRows() == 1);
-        Thread.sleep(300);
+        Thread.sleep(300); // the point: the chain's next step does not run in this time
         assertThat(ran).doesNotContain("chain-3");
         assertThat(ran)
                 .anySatisfy(line -> assertThat(line).contains("refused: ").contains("String"));
@@ -176,7 +176,7 @@ class WorkflowContractTest extends ErrandTestSupport {
         assertThat(progress.pending()).isZero();
         assertThat(progress.isFinished()).isTrue();
         errand.sweepBatches();
-        Thread.sleep(300);
+        Thread.sleep(300); // the point: a second callback, if any, would fire in this time
         assertThat(ran).filteredOn(line -> line.startsWith("complete-")).hasSize(1);
         assertThat(ran).filteredOn(line -> line.startsWith("failure-")).isEmpty();
         assertThat(errand.batches().firedCallbacks(batch.id()))
@@ -205,7 +205,7 @@ class WorkflowContractTest extends ErrandTestSupport {
             throw e;
         }
         errand.sweepBatches();
-        Thread.sleep(300);
+        Thread.sleep(300); // the point: a second callback, if any, would fire in this time
         assertThat(ran).filteredOn("failure"::equals).hasSize(1);
         assertThat(ran).doesNotContain("success");
         assertThat(errand.batches().progress(batch.id()).orElseThrow())
@@ -259,7 +259,7 @@ class WorkflowContractTest extends ErrandTestSupport {
         await().atMost(WAIT).until(() -> ran.contains("complete"));
         one.sweepBatches();
         two.sweepBatches();
-        Thread.sleep(300);
+        Thread.sleep(300); // the point: a second callback, if any, would fire in this time
         assertThat(ran).filteredOn("complete"::equals).hasSize(1);
         assertThat(errand(one).progress(batch.id()).orElseThrow().succeeded()).isEqualTo(300);
         assertThat(scalar("SELECT COUNT(*) FROM " + prefix + "batch_fired")).isEqualTo(1);
@@ -358,7 +358,7 @@ class WorkflowContractTest extends ErrandTestSupport {
         assertThat(errand.admin().cancel(flow.taskId("a"))).isTrue();
         assertThat(tasksIn(TaskState.CANCELLED)).isEqualTo(4);
         errand.start();
-        Thread.sleep(300);
+        Thread.sleep(300); // the point: nothing of the cancelled flow runs in this time
         assertThat(ran).isEmpty();
     }
 

@@ -35,7 +35,7 @@ class LifecycleAndWakeUpTest {
         @Override
         public void handle(Void payload, TaskContext context) throws InterruptedException {
             STARTED.countDown();
-            Thread.sleep(700);
+            Thread.sleep(700); // slow on purpose: stop() must wait for it
             FINISHED.set(true);
         }
     }

@@ -1,8 +1,8 @@
 package dev.errand.bench.batches;
 
 import dev.errand.bench.Db;
+import dev.errand.bench.Pairing;
 import dev.errand.bench.Params;
-import dev.errand.bench.Plan;
 import java.util.List;
 import java.util.Map;
 
@@ -18,7 +18,7 @@ public final class BatchScenarios {
      * Errand alone, a batch against a plain burn-down in the same trial, with the sizes of the plan
      * {@code plan} ({@code full} or {@code smoke}). The trial alternates its own rounds, so one is enough.
      */
-    public static List<Plan.Pairing> pairings(String plan) {
+    public static List<Pairing> pairings(String plan) {
         boolean smoke = plan.equals("smoke");
         Params burn = new Params()
                 .with("scenario", "batch-burn")
@@ -26,7 +26,7 @@ public final class BatchScenarios {
                 .with("rounds", smoke ? 1 : 6)
                 .with("warm", smoke ? 100 : 20_000)
                 .with("quiet-wait-s", smoke ? 0 : 15);
-        return List.of(new Plan.Pairing("batch-burn", burn, "errand", null));
+        return List.of(new Pairing("batch-burn", burn, "errand", null));
     }
 
     /** Runs the batch scenario named by {@code p.scenario}; the system under test is always Errand. */

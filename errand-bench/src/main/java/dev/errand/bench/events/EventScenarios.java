@@ -1,8 +1,8 @@
 package dev.errand.bench.events;
 
 import dev.errand.bench.Db;
+import dev.errand.bench.Pairing;
 import dev.errand.bench.Params;
-import dev.errand.bench.Plan;
 import java.util.List;
 import java.util.Map;
 
@@ -18,7 +18,7 @@ public final class EventScenarios {
      * Errand alone in each scenario, with the sizes of the plan {@code plan} ({@code full} or {@code smoke}).
      * Each trial repeats and alternates its own measurements, so one round is enough.
      */
-    public static List<Plan.Pairing> pairings(String plan) {
+    public static List<Pairing> pairings(String plan) {
         boolean smoke = plan.equals("smoke");
         Params trigger = new Params()
                 .with("scenario", "events-trigger")
@@ -42,9 +42,9 @@ public final class EventScenarios {
                 .with("warm", smoke ? 100 : 20_000)
                 .with("quiet-wait-s", smoke ? 0 : 120);
         return List.of(
-                new Plan.Pairing("events-trigger", trigger, "errand", null),
-                new Plan.Pairing("events-pairs", pairs, "errand", null),
-                new Plan.Pairing("events-claim", claim, "errand", null));
+                new Pairing("events-trigger", trigger, "errand", null),
+                new Pairing("events-pairs", pairs, "errand", null),
+                new Pairing("events-claim", claim, "errand", null));
     }
 
     /** Runs the events scenario named by {@code p.scenario}; the system under test is always Errand. */

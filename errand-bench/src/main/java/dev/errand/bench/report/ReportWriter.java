@@ -1,6 +1,7 @@
 package dev.errand.bench.report;
 
 import dev.errand.bench.Db;
+import dev.errand.bench.Pairing;
 import dev.errand.bench.Plan;
 import dev.errand.bench.Systems;
 import dev.errand.bench.TrialRecord;
@@ -182,7 +183,7 @@ public final class ReportWriter {
                 + " (\"n × higher\" when it is higher).\n\n");
         md.append("| scenario | figure | Errand variant | Errand | peer | peer's figure | Errand against the peer |\n");
         md.append("| --- | --- | --- | ---: | --- | ---: | ---: |\n");
-        for (Plan.Pairing pairing : plan.pairings()) {
+        for (Pairing pairing : plan.pairings()) {
             if (pairing.peer() == null || Systems.hasSchedules(pairing.peer())) {
                 continue; // Errand against itself with schedules: in its own section
             }
@@ -214,7 +215,7 @@ public final class ReportWriter {
      * fires inside the window, and the scheduler's cost per slot on an idle node.
      */
     void schedules(StringBuilder md) {
-        List<Plan.Pairing> pairings = plan.pairings().stream()
+        List<Pairing> pairings = plan.pairings().stream()
                 .filter(p -> Systems.hasSchedules(p.peer()))
                 .toList();
         if (pairings.isEmpty()) {
@@ -227,7 +228,7 @@ public final class ReportWriter {
                         + " trials alternate. Each cell is the median over the pairing's"
                         + " rounds, with the lowest and highest value in brackets. Rates are tasks per second;"
                         + " times are milliseconds per window.\n\n");
-        for (Plan.Pairing pairing : pairings) {
+        for (Pairing pairing : pairings) {
             boolean claim = pairing.scenario().equals("schedules");
             List<String> keys = claim
                     ? List.of(
@@ -330,18 +331,18 @@ public final class ReportWriter {
         peerRatio(md, "burn-down ≥ 60% of the raw SQL ceiling (non-transactional)", "errand", "raw-sql", 0.6, true);
         peerRatio(md, "burn-down ≥ 60% of the raw SQL ceiling (transactional)", "errand-tx", "raw-sql-tx", 0.6, true);
         notMeasured(md, "latency", "latency p50 ≤ 5 ms (LISTEN/NOTIFY)", "latency p99 ≤ 25 ms (LISTEN/NOTIFY)");
-        for (Plan.Pairing pairing : pairingsOf("latency")) {
+        for (Pairing pairing : pairingsOf("latency")) {
             double p50 = figures.pairMedian("latency", pairing.errand(), pairing.peer(), "p50_ms");
             target(md, "latency p50 ≤ 5 ms (LISTEN/NOTIFY)", pairingName(pairing), num(p50) + " ms", p50 <= 5);
         }
-        for (Plan.Pairing pairing : pairingsOf("latency")) {
+        for (Pairing pairing : pairingsOf("latency")) {
             double p99 = figures.pairMedian("latency", pairing.errand(), pairing.peer(), "p99_ms");
             target(md, "latency p99 ≤ 25 ms (LISTEN/NOTIFY)", pairingName(pairing), num(p99) + " ms", p99 <= 25);
         }
         String big = bigBacklogGroup();
         String small = "backlog-" + smallLabel();
         notMeasured(md, big, "throughput with a large backlog ≥ 80% of the small backlog's figure");
-        for (Plan.Pairing pairing : pairingsOf(big)) {
+        for (Pairing pairing : pairingsOf(big)) {
             double bigRate = figures.pairMedian(big, pairing.errand(), pairing.peer(), "rate");
             double smallRate = figures.pairMedian(small, pairing.errand(), pairing.peer(), "rate");
             double scaling = bigRate / smallRate;
@@ -353,7 +354,7 @@ public final class ReportWriter {
                     scaling >= 0.8);
         }
         notMeasured(md, "enqueue", "batch enqueue ≥ 50,000 tasks/s");
-        for (Plan.Pairing pairing : pairingsOf("enqueue")) {
+        for (Pairing pairing : pairingsOf("enqueue")) {
             double batch = figures.pairMedian("enqueue", pairing.errand(), pairing.peer(), "batch_rate");
             target(
                     md,
@@ -363,7 +364,7 @@ public final class ReportWriter {
                     batch >= 50_000);
         }
         notMeasured(md, "heap", "engine heap at a 100,000-task backlog ≤ 64 MB");
-        for (Plan.Pairing pairing : pairingsOf("heap")) {
+        for (Pairing pairing : pairingsOf("heap")) {
             double heap = figures.pairMedian("heap", pairing.errand(), pairing.peer(), "engine_heap_mb");
             target(
                     md,
@@ -395,17 +396,17 @@ public final class ReportWriter {
         }
     }
 
-    private List<Plan.Pairing> pairingsOf(String group) {
+    private List<Pairing> pairingsOf(String group) {
         return plan.pairings().stream().filter(p -> p.group().equals(group)).toList();
     }
 
-    static String pairingName(Plan.Pairing pairing) {
+    static String pairingName(Pairing pairing) {
         return pairing.peer() == null ? pairing.errand() + " alone" : pairing.errand() + " with " + pairing.peer();
     }
 
     private String bigBacklogGroup() {
         return plan.pairings().stream()
-                .map(Plan.Pairing::group)
+                .map(Pairing::group)
                 .filter(g -> g.startsWith("backlog-"))
                 .reduce((a, b) -> b)
                 .orElse("backlog-1M");
@@ -413,7 +414,7 @@ public final class ReportWriter {
 
     private String smallLabel() {
         return plan.pairings().stream()
-                .map(Plan.Pairing::group)
+                .map(Pairing::group)
                 .filter(g -> g.startsWith("backlog-"))
                 .findFirst()
                 .orElse("backlog-10k")

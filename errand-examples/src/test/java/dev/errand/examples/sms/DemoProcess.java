@@ -1,6 +1,7 @@
 package dev.errand.examples.sms;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -10,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * The SMS demo in a process of its own, started as {@code java -cp} with this module's test class path
@@ -46,16 +48,22 @@ final class DemoProcess {
     }
 
     /** Waits until the log contains {@code text}; fails if the process ends or the time passes first. */
-    void awaitLog(String text, Duration timeout) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!log().contains(text)) {
-            assertThat(process.isAlive())
-                    .as("the demo is running; its log:%n%s", log())
-                    .isTrue();
-            assertThat(System.nanoTime())
-                    .as("'%s' within %s; the log:%n%s", text, timeout, log())
-                    .isLessThan(deadline);
-            Thread.sleep(100);
+    void awaitLog(String text, Duration timeout) throws IOException {
+        try {
+            await().atMost(timeout)
+                    .pollDelay(Duration.ZERO)
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(() -> {
+                        if (log().contains(text)) {
+                            return true;
+                        }
+                        assertThat(process.isAlive())
+                                .as("the demo is running; its log:%n%s", log())
+                                .isTrue();
+                        return false;
+                    });
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError("'" + text + "' within " + timeout + "; the log:\n" + log(), e);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.errand.examples.sms;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.errand.Errand;
 import dev.errand.admin.TaskQuery;
@@ -10,18 +11,27 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Primary;
 
 /**
  * The demo starts on an embedded H2 file database, as it does by default, and completes its tasks: every
  * message is sent or failed, failed ones used all their attempts and carry their error, the numbers the
  * gateway does not know failed, and Actuator answers, with health 200 UP while the run is in progress.
+ * The first gateway send is held until the test has had a health answer, so that the run cannot end before
+ * it, however slow the machine.
  */
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -47,25 +57,64 @@ class SmsDemoApplicationTest {
     @Autowired
     MeterRegistry registry;
 
+    @Autowired
+    HeldGateway gateway;
+
     @LocalServerPort
     int port;
+
+    /** The demo's gateway, with its first send held until {@link #releaseFirstSend()}. */
+    static final class HeldGateway extends FlakySmsGateway {
+
+        private final CountDownLatch release = new CountDownLatch(1);
+        private final AtomicBoolean first = new AtomicBoolean(true);
+
+        HeldGateway(SmsDemoProperties properties) {
+            super(properties);
+        }
+
+        @Override
+        public void send(String recipient, String body) throws InterruptedException {
+            if (first.getAndSet(false) && !release.await(60, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("the test never released the first send");
+            }
+            super.send(recipient, body);
+        }
+
+        void releaseFirstSend() {
+            release.countDown();
+        }
+    }
+
+    @TestConfiguration
+    static class HeldGatewayConfiguration {
+        @Bean
+        @Primary
+        HeldGateway heldGateway(SmsDemoProperties properties) {
+            return new HeldGateway(properties);
+        }
+    }
 
     @Test
     void runsOnH2AndEveryMessageReachesAFinalState() throws Exception {
         // The run started when the application was ready, on its own thread: the application answers while
         // it is in progress. Ask for health until the run has ended; a check counts only if the run had not
-        // ended before the answer came.
+        // ended before the answer came. The first send is held until the first answer, so that one counts.
         HttpClient http = HttpClient.newHttpClient();
         List<Integer> statusesDuringRun = new ArrayList<>();
         List<String> bodiesDuringRun = new ArrayList<>();
-        while (runner.summary() == null) {
-            HttpResponse<String> health = get(http, "/actuator/health");
-            if (runner.summary() == null) {
-                statusesDuringRun.add(health.statusCode());
-                bodiesDuringRun.add(health.body());
-            }
-            Thread.sleep(100);
-        }
+        await().atMost(Duration.ofSeconds(60))
+                .pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> {
+                    HttpResponse<String> health = get(http, "/actuator/health");
+                    if (runner.summary() == null) {
+                        statusesDuringRun.add(health.statusCode());
+                        bodiesDuringRun.add(health.body());
+                    }
+                    gateway.releaseFirstSend();
+                    return runner.summary() != null;
+                });
         assertThat(statusesDuringRun).isNotEmpty().containsOnly(200);
         assertThat(bodiesDuringRun).allSatisfy(body -> assertThat(body)
                 .startsWith("{\"components\"")

@@ -32,6 +32,7 @@ public final class QueueEngine<E> {
     private final Settler<E> settler;
     private final Signal signal = new Signal();
     private final LongAdder done = new LongAdder();
+    private final LongAdder skipped = new LongAdder();
     private final LongAdder retried = new LongAdder();
     private final LongAdder failed = new LongAdder();
     private final LongAdder rescued = new LongAdder();
@@ -76,11 +77,11 @@ public final class QueueEngine<E> {
     void process(ClaimedItem item) {
         Throwable failure;
         try {
-            transactions.inTransaction(em -> {
+            boolean processed = transactions.inTransaction(em -> {
                 var locked = store.lockAndLoad(em, definition.entityType(), item.id(), item.token());
                 if (locked.isEmpty()) {
-                    log.debug("Item {} of queue {} was taken from this attempt; skipped", item.id(), name());
-                    return null;
+                    log.debug("Item {} of queue {} was deleted or taken from this attempt; skipped", item.id(), name());
+                    return false;
                 }
                 E entity = locked.get();
                 definition
@@ -88,9 +89,9 @@ public final class QueueEngine<E> {
                         .process(entity, new Attempt(name(), item.id(), item.attempt(), definition.maxAttempts(), em));
                 em.flush();
                 store.complete(em, item.id(), item.token());
-                return null;
+                return true;
             });
-            done.increment();
+            (processed ? done : skipped).increment();
             return;
         } catch (Throwable t) {
             failure = t;
@@ -209,7 +210,7 @@ public final class QueueEngine<E> {
 
     /** This node's counters. */
     public QueueStats stats() {
-        return new QueueStats(done.sum(), retried.sum(), failed.sum(), rescued.sum());
+        return new QueueStats(done.sum(), skipped.sum(), retried.sum(), failed.sum(), rescued.sum());
     }
 
     /** The queue's name. */

@@ -119,7 +119,7 @@ class ProcessingContractTest extends QueueTestSupport {
                 .as("due one hour after the failure, in the database's time")
                 .isBetween(now.plus(Duration.ofMinutes(59)), now.plus(Duration.ofMinutes(61)));
 
-        Thread.sleep(300);
+        Thread.sleep(300); // the point: nothing may run in this time, the retry is an hour away
         assertThat(attempts).as("not retried before its time").containsExactly(1);
         clock.advance(Duration.ofHours(1));
         node.queue("send", Message.class).wakeUp();
@@ -264,7 +264,7 @@ class ProcessingContractTest extends QueueTestSupport {
         EntityQueues node = started(node().register(sending((message, context) -> processed.add(message.id()))
                 .pollInterval(Duration.ofHours(1))
                 .build()));
-        Thread.sleep(200); // the first poll has found nothing and now waits an hour
+        Thread.sleep(200); // past the first poll (not observable), which finds nothing and then waits an hour
 
         emf.runInTransaction(em -> {
             em.persist(new Message("rolled back"));
@@ -329,7 +329,7 @@ class ProcessingContractTest extends QueueTestSupport {
 
         Thread releaser = new Thread(() -> {
             try {
-                Thread.sleep(300);
+                Thread.sleep(300); // the point: stop() must already be waiting for the running item
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -354,6 +354,39 @@ class ProcessingContractTest extends QueueTestSupport {
                 assertThat(message.sendState().leaseOwner()).isNull();
             }
         }
+    }
+
+    @Test
+    void anItemWhoseEntityWasDeletedAfterItsClaimIsCountedAsSkippedNotDone() throws Exception {
+        List<Long> ids = save(2);
+        List<Long> entered = new CopyOnWriteArrayList<>();
+        CountDownLatch inProcessor = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        EntityQueues node = started(node().register(sending((message, context) -> {
+                    entered.add(message.id());
+                    inProcessor.countDown();
+                    assertThat(release.await(20, TimeUnit.SECONDS)).isTrue();
+                    message.sent();
+                })
+                .concurrency(1)
+                .batchSize(10)
+                .build()));
+        EntityQueue<Message> queue = node.queue("send", Message.class);
+        assertThat(inProcessor.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(queue.countByStatus().get(QueueStatus.IN_PROGRESS))
+                .as("both claimed; the second waits for the single worker")
+                .isEqualTo(2);
+        long deleted =
+                ids.stream().filter(id -> !entered.contains(id)).findFirst().orElseThrow();
+        emf.runInTransaction(em -> em.remove(em.find(Message.class, deleted)));
+
+        release.countDown();
+        await().atMost(WAIT).until(() -> queue.stats().done() + queue.stats().skipped() == 2);
+        assertThat(queue.stats().done()).as("the processed item").isEqualTo(1);
+        assertThat(queue.stats().skipped()).as("the deleted entity's item").isEqualTo(1);
+        assertThat(entered).as("no processor ran for the deleted entity").doesNotContain(deleted);
+        assertThat(load(deleted)).isNull();
+        assertThat(queue.countByStatus().get(QueueStatus.DONE)).isEqualTo(1);
     }
 
     @Test

@@ -44,9 +44,9 @@ public final class CrashWorkerMain {
                             context.entityManager().flush();
                             System.out.println(IN_PROCESSOR + " " + message.id() + " " + context.attempt());
                             if (STALL.equals(message.body())) {
-                                Thread.sleep(Long.MAX_VALUE);
+                                Thread.sleep(Long.MAX_VALUE); // the point: stalls until the process is killed
                             }
-                            Thread.sleep(20);
+                            Thread.sleep(20); // slow on purpose: kills land mid-run
                         })
                         .name("send")
                         .concurrency(2)
