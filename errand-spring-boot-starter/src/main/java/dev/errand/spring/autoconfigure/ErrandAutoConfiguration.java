@@ -26,6 +26,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.core.env.Environment;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -54,6 +55,7 @@ import org.springframework.transaction.PlatformTransactionManager;
 @ConditionalOnSingleCandidate(DataSource.class)
 @ConditionalOnBooleanProperty(name = "errand.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(ErrandProperties.class)
+@ImportRuntimeHints(ErrandRuntimeHints.class)
 public class ErrandAutoConfiguration {
 
     /** Creates the auto-configuration; Spring calls it. */
