@@ -28,7 +28,8 @@ final class ListedScripts implements ResourceProvider {
     @Override
     public LoadableResource getResource(String name) {
         for (LoadableResource resource : all()) {
-            if (resource.getRelativePath().equals(name) || resource.getAbsolutePath().equals(name)) {
+            if (resource.getRelativePath().equals(name)
+                    || resource.getAbsolutePath().equals(name)) {
                 return resource;
             }
         }

@@ -42,7 +42,8 @@ class MigrationScriptsTest {
 
     private static List<String> scriptsOnClassPath(String folder) throws IOException, URISyntaxException {
         List<String> names = new ArrayList<>();
-        for (URL url : Collections.list(MigrationScriptsTest.class.getClassLoader().getResources(folder))) {
+        for (URL url :
+                Collections.list(MigrationScriptsTest.class.getClassLoader().getResources(folder))) {
             if ("jar".equals(url.getProtocol())) {
                 try (JarFile jar = ((JarURLConnection) url.openConnection()).getJarFile()) {
                     jar.stream()

@@ -57,7 +57,8 @@ public final class ErrandAotProcessor implements BeanFactoryInitializationAotPro
                 reflection.registerMethod(found.method(), ExecutableMode.INVOKE);
             }
             payloadTypes.remove(Void.class);
-            new BindingReflectionHintsRegistrar().registerReflectionHints(reflection, payloadTypes.toArray(new Class<?>[0]));
+            new BindingReflectionHintsRegistrar()
+                    .registerReflectionHints(reflection, payloadTypes.toArray(new Class<?>[0]));
         };
     }
 
@@ -65,6 +66,9 @@ public final class ErrandAotProcessor implements BeanFactoryInitializationAotPro
         if (annotation != null && annotation.payload() != void.class) {
             return annotation.payload();
         }
-        return ResolvableType.forClass(handlerType).as(TaskHandler.class).getGeneric(0).resolve();
+        return ResolvableType.forClass(handlerType)
+                .as(TaskHandler.class)
+                .getGeneric(0)
+                .resolve();
     }
 }

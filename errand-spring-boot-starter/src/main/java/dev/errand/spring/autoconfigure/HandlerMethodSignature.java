@@ -35,15 +35,21 @@ record HandlerMethodSignature(Class<?> payloadType, int payloadIndex, int contex
             throw refused(found, "it is static", "Make it an instance method of the bean.");
         }
         if (Modifier.isPrivate(modifiers)) {
-            throw refused(found, "it is private, so Spring's proxies and Errand cannot call it",
+            throw refused(
+                    found,
+                    "it is private, so Spring's proxies and Errand cannot call it",
                     "Make it public (or package-private).");
         }
         if (method.getReturnType() != void.class) {
-            throw refused(found, "it returns " + method.getReturnType().getSimpleName() + ", which Errand would drop",
+            throw refused(
+                    found,
+                    "it returns " + method.getReturnType().getSimpleName() + ", which Errand would drop",
                     "Return void; enqueue what follows with the ErrandClient or context.continueWith.");
         }
         if (found.annotation().payload() != void.class) {
-            throw refused(found, "it sets payload = " + found.annotation().payload().getSimpleName()
+            throw refused(
+                    found,
+                    "it sets payload = " + found.annotation().payload().getSimpleName()
                             + ", which only a class-level handler needs",
                     "Remove the payload attribute: the method's payload parameter gives the type.");
         }
@@ -59,31 +65,43 @@ record HandlerMethodSignature(Class<?> payloadType, int payloadIndex, int contex
                 }
                 contextIndex = i;
             } else if (type.isPrimitive()) {
-                throw refused(found, "parameter " + (i + 1) + " is the primitive " + type.getName()
+                throw refused(
+                        found,
+                        "parameter " + (i + 1) + " is the primitive " + type.getName()
                                 + ", which a task without payload cannot fill",
                         "Use its wrapper class (" + wrapper(type) + ") or a record.");
             } else if (Connection.class.isAssignableFrom(type)) {
-                throw refused(found, "parameter " + (i + 1) + " is a java.sql.Connection, which Errand does not pass",
+                throw refused(
+                        found,
+                        "parameter " + (i + 1) + " is a java.sql.Connection, which Errand does not pass",
                         "Take the TaskContext instead and call context.connection().");
             } else if (parameter.getParameterizedType() != type) {
-                throw refused(found, "parameter " + (i + 1) + " has the generic type " + parameter.getParameterizedType()
-                                .getTypeName() + ", which Errand cannot decode (payloads are read by their class)",
+                throw refused(
+                        found,
+                        "parameter " + (i + 1) + " has the generic type "
+                                + parameter.getParameterizedType().getTypeName()
+                                + ", which Errand cannot decode (payloads are read by their class)",
                         "Wrap it in a record, for example record Lines(List<Line> lines), and take that.");
             } else {
                 payloads.add(i);
             }
         }
         if (payloads.isEmpty()) {
-            throw refused(found, "it has no payload parameter",
+            throw refused(
+                    found,
+                    "it has no payload parameter",
                     "Add the payload as a parameter: the type Jackson reads the task's JSON into, or Void for a kind"
                             + " without payload.");
         }
         if (payloads.size() > 1) {
             StringBuilder types = new StringBuilder();
             for (int index : payloads) {
-                types.append(types.length() == 0 ? "" : " and ").append(parameters[index].getType().getSimpleName());
+                types.append(types.length() == 0 ? "" : " and ")
+                        .append(parameters[index].getType().getSimpleName());
             }
-            throw refused(found, "it has " + payloads.size() + " payload parameters (" + types + ")",
+            throw refused(
+                    found,
+                    "it has " + payloads.size() + " payload parameters (" + types + ")",
                     "Take one payload: put the values in one record.");
         }
         int payloadIndex = payloads.get(0);
@@ -91,14 +109,18 @@ record HandlerMethodSignature(Class<?> payloadType, int payloadIndex, int contex
     }
 
     private static String wrapper(Class<?> primitive) {
-        return primitive == int.class ? "Integer" : primitive == char.class ? "Character"
-                : Character.toUpperCase(primitive.getName().charAt(0)) + primitive.getName().substring(1);
+        return primitive == int.class
+                ? "Integer"
+                : primitive == char.class
+                        ? "Character"
+                        : Character.toUpperCase(primitive.getName().charAt(0))
+                                + primitive.getName().substring(1);
     }
 
     static ErrandConfigurationException refused(HandlerMethods.Found found, String problem, String action) {
         return new ErrandConfigurationException(
-                "Task kind '" + found.annotation().value() + "' of " + found.source() + " is invalid: " + problem
-                        + ". " + SHAPE + ".",
+                "Task kind '" + found.annotation().value() + "' of " + found.source() + " is invalid: " + problem + ". "
+                        + SHAPE + ".",
                 action);
     }
 }

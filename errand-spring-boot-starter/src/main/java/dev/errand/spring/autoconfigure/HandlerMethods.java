@@ -84,8 +84,8 @@ final class HandlerMethods {
         ErrandTask task = AnnotatedElementUtils.findMergedAnnotation(method, ErrandTask.class);
         if (task == null && AnnotatedElementUtils.hasAnnotation(method, ErrandSchedule.class)) {
             throw new ErrandConfigurationException(
-                    "Method " + method.getDeclaringClass().getName() + "." + method.getName() + " of bean '"
-                            + beanName + "' has @ErrandSchedule but no @ErrandTask, so its schedule has no task kind.",
+                    "Method " + method.getDeclaringClass().getName() + "." + method.getName() + " of bean '" + beanName
+                            + "' has @ErrandSchedule but no @ErrandTask, so its schedule has no task kind.",
                     "Put @ErrandTask(kind = \"...\") on the method too, or move @ErrandSchedule to the @ErrandTask"
                             + " handler whose kind it enqueues.");
         }

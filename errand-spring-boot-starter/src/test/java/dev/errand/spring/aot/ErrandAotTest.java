@@ -57,8 +57,10 @@ class ErrandAotTest {
                         .accepts(hints);
             }
         }
-        assertThat(RuntimeHintsPredicates.resource().forResource("dev/errand/Errand.class")).rejects(hints);
-        assertThat(RuntimeHintsPredicates.proxies().forInterfaces(ErrandTask.class)).accepts(hints);
+        assertThat(RuntimeHintsPredicates.resource().forResource("dev/errand/Errand.class"))
+                .rejects(hints);
+        assertThat(RuntimeHintsPredicates.proxies().forInterfaces(ErrandTask.class))
+                .accepts(hints);
     }
 
     @Test
@@ -66,7 +68,8 @@ class ErrandAotTest {
         RuntimeHints hints = processAheadOfTime(Billing.class, Remind.class);
 
         // The auto-configuration's @ImportRuntimeHints brings the static hints in.
-        assertThat(RuntimeHintsPredicates.resource().forResource("dev/errand/schema/postgresql/V1__create_task_table.sql"))
+        assertThat(RuntimeHintsPredicates.resource()
+                        .forResource("dev/errand/schema/postgresql/V1__create_task_table.sql"))
                 .accepts(hints);
         // The handler method is invoked by reflection.
         assertThat(RuntimeHintsPredicates.reflection()
@@ -79,11 +82,13 @@ class ErrandAotTest {
                     .as(payload.getSimpleName())
                     .accepts(hints);
         }
-        assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(Line.class, "cents")).accepts(hints);
+        assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(Line.class, "cents"))
+                .accepts(hints);
         // The handler class is introspected for its TaskHandler type argument.
         assertThat(RuntimeHintsPredicates.reflection().onType(Remind.class)).accepts(hints);
         // Nothing for a type that is no payload.
-        assertThat(RuntimeHintsPredicates.reflection().onType(ErrandAotTest.class)).rejects(hints);
+        assertThat(RuntimeHintsPredicates.reflection().onType(ErrandAotTest.class))
+                .rejects(hints);
     }
 
     @Test

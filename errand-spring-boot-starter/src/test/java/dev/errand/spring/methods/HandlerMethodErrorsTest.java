@@ -138,27 +138,51 @@ class HandlerMethodErrorsTest {
     static Stream<Arguments> badMethods() {
         return Stream.of(
                 Arguments.of(NoPayload.class, "run(TaskContext)", "it has no payload parameter", "Void for a kind"),
-                Arguments.of(TwoPayloads.class, "run(Invoice, String)", "2 payload parameters (Invoice and String)",
+                Arguments.of(
+                        TwoPayloads.class,
+                        "run(Invoice, String)",
+                        "2 payload parameters (Invoice and String)",
                         "put the values in one record"),
-                Arguments.of(TwoContexts.class, "run(Invoice, TaskContext, TaskContext)",
-                        "takes the TaskContext twice", "Keep one TaskContext"),
+                Arguments.of(
+                        TwoContexts.class,
+                        "run(Invoice, TaskContext, TaskContext)",
+                        "takes the TaskContext twice",
+                        "Keep one TaskContext"),
                 Arguments.of(Primitive.class, "run(long)", "primitive long", "Use its wrapper class (Long)"),
                 Arguments.of(Generic.class, "run(List)", "generic type java.util.List<", "Wrap it in a record"),
-                Arguments.of(TakesConnection.class, "run(Invoice, Connection)", "java.sql.Connection",
+                Arguments.of(
+                        TakesConnection.class,
+                        "run(Invoice, Connection)",
+                        "java.sql.Connection",
                         "context.connection()"),
                 Arguments.of(Static.class, "run(Invoice)", "it is static", "instance method"),
                 Arguments.of(Private.class, "run(Invoice)", "it is private", "Make it public"),
                 Arguments.of(ReturnsValue.class, "run(Invoice)", "it returns String", "Return void"),
-                Arguments.of(InterfacePayload.class, "run(Shape)", "Jackson cannot construct its payload type "
-                        + Shape.class.getName(), "not an interface or abstract class"),
-                Arguments.of(NoCreatorPayload.class, "run(NoCreator)", "Jackson cannot construct its payload type "
-                        + NoCreator.class.getName(), "a record or a class with a no-argument constructor"),
+                Arguments.of(
+                        InterfacePayload.class,
+                        "run(Shape)",
+                        "Jackson cannot construct its payload type " + Shape.class.getName(),
+                        "not an interface or abstract class"),
+                Arguments.of(
+                        NoCreatorPayload.class,
+                        "run(NoCreator)",
+                        "Jackson cannot construct its payload type " + NoCreator.class.getName(),
+                        "a record or a class with a no-argument constructor"),
                 Arguments.of(NoKind.class, "run(Invoice)", "Task kind '' of", "@ErrandTask(kind = \"...\")"),
-                Arguments.of(PayloadAttribute.class, "run(Invoice)", "it sets payload = Invoice",
+                Arguments.of(
+                        PayloadAttribute.class,
+                        "run(Invoice)",
+                        "it sets payload = Invoice",
                         "Remove the payload attribute"),
-                Arguments.of(BadOption.class, "run(Invoice)", "retryDelay \"soon\" is not a duration",
+                Arguments.of(
+                        BadOption.class,
+                        "run(Invoice)",
+                        "retryDelay \"soon\" is not a duration",
                         "Fix the option in @ErrandTask"),
-                Arguments.of(ScheduleWithoutTask.class, ".run of bean", "has @ErrandSchedule but no @ErrandTask",
+                Arguments.of(
+                        ScheduleWithoutTask.class,
+                        ".run of bean",
+                        "has @ErrandSchedule but no @ErrandTask",
                         "Put @ErrandTask(kind = \"...\") on the method too"));
     }
 

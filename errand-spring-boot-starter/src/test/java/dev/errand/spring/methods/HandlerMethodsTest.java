@@ -20,14 +20,14 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.springframework.aop.support.AopUtils;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import javax.sql.DataSource;
-import org.springframework.aop.support.AopUtils;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -129,7 +129,10 @@ class HandlerMethodsTest {
                     .orElseThrow()
                     .definition();
             assertThat(definition.payloadType()).isEqualTo(Invoice.class);
-            assertThat(context.getBean(ErrandTasks.class).find("send-invoice").orElseThrow().source())
+            assertThat(context.getBean(ErrandTasks.class)
+                            .find("send-invoice")
+                            .orElseThrow()
+                            .source())
                     .contains("@ErrandTask method send(Invoice, TaskContext) of bean", Billing.class.getName());
 
             long id = context.getBean(ErrandClient.class)
@@ -153,8 +156,10 @@ class HandlerMethodsTest {
             ErrandClient client = context.getBean(ErrandClient.class);
             Errand errand = context.getBean(Errand.class);
             Billing billing = context.getBean(Billing.class);
-            long flakyId = client.enqueue("flaky-invoice", new Invoice("F-2", 10)).id();
-            long doomedId = client.enqueue("doomed-invoice", new Invoice("F-3", 20)).id();
+            long flakyId =
+                    client.enqueue("flaky-invoice", new Invoice("F-2", 10)).id();
+            long doomedId =
+                    client.enqueue("doomed-invoice", new Invoice("F-3", 20)).id();
 
             await().atMost(Duration.ofSeconds(30)).until(() -> !billing.seen.isEmpty());
             assertThat(billing.seen).containsExactly(new Seen(new Invoice("F-2", 10), flakyId, "flaky-invoice", 3));
@@ -180,14 +185,15 @@ class HandlerMethodsTest {
                 .withUserConfiguration(Transactions.class)
                 .run(context -> {
                     assertThat(context).hasNotFailed();
-                    assertThat(AopUtils.isAopProxy(context.getBean(Ledger.class))).isTrue();
-                    String prefix = context.getBean(DatabaseTables.Dropper.class).prefix();
+                    assertThat(AopUtils.isAopProxy(context.getBean(Ledger.class)))
+                            .isTrue();
+                    String prefix =
+                            context.getBean(DatabaseTables.Dropper.class).prefix();
                     JdbcTemplate jdbc = new JdbcTemplate(context.getBean(DataSource.class));
                     jdbc.execute("CREATE TABLE " + prefix + "ledger (number VARCHAR(20))");
                     context.getBean(ErrandClient.class).enqueue("book-invoice", new Invoice("F-4", 5));
                     await().atMost(Duration.ofSeconds(20))
-                            .until(() -> jdbc.queryForObject(
-                                            "SELECT COUNT(*) FROM " + prefix + "ledger", Integer.class)
+                            .until(() -> jdbc.queryForObject("SELECT COUNT(*) FROM " + prefix + "ledger", Integer.class)
                                     == 1);
                 });
     }
