@@ -7,15 +7,34 @@ import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import org.springframework.core.annotation.AliasFor;
 
 /**
- * Registers a Spring bean as the handler of one task kind. The bean must implement
+ * Registers a Spring bean, or one method of a Spring bean, as the handler of one task kind.
+ *
+ * <p><b>On a class</b> (or a {@code @Bean} method): the bean must implement
  * {@link dev.errand.task.TaskHandler}; the handler's type argument is the payload type. If the bean also
  * implements {@link dev.errand.task.FailureCallback}, it becomes the kind's failure callback.
  *
+ * <p><b>On a method</b> of any bean: the method is the handler. It takes the payload (any type Jackson can
+ * read; {@code Void} for a kind without payload) and, optionally, the {@link dev.errand.task.TaskContext}, in
+ * either order, and returns {@code void}. It may not be static or private. What it throws fails the attempt,
+ * as a {@code TaskHandler}'s would. The starter checks every method at start-up and names the bean, the method
+ * and what to fix.
+ *
+ * <pre>{@code
+ * @Service
+ * class Billing {
+ *     @ErrandTask(kind = "send-invoice", maxAttempts = 5)
+ *     void sendInvoice(Invoice invoice, TaskContext context) { ... }
+ * }
+ * }</pre>
+ *
+ * <p>The class form:
+ *
  * <pre>{@code
  * @Component
- * @ErrandTask(value = "send-sms", maxAttempts = 4, retry = ErrandTask.Retry.EXPONENTIAL,
+ * @ErrandTask(kind = "send-sms", maxAttempts = 4, retry = ErrandTask.Retry.EXPONENTIAL,
  *         retryDelay = "1s", retryMaxDelay = "1m")
  * class SendSms implements TaskHandler<Sms> { ... }
  * }</pre>
@@ -24,7 +43,7 @@ import java.lang.annotation.Target;
  * {@link ErrandTaskCustomizer} bean can change every option after the annotation is read. Two beans that
  * claim the same kind stop start-up.
  *
- * <p>The annotation may also sit on a {@code @Bean} method. Duration attributes accept the formats of
+ * <p>The class form may also sit on a {@code @Bean} method that returns the handler. Duration attributes accept the formats of
  * {@code errand.*} properties ({@code "500ms"}, {@code "30s"}, {@code "PT1M"}) and {@code ${…}}
  * placeholders.
  */
@@ -33,8 +52,13 @@ import java.lang.annotation.Target;
 @Documented
 public @interface ErrandTask {
 
-    /** The task kind: 1 to 200 characters, unique in the application. */
-    String value();
+    /** The task kind: 1 to 200 characters, unique in the application. An alias of {@link #kind()}. */
+    @AliasFor("kind")
+    String value() default "";
+
+    /** The task kind: 1 to 200 characters, unique in the application. An alias of {@link #value()}. */
+    @AliasFor("value")
+    String kind() default "";
 
     /** How the handler runs relative to the transaction that completes the task. */
     ExecutionMode mode() default ExecutionMode.TRANSACTIONAL;
@@ -74,9 +98,10 @@ public @interface ErrandTask {
     LeaseExpiryAction onLeaseExpired() default LeaseExpiryAction.RETRY;
 
     /**
-     * The payload class, for a bean whose class does not state the handler's type argument (a raw
+     * The payload class, for a class-level handler bean whose class does not state the handler's type argument (a raw
      * {@code TaskHandler}, or a {@code @Bean} method that returns the interface). {@code void.class}
-     * (the default) reads it from the bean's class.
+     * (the default) reads it from the bean's class. On a method it must be left out: the payload parameter
+     * gives the type.
      */
     Class<?> payload() default void.class;
 

@@ -1,6 +1,7 @@
 package dev.errand.internal.schema;
 
 import dev.errand.config.TablePrefix;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import javax.sql.DataSource;
@@ -59,9 +60,13 @@ public final class SchemaMigrator {
      * @throws IllegalStateException if a migration fails
      */
     public int migrate() {
-        Flyway flyway = Flyway.configure(SchemaMigrator.class.getClassLoader())
+        ClassLoader classLoader = SchemaMigrator.class.getClassLoader();
+        Flyway flyway = Flyway.configure(classLoader)
                 .dataSource(dataSource)
                 .locations("classpath:dev/errand/schema/" + dialectFolder)
+                // The scripts by name and the Java migrations below, no class-path scan: a native image has none.
+                .resourceProvider(new ListedScripts(dialectFolder, classLoader))
+                .javaMigrationClassProvider(List::of)
                 .table(historyTable)
                 .placeholders(Map.of("prefix", prefix.value()))
                 // The application's schema is usually not empty; Errand's history starts at 0 there.

@@ -2,6 +2,8 @@ package dev.errand.examples.sms;
 
 import dev.errand.event.Triggered;
 import dev.errand.spring.ErrandClient;
+import dev.errand.spring.ErrandTask;
+import dev.errand.task.TaskContext;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
@@ -13,7 +15,9 @@ import org.springframework.stereotype.Component;
 
 /**
  * The gateway's delivery reports, as a webhook would receive them: some time after a send, the gateway
- * reports that the message reached the phone, and the report triggers the event
+ * reports that the message reached the phone. The webhook only enqueues a {@code sms-delivery-report} task,
+ * so that the report is durable as soon as it is answered; that task's handler is the method
+ * {@link #record}, an {@code @ErrandTask} method of this plain bean, and triggers the event
  * {@code sms-delivered:<message id>} that the message's receipt task waits for. A report can arrive before
  * the sender's transaction has committed its receipt task: the trigger then waits for that commit and
  * releases the task, or, if the task is not enqueued yet, is kept as a premature event that the task
@@ -21,6 +25,16 @@ import org.springframework.stereotype.Component;
  */
 @Component
 public class DeliveryReports implements AutoCloseable {
+
+    /** The kind of the tasks that record a delivery report. */
+    public static final String KIND_NAME = "sms-delivery-report";
+
+    /**
+     * The payload of a {@code sms-delivery-report} task.
+     *
+     * @param messageId the delivered message's id
+     */
+    public record DeliveryReport(String messageId) {}
 
     private static final Logger log = LoggerFactory.getLogger(DeliveryReports.class);
 
@@ -59,15 +73,26 @@ public class DeliveryReports implements AutoCloseable {
         return premature.get();
     }
 
+    /** The webhook: stores the report as a task, which {@link #record} runs. */
     private void report(String messageId) {
         try {
-            Triggered triggered = errand.triggerEvent(deliveredEvent(messageId));
-            if (triggered.storedAsPremature()) {
-                premature.incrementAndGet();
-            }
+            errand.enqueue(KIND_NAME, new DeliveryReport(messageId));
         } catch (RuntimeException e) {
             // A webhook would answer 500 and the gateway would report again; here the receipt expires.
             log.warn("Delivery report of message {} could not be recorded: {}", messageId, e.getMessage());
+        }
+    }
+
+    /**
+     * Records one delivery report: releases the message's receipt task, in this task's transaction. A
+     * handler method: the payload and the context are its parameters, and a failed trigger is retried.
+     */
+    @ErrandTask(kind = KIND_NAME, maxAttempts = 5, retry = ErrandTask.Retry.FIXED, retryDelay = "200ms")
+    public void record(DeliveryReport report, TaskContext context) {
+        Triggered triggered = errand.triggerEvent(deliveredEvent(report.messageId()));
+        if (triggered.storedAsPremature()) {
+            premature.incrementAndGet();
+            context.log("the report came before the receipt task of message " + report.messageId());
         }
     }
 

@@ -143,15 +143,14 @@ public class SmsDemoRunner {
         return result;
     }
 
-    /** Receipt tasks still waiting for a report, or about to record one. */
+    /** Receipt tasks still waiting for a report or about to record one, and delivery reports not yet recorded. */
     private long activeReceipts() {
         long active = 0;
         for (TaskState state : List.of(TaskState.WAITING, TaskState.PENDING, TaskState.RUNNING)) {
-            active += errand.admin()
-                    .count(TaskQuery.builder()
-                            .kind(ReceiptRecorder.KIND_NAME)
-                            .state(state)
-                            .build());
+            for (String kind : List.of(ReceiptRecorder.KIND_NAME, DeliveryReports.KIND_NAME)) {
+                active += errand.admin()
+                        .count(TaskQuery.builder().kind(kind).state(state).build());
+            }
         }
         return active;
     }

@@ -19,7 +19,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Reads the {@link ErrandSchedule} annotations of the context's beans into schedules of the kind of the
- * {@link ErrandTask} beside them. Like the task discovery, it reads bean definitions only.
+ * {@link ErrandTask} beside them, on a bean or on a handler method. Like the task discovery, it reads bean
+ * definitions only.
  */
 final class AnnotatedSchedules {
 
@@ -34,13 +35,14 @@ final class AnnotatedSchedules {
     }
 
     /**
-     * The schedules declared on the given {@code @ErrandTask} bean.
+     * The schedules of the given annotations, found beside the {@code @ErrandTask} of {@code kind}.
      *
-     * @throws ErrandConfigurationException if one of them is invalid: the message names the bean and what to fix
+     * @throws ErrandConfigurationException if one of them is invalid: the message names the source and what to
+     *     fix
      */
-    List<Schedule> of(String beanName, String kind, String source) {
+    List<Schedule> of(Set<ErrandSchedule> annotations, String kind, String source) {
         List<Schedule> schedules = new ArrayList<>();
-        for (ErrandSchedule annotation : annotationsOn(beanName)) {
+        for (ErrandSchedule annotation : annotations) {
             String name = text(annotation.name());
             if (name.isEmpty()) {
                 name = kind;
@@ -73,8 +75,8 @@ final class AnnotatedSchedules {
         }
     }
 
-    /** Spring's merged annotations include repeated ones, on the class and on a {@code @Bean} method. */
-    private Set<ErrandSchedule> annotationsOn(String beanName) {
+    /** The annotations of a bean: Spring's merged annotations include repeated ones, on the class and on a {@code @Bean} method. */
+    Set<ErrandSchedule> onBean(String beanName) {
         return beanFactory.findAllAnnotationsOnBean(beanName, ErrandSchedule.class, false);
     }
 

@@ -26,6 +26,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.core.env.Environment;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -35,7 +36,7 @@ import org.springframework.transaction.PlatformTransactionManager;
  * primary one). Every bean backs off when the application defines its own of the same type.
  *
  * <ul>
- *   <li>{@link ErrandTasks}: the kinds of {@code @ErrandTask} beans, {@code TaskDefinition} beans and
+ *   <li>{@link ErrandTasks}: the kinds of {@code @ErrandTask} beans and methods, {@code TaskDefinition} beans and
  *       {@code PersistentRunnables}, customized by {@link ErrandTaskCustomizer} beans;</li>
  *   <li>{@link TransactionRunner}: a {@link SpringTransactionRunner} on the application's
  *       {@code PlatformTransactionManager};</li>
@@ -54,6 +55,7 @@ import org.springframework.transaction.PlatformTransactionManager;
 @ConditionalOnSingleCandidate(DataSource.class)
 @ConditionalOnBooleanProperty(name = "errand.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(ErrandProperties.class)
+@ImportRuntimeHints(ErrandRuntimeHints.class)
 public class ErrandAutoConfiguration {
 
     /** Creates the auto-configuration; Spring calls it. */
@@ -65,9 +67,12 @@ public class ErrandAutoConfiguration {
     public ErrandTasks errandTasks(
             ConfigurableListableBeanFactory beanFactory,
             Environment environment,
-            ObjectProvider<ErrandTaskCustomizer> customizers) {
+            ObjectProvider<ErrandTaskCustomizer> customizers,
+            ObjectProvider<PayloadCodec> payloadCodec) {
         List<ErrandTaskCustomizer> ordered = customizers.orderedStream().toList();
-        return new ErrandTaskDiscovery(beanFactory, environment, ordered).discover();
+        // The codec the node will use: payload types of handler methods are checked against its mapper.
+        PayloadCodec codec = payloadCodec.getIfAvailable(PayloadCodec::new);
+        return new ErrandTaskDiscovery(beanFactory, environment, ordered, codec).discover();
     }
 
     /**

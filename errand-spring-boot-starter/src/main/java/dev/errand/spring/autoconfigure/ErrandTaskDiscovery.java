@@ -1,7 +1,8 @@
 package dev.errand.spring.autoconfigure;
 
-import dev.errand.retry.RetryPolicy;
 import dev.errand.schedule.Schedule;
+import dev.errand.spi.PayloadCodec;
+import dev.errand.spi.PayloadDecodingException;
 import dev.errand.spring.ErrandConfigurationException;
 import dev.errand.spring.ErrandTask;
 import dev.errand.spring.ErrandTaskCustomizer;
@@ -14,7 +15,6 @@ import dev.errand.task.TaskDefinition;
 import dev.errand.task.TaskHandler;
 import dev.errand.task.TaskKind;
 import java.sql.Connection;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,14 +23,14 @@ import org.springframework.aop.scope.ScopedProxyUtils;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.config.AutowireCapableBeanFactory;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
-import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
+import tools.jackson.databind.exc.InvalidDefinitionException;
 
 /**
- * Collects the task kinds of an application context: {@link ErrandTask} beans, {@code TaskDefinition} beans
- * and {@link PersistentRunnables}; and the {@code @ErrandSchedule} schedules beside the {@link ErrandTask}s. It reads bean definitions only and does not create the handler beans:
+ * Collects the task kinds of an application context: {@link ErrandTask} beans, {@link ErrandTask} methods,
+ * {@code TaskDefinition} beans and {@link PersistentRunnables}; and the {@code @ErrandSchedule} schedules beside the {@link ErrandTask}s. It reads bean definitions only and does not create the handler beans:
  * a handler is looked up when its first task runs, after the context has refreshed. That lets handlers
  * depend on the {@code ErrandClient} (and so on the Errand node) without a circular reference.
  */
@@ -41,13 +41,18 @@ final class ErrandTaskDiscovery {
     private final List<ErrandTaskCustomizer> customizers;
     private final Map<String, ErrandTasks.Registration> registrations = new LinkedHashMap<>();
     private final AnnotatedSchedules annotatedSchedules;
+    private final TaskAnnotationOptions options;
+    private final PayloadCodec payloadCodec;
     private final List<Schedule> schedules = new ArrayList<>();
 
     ErrandTaskDiscovery(
             ConfigurableListableBeanFactory beanFactory,
             Environment environment,
-            List<ErrandTaskCustomizer> customizers) {
+            List<ErrandTaskCustomizer> customizers,
+            PayloadCodec payloadCodec) {
         this.beanFactory = beanFactory;
+        this.payloadCodec = payloadCodec;
+        this.options = new TaskAnnotationOptions(environment);
         this.environment = environment;
         this.customizers = customizers;
         this.annotatedSchedules = new AnnotatedSchedules(beanFactory, environment);
@@ -60,6 +65,7 @@ final class ErrandTaskDiscovery {
                 addAnnotatedBean(beanName);
             }
         }
+        HandlerMethods.in(beanFactory).forEach(this::addMethod);
         @SuppressWarnings("rawtypes")
         Map<String, TaskDefinition> definitions = beanFactory.getBeansOfType(TaskDefinition.class);
         definitions.forEach((beanName, definition) -> add(definition, "TaskDefinition bean '" + beanName + "'"));
@@ -102,22 +108,7 @@ final class ErrandTaskDiscovery {
         TaskDefinition.Builder<Object> builder =
                 TaskDefinition.builder(kind, cast(payloadType), new BeanHandler(beanFactory, beanName));
         try {
-            builder.mode(annotation.mode()).onLeaseExpired(annotation.onLeaseExpired());
-            if (annotation.maxAttempts() != 0) {
-                builder.maxAttempts(annotation.maxAttempts());
-            }
-            RetryPolicy policy = retryPolicy(annotation);
-            if (policy != null) {
-                builder.retryPolicy(policy);
-            }
-            Duration lease = duration("leaseDuration", annotation.leaseDuration(), false);
-            if (lease != null) {
-                builder.leaseDuration(lease);
-            }
-            Duration timeout = duration("executionTimeout", annotation.executionTimeout(), false);
-            if (timeout != null) {
-                builder.executionTimeout(timeout);
-            }
+            options.apply(annotation, builder);
         } catch (IllegalArgumentException e) {
             throw invalid(kind, source, e.getMessage(), "Fix the option in @ErrandTask.");
         }
@@ -126,7 +117,51 @@ final class ErrandTaskDiscovery {
         }
         customize(kind, builder, source);
         add(builder.build(), source);
-        schedules.addAll(annotatedSchedules.of(beanName, kind, source));
+        schedules.addAll(annotatedSchedules.of(annotatedSchedules.onBean(beanName), kind, source));
+    }
+
+    private void addMethod(HandlerMethods.Found found) {
+        String kind = found.annotation().value();
+        String source = found.source();
+        try {
+            TaskKind.requireValidName(kind);
+        } catch (IllegalArgumentException e) {
+            throw HandlerMethodSignature.refused(found, e.getMessage(), "Set the kind: @ErrandTask(kind = \"...\").");
+        }
+        HandlerMethodSignature signature = HandlerMethodSignature.of(found);
+        requireReadable(found, signature.payloadType());
+        TaskDefinition.Builder<Object> builder = TaskDefinition.builder(
+                kind, cast(signature.payloadType()), new MethodTaskHandler(beanFactory, found, signature));
+        try {
+            options.apply(found.annotation(), builder);
+        } catch (IllegalArgumentException e) {
+            throw invalid(kind, source, e.getMessage(), "Fix the option in @ErrandTask.");
+        }
+        customize(kind, builder, source);
+        add(builder.build(), source);
+        schedules.addAll(annotatedSchedules.of(found.schedules(), kind, source));
+    }
+
+    /**
+     * Refuses a payload type that the node's JSON mapper cannot construct (an interface, a class without a
+     * creator): decoding an empty object fails then with a definition error, whatever the JSON, whereas a
+     * type that merely does not fit {@code {}} is fine.
+     */
+    private void requireReadable(HandlerMethods.Found found, Class<?> payloadType) {
+        try {
+            payloadCodec.decode("{}", payloadType);
+        } catch (PayloadDecodingException e) {
+            if (e.getCause() instanceof InvalidDefinitionException definition) {
+                throw HandlerMethodSignature.refused(
+                        found,
+                        "Jackson cannot construct its payload type " + payloadType.getName() + " ("
+                                + definition.getOriginalMessage() + ")",
+                        "Make the payload a record or a class with a no-argument constructor (or a @JsonCreator"
+                                + " constructor), not an interface or abstract class.");
+            }
+        } catch (RuntimeException e) {
+            // Any other failure (a constructor that rejects the empty object) says Jackson can construct it.
+        }
     }
 
     private void addRunnable(String kind, Class<? extends Runnable> type, String beanName) {
@@ -165,7 +200,7 @@ final class ErrandTaskDiscovery {
             throw new ErrandConfigurationException(
                     "Task kind '" + definition.kind() + "' is claimed twice: by " + earlier.source() + " and by "
                             + source + ".",
-                    "Each kind needs exactly one handler: rename one of the kinds, or remove one of the beans.");
+                    "Each kind needs exactly one handler: rename one of the kinds, or remove one of the handlers.");
         }
         registrations.put(definition.kind(), new ErrandTasks.Registration(definition, source));
     }
@@ -186,68 +221,6 @@ final class ErrandTaskDiscovery {
                     "Implement TaskHandler<YourPayload> with a concrete type, or set @ErrandTask(payload = YourPayload.class).");
         }
         return resolved;
-    }
-
-    private RetryPolicy retryPolicy(ErrandTask annotation) {
-        boolean delayed =
-                annotation.retry() == ErrandTask.Retry.FIXED || annotation.retry() == ErrandTask.Retry.EXPONENTIAL;
-        Duration delay = duration("retryDelay", annotation.retryDelay(), delayed);
-        Duration maxDelay = duration(
-                "retryMaxDelay", annotation.retryMaxDelay(), annotation.retry() == ErrandTask.Retry.EXPONENTIAL);
-        if (annotation.retry() != ErrandTask.Retry.DELAYS && annotation.retryDelays().length > 0) {
-            throw new IllegalArgumentException("retryDelays needs retry = DELAYS");
-        }
-        return switch (annotation.retry()) {
-            case DEFAULT -> {
-                if (delay != null || maxDelay != null) {
-                    throw new IllegalArgumentException(
-                            "retryDelay and retryMaxDelay need retry = FIXED or EXPONENTIAL");
-                }
-                yield null;
-            }
-            case DELAYS -> {
-                if (delay != null || maxDelay != null) {
-                    throw new IllegalArgumentException(
-                            "retry = DELAYS takes retryDelays, not retryDelay or" + " retryMaxDelay");
-                }
-                String[] texts = annotation.retryDelays();
-                if (texts.length == 0) {
-                    throw new IllegalArgumentException(
-                            "retry = DELAYS needs retryDelays, for example" + " {\"10s\", \"1m\", \"10m\"}");
-                }
-                Duration[] delays = new Duration[texts.length];
-                for (int i = 0; i < texts.length; i++) {
-                    delays[i] = duration("retryDelays[" + i + "]", texts[i], true);
-                }
-                yield RetryPolicy.delays(delays);
-            }
-            case FIXED -> {
-                if (maxDelay != null) {
-                    throw new IllegalArgumentException("retryMaxDelay applies to retry = EXPONENTIAL only");
-                }
-                yield RetryPolicy.fixed(delay);
-            }
-            case EXPONENTIAL -> RetryPolicy.exponential(delay, maxDelay);
-        };
-    }
-
-    private Duration duration(String attribute, String text, boolean required) {
-        String resolved = environment.resolveRequiredPlaceholders(text).trim();
-        if (resolved.isEmpty()) {
-            if (required) {
-                throw new IllegalArgumentException(
-                        attribute + " is required for this retry policy, for example \"30s\"");
-            }
-            return null;
-        }
-        try {
-            return DurationStyle.detectAndParse(resolved);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(
-                    attribute + " \"" + resolved
-                            + "\" is not a duration; write it as \"500ms\", \"30s\", \"5m\" or \"PT30S\"",
-                    e);
-        }
     }
 
     private static ErrandConfigurationException invalid(String kind, String source, String problem, String action) {
