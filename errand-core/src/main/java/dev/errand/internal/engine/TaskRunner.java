@@ -60,6 +60,13 @@ final class TaskRunner {
      *     false if the attempt is over (the caller frees its slot itself)
      */
     boolean run(ClaimedTask task, Runnable whenCompleted) {
+        // Every line logged during the attempt names the task; the worker's MDC is as before once it ends.
+        try (TaskLogContext ignored = TaskLogContext.enter(task)) {
+            return runLogged(task, whenCompleted);
+        }
+    }
+
+    private boolean runLogged(ClaimedTask task, Runnable whenCompleted) {
         RegisteredKind kind = kinds.of(task);
         if (kind == null) {
             settler.settle(task, null, new Ending.UnknownKind(task.kind(), task.queue()));

@@ -1,5 +1,6 @@
 package dev.errand.examples.sms;
 
+import dev.errand.enqueue.TaskRequest;
 import dev.errand.event.Triggered;
 import dev.errand.spring.ErrandClient;
 import dev.errand.spring.ErrandTask;
@@ -28,6 +29,9 @@ public class DeliveryReports implements AutoCloseable {
 
     /** The kind of the tasks that record a delivery report. */
     public static final String KIND_NAME = "sms-delivery-report";
+
+    /** The queue of those tasks, declared in {@code application.properties}. */
+    public static final String QUEUE = "sms-reports";
 
     /**
      * The payload of a {@code sms-delivery-report} task.
@@ -76,7 +80,10 @@ public class DeliveryReports implements AutoCloseable {
     /** The webhook: stores the report as a task, which {@link #record} runs. */
     private void report(String messageId) {
         try {
-            errand.enqueue(KIND_NAME, new DeliveryReport(messageId));
+            // A queue of its own: a report must not wait behind the sends for a worker, or its receipt expires.
+            errand.enqueue(TaskRequest.builder(KIND_NAME, new DeliveryReport(messageId))
+                    .queue(QUEUE)
+                    .build());
         } catch (RuntimeException e) {
             // A webhook would answer 500 and the gateway would report again; here the receipt expires.
             log.warn("Delivery report of message {} could not be recorded: {}", messageId, e.getMessage());

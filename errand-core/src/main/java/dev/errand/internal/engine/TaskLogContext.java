@@ -1,0 +1,55 @@
+package dev.errand.internal.engine;
+
+import dev.errand.spi.ClaimedTask;
+import org.slf4j.MDC;
+
+/**
+ * The task an attempt runs, in the SLF4J MDC of the worker thread for as long as the attempt runs, so that every
+ * log line written meanwhile (the handler's, Errand's) names it: {@value #TASK_ID}, {@value #KIND} and
+ * {@value #ATTEMPT}. Closing puts back what the thread had before, so nothing of the task stays on the worker.
+ */
+final class TaskLogContext implements AutoCloseable {
+
+    /** The MDC key of the task's id. */
+    static final String TASK_ID = "errand.task.id";
+
+    /** The MDC key of the task's kind. */
+    static final String KIND = "errand.task.kind";
+
+    /** The MDC key of the attempt's number, 1 for the first. */
+    static final String ATTEMPT = "errand.task.attempt";
+
+    private final String previousId;
+    private final String previousKind;
+    private final String previousAttempt;
+
+    private TaskLogContext() {
+        previousId = MDC.get(TASK_ID);
+        previousKind = MDC.get(KIND);
+        previousAttempt = MDC.get(ATTEMPT);
+    }
+
+    /** Puts {@code task} in the MDC until {@link #close()}. */
+    static TaskLogContext enter(ClaimedTask task) {
+        TaskLogContext context = new TaskLogContext();
+        MDC.put(TASK_ID, Long.toString(task.id()));
+        MDC.put(KIND, task.kind());
+        MDC.put(ATTEMPT, Integer.toString(task.attempt()));
+        return context;
+    }
+
+    @Override
+    public void close() {
+        restore(TASK_ID, previousId);
+        restore(KIND, previousKind);
+        restore(ATTEMPT, previousAttempt);
+    }
+
+    private static void restore(String key, String previous) {
+        if (previous == null) {
+            MDC.remove(key);
+        } else {
+            MDC.put(key, previous);
+        }
+    }
+}
