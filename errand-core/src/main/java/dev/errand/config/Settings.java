@@ -124,13 +124,13 @@ public final class Settings {
                     + " they are pruned once it has finished and its callbacks have fired. Unset: kept until"
                     + " deleted.");
 
-    /** How often succeeded tasks past their retention are pruned. */
+    /** How often finished tasks past their retention (succeeded ones, and failed or cancelled ones where a retention is set) are pruned. */
     public static final Setting<Duration> PRUNE_INTERVAL = Setting.ofDuration(
             "pruneInterval",
             Duration.ofMinutes(5),
             Duration.ofSeconds(1),
             Duration.ofHours(24),
-            "How often succeeded tasks past their retention are deleted.");
+            "How often finished tasks past their retention (succeeded, and failed or cancelled where one is set) are deleted.");
 
     /** How long premature events are kept; unset keeps them until a task consumes them or an operator deletes them. */
     public static final Setting<Duration> PREMATURE_EVENT_RETENTION = Setting.ofDuration(

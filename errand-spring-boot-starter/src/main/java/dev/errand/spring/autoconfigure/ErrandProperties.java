@@ -100,7 +100,7 @@ public class ErrandProperties implements Validator {
      */
     private Duration succeededRetention;
 
-    /** How often succeeded tasks past their retention are deleted: 1s to 24h. Used only with a retention. */
+    /** How often finished tasks past their retention (succeeded, and failed or cancelled where one is set) are deleted: 1s to 24h. Used only with a retention. */
     private Duration pruneInterval = Settings.PRUNE_INTERVAL.defaultValue();
 
     /** How long failed tasks are kept after they failed: 1s to 3650d. Unset (the default): kept until deleted. */
@@ -451,12 +451,12 @@ public class ErrandProperties implements Validator {
         this.prematureEventRetention = prematureEventRetention;
     }
 
-    /** How often expired succeeded tasks are pruned. */
+    /** How often finished tasks past their retention are pruned. */
     public Duration getPruneInterval() {
         return pruneInterval;
     }
 
-    /** Sets how often expired succeeded tasks are pruned. */
+    /** Sets how often finished tasks past their retention are pruned. */
     public void setPruneInterval(Duration pruneInterval) {
         this.pruneInterval = pruneInterval;
     }
