@@ -11,34 +11,36 @@ import dev.errand.error.ErrandException;
 import dev.errand.event.EventAdmin;
 import dev.errand.event.Triggered;
 import dev.errand.history.HistoryAdmin;
-import dev.errand.internal.admin.JdbcBatchAdmin;
-import dev.errand.internal.admin.JdbcClusterAdmin;
-import dev.errand.internal.admin.JdbcEventAdmin;
-import dev.errand.internal.admin.JdbcHistoryAdmin;
-import dev.errand.internal.admin.JdbcProcessAdmin;
-import dev.errand.internal.admin.JdbcScheduleAdmin;
 import dev.errand.internal.admin.JdbcTaskAdmin;
 import dev.errand.internal.chores.LeaderChores;
+import dev.errand.internal.cluster.ClusterStore;
+import dev.errand.internal.cluster.JdbcClusterAdmin;
 import dev.errand.internal.cluster.NodeAgent;
 import dev.errand.internal.engine.Engine;
 import dev.errand.internal.engine.Kinds;
 import dev.errand.internal.engine.PoolSizeCheck;
-import dev.errand.internal.engine.Problems;
+import dev.errand.internal.engine.Stores;
 import dev.errand.internal.enqueue.Enqueuer;
 import dev.errand.internal.enqueue.Requests;
+import dev.errand.internal.event.EventGate;
+import dev.errand.internal.event.JdbcEventAdmin;
+import dev.errand.internal.history.JdbcHistoryAdmin;
+import dev.errand.internal.process.JdbcProcessAdmin;
 import dev.errand.internal.process.ProcessRegistry;
 import dev.errand.internal.process.ProcessRuntime;
+import dev.errand.internal.runtime.Problems;
 import dev.errand.internal.schedule.FireAhead;
+import dev.errand.internal.schedule.JdbcScheduleAdmin;
 import dev.errand.internal.schedule.ScheduleChanges;
 import dev.errand.internal.schedule.ScheduleChecks;
-import dev.errand.internal.store.ClusterStore;
+import dev.errand.internal.schedule.ScheduleStore;
+import dev.errand.internal.schedule.SlotTasks;
 import dev.errand.internal.store.Jdbc;
 import dev.errand.internal.store.NewTask;
-import dev.errand.internal.store.ScheduleStore;
-import dev.errand.internal.store.SlotTasks;
 import dev.errand.internal.store.Storage;
 import dev.errand.internal.wakeup.PostgresNotificationListener;
 import dev.errand.internal.wakeup.WakeUps;
+import dev.errand.internal.workflow.JdbcBatchAdmin;
 import dev.errand.internal.workflow.WorkflowEnqueuer;
 import dev.errand.node.ClusterAdmin;
 import dev.errand.node.NodeHealth;
@@ -86,20 +88,17 @@ public final class Errand implements AutoCloseable {
      * What a node is assembled from; {@link ErrandBuilder} collects it.
      *
      * @param settings the validated settings
-     * @param storage the task table and transactions
+     * @param stores the task table, transactions and the statements beside it
      * @param kinds the registered kinds
      * @param claimStrategy how pollers claim
      * @param listener the application's listeners, as one
      */
     record Assembly(
-            ErrandSettings settings,
-            Storage storage,
-            Kinds kinds,
-            ClaimStrategy claimStrategy,
-            TaskListener listener) {}
+            ErrandSettings settings, Stores stores, Kinds kinds, ClaimStrategy claimStrategy, TaskListener listener) {}
 
     private final ErrandSettings settings;
     private final Storage storage;
+    private final Stores stores;
     private final Enqueuer enqueuer;
     private final TaskAdmin admin;
     private final boolean transactionalKinds;
@@ -116,7 +115,7 @@ public final class Errand implements AutoCloseable {
     private final WakeUps wakeUps = new WakeUps();
     private final EventAdmin events;
     private final HistoryAdmin history;
-    private final dev.errand.internal.workflow.WorkflowEnqueuer workflows;
+    private final WorkflowEnqueuer workflows;
     private final BatchAdmin batches;
     private PostgresNotificationListener notifications;
     private volatile ProcessAdmin processes;
@@ -125,13 +124,16 @@ public final class Errand implements AutoCloseable {
 
     Errand(Assembly assembly) {
         this.settings = assembly.settings();
-        this.storage = assembly.storage();
+        Stores stores = assembly.stores();
+        this.stores = stores;
+        this.storage = stores.storage();
         Requests requests = new Requests(
                 settings, assembly.kinds().definitions(), assembly.kinds().codec());
-        this.enqueuer = new Enqueuer(storage, requests, wakeUps, assembly.listener());
-        this.workflows = new dev.errand.internal.workflow.WorkflowEnqueuer(storage, requests);
-        this.batches = new JdbcBatchAdmin(storage);
-        this.admin = new JdbcTaskAdmin(storage);
+        EventGate gate = new EventGate(stores.events());
+        this.enqueuer = new Enqueuer(storage, gate, requests, wakeUps, assembly.listener());
+        this.workflows = new WorkflowEnqueuer(storage, stores.workflows(), gate, requests);
+        this.batches = new JdbcBatchAdmin(storage, stores.workflows(), stores.finisher());
+        this.admin = new JdbcTaskAdmin(stores);
         this.transactionalKinds = assembly.kinds().definitions().values().stream()
                 .anyMatch(definition -> definition.mode() == ExecutionMode.TRANSACTIONAL);
         ScheduleStore scheduleStore =
@@ -147,15 +149,15 @@ public final class Errand implements AutoCloseable {
                         assembly.kinds().definitions(),
                         settings.queues().keySet(),
                         assembly.kinds().codec()));
-        this.history = new JdbcHistoryAdmin(storage);
-        this.events = new JdbcEventAdmin(storage, Enqueuer.notificationChannel(settings), wakeUps);
+        this.history = new JdbcHistoryAdmin(storage, stores.attempts());
+        this.events = new JdbcEventAdmin(storage, stores.events(), Enqueuer.notificationChannel(settings), wakeUps);
         this.engineParts =
-                new Engine.Parts(storage, assembly.kinds(), assembly.claimStrategy(), settings, assembly.listener());
+                new Engine.Parts(stores, assembly.kinds(), assembly.claimStrategy(), settings, assembly.listener());
         this.engine = new Engine(engineParts);
         Map<String, PinPolicy> pinPolicies = new LinkedHashMap<>();
         assembly.kinds().definitions().forEach((kind, definition) -> pinPolicies.put(kind, definition.pinPolicy()));
         this.agent = new NodeAgent(storage, settings, wakeUps.of(NodeAgent.COMMAND_WAKE_UP), pinPolicies);
-        this.chores = new LeaderChores(storage, settings, assembly.kinds().definitions(), choreProblems);
+        this.chores = new LeaderChores(stores, settings, assembly.kinds().definitions(), choreProblems);
         this.cluster = new JdbcClusterAdmin(
                 storage,
                 agent.store(),
@@ -546,7 +548,7 @@ public final class Errand implements AutoCloseable {
     /** Connects the processes this node registers; the builder calls it once. */
     void attachProcesses(ProcessRegistry registry) {
         this.processes = new JdbcProcessAdmin(
-                new ProcessRuntime(storage, settings, engineParts.kinds(), registry), wakeUps::wake);
+                new ProcessRuntime(stores, settings, engineParts.kinds(), registry), wakeUps::wake);
     }
 
     /** Distributed processes: start them, read their turns and failed batches, wait for, cancel and re-run them. */

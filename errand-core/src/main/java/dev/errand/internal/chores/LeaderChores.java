@@ -1,11 +1,13 @@
 package dev.errand.internal.chores;
 
 import dev.errand.config.ErrandSettings;
-import dev.errand.internal.engine.Problems;
-import dev.errand.internal.engine.RepeatingJobs;
+import dev.errand.internal.engine.Stores;
+import dev.errand.internal.history.HistoryPruner;
+import dev.errand.internal.runtime.Problems;
+import dev.errand.internal.runtime.RepeatingJobs;
 import dev.errand.internal.schedule.ScheduleFirer;
+import dev.errand.internal.schedule.ScheduleStore;
 import dev.errand.internal.store.Micros;
-import dev.errand.internal.store.ScheduleStore;
 import dev.errand.internal.store.Storage;
 import dev.errand.internal.workflow.BatchPruner;
 import dev.errand.task.TaskDefinition;
@@ -34,6 +36,7 @@ public final class LeaderChores {
     private static final Logger log = LoggerFactory.getLogger(LeaderChores.class);
 
     private final Storage storage;
+    private final Stores stores;
     private final ErrandSettings settings;
     private final RepeatingJobs jobs;
     private final ScheduleFirer schedules;
@@ -46,14 +49,15 @@ public final class LeaderChores {
     /**
      * Wires the chores; nothing runs until {@link #start}.
      *
-     * @param storage the task table and the transactions
+     * @param stores the task table, the transactions and the statements beside it
      * @param settings the node's settings: intervals and retentions
      * @param definitions the kinds this node registered, for their retentions and maximum attempts
      * @param problems where failures of a chore are reported, for the node's health
      */
     public LeaderChores(
-            Storage storage, ErrandSettings settings, Map<String, TaskDefinition<?>> definitions, Problems problems) {
-        this.storage = storage;
+            Stores stores, ErrandSettings settings, Map<String, TaskDefinition<?>> definitions, Problems problems) {
+        this.storage = stores.storage();
+        this.stores = stores;
         this.settings = settings;
         this.jobs = new RepeatingJobs(problems);
         this.schedules = new ScheduleFirer(
@@ -85,10 +89,15 @@ public final class LeaderChores {
                     "batch pruner",
                     settings.pruneInterval(),
                     leading,
-                    new BatchPruner(storage, settings.batchRetention())::prune);
+                    new BatchPruner(storage, stores.workflows(), settings.batchRetention())::prune);
         }
         if (settings.historyEnabled()) {
-            every(executors.pruning(), "history pruner", settings.pruneInterval(), leading, this::pruneHistory);
+            every(
+                    executors.pruning(),
+                    "history pruner",
+                    settings.pruneInterval(),
+                    leading,
+                    new HistoryPruner(storage, stores.attempts(), settings.historyRetention())::prune);
         }
         if (settings.prematureEventRetention() != null) {
             every(
@@ -109,19 +118,8 @@ public final class LeaderChores {
         }
     }
 
-    /** Deletes attempts past the history's retention, a batch per transaction, so no statement runs long. */
-    private int pruneHistory() throws SQLException {
-        int pruned = storage.attempts()
-                .pruneOlderThan(
-                        storage.transactions(), Micros.ofAge(settings.historyRetention()), storage.offsetMicros());
-        if (pruned > 0) {
-            log.debug("Pruned {} attempts from the history", pruned);
-        }
-        return pruned;
-    }
-
     private int prunePrematureEvents() throws SQLException {
-        int pruned = storage.transactions().run("prune premature events", c -> storage.events()
+        int pruned = storage.transactions().run("prune premature events", c -> stores.events()
                 .deletePrematureOlderThan(c, Micros.ofAge(settings.prematureEventRetention()), storage.offsetMicros()));
         if (pruned > 0) {
             log.info("Deleted {} premature events older than {}", pruned, settings.prematureEventRetention());

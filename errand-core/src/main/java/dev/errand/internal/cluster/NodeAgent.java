@@ -1,10 +1,9 @@
 package dev.errand.internal.cluster;
 
 import dev.errand.config.ErrandSettings;
-import dev.errand.internal.engine.Outage;
-import dev.errand.internal.store.ClusterStore;
-import dev.errand.internal.store.ClusterStore.CommandRow;
-import dev.errand.internal.store.ClusterStore.ControlRow;
+import dev.errand.internal.cluster.ClusterStore.CommandRow;
+import dev.errand.internal.cluster.ClusterStore.ControlRow;
+import dev.errand.internal.runtime.Outage;
 import dev.errand.internal.store.Micros;
 import dev.errand.internal.store.Storage;
 import dev.errand.internal.wakeup.QueueSignal;

@@ -2,8 +2,10 @@ package dev.errand.internal.engine;
 
 import dev.errand.config.ErrandSettings;
 import dev.errand.config.TimeLimits;
+import dev.errand.internal.cluster.ClusterStore;
 import dev.errand.internal.outcome.OutcomePolicy;
-import dev.errand.internal.store.ClusterStore;
+import dev.errand.internal.runtime.Problems;
+import dev.errand.internal.runtime.RepeatingJobs;
 import dev.errand.internal.store.Storage;
 import dev.errand.internal.wakeup.WakeUps;
 import dev.errand.node.NodeHealth;
@@ -38,18 +40,14 @@ public final class Engine {
     /**
      * What the engine is built from.
      *
-     * @param storage the task table and the transactions
+     * @param stores the task table, the transactions and the statements a task's path touches beside it
      * @param kinds the kinds this node runs
      * @param claimStrategy how pollers claim
      * @param settings the node's settings
      * @param listener the application's listeners, as one
      */
     public record Parts(
-            Storage storage,
-            Kinds kinds,
-            ClaimStrategy claimStrategy,
-            ErrandSettings settings,
-            TaskListener listener) {}
+            Stores stores, Kinds kinds, ClaimStrategy claimStrategy, ErrandSettings settings, TaskListener listener) {}
 
     private final Storage storage;
     private final ErrandSettings settings;
@@ -77,23 +75,24 @@ public final class Engine {
 
     /** Wires the engine; nothing runs until {@link #start(WakeUps)}. */
     public Engine(Parts parts) {
-        this.storage = parts.storage();
+        Stores stores = parts.stores();
+        this.storage = stores.storage();
         this.settings = parts.settings();
         this.stats = new EngineStats(storage.transactions()::lockConflictRetries);
         Observers observers = new Observers(stats, parts.listener());
         this.leases = new LeaseKeeper(storage, settings.nodeId());
         this.completer = new Completer(
-                storage,
+                stores,
                 new Completer.Batching(settings.completionFlushInterval(), settings.completionBatchSize()),
                 leases,
                 observers,
                 problems);
         OutcomeWriter writer = new OutcomeWriter(
-                storage,
+                stores,
                 new ErrorTexts(parts.kinds().codec(), settings.nodeId()),
                 observers,
                 parts.kinds().codec(),
-                new AttemptRecorder(storage, settings.historyStackTraceLimit()));
+                new AttemptRecorder(storage, stores.attempts(), settings.historyStackTraceLimit()));
         Settler settler = new Settler(
                 new OutcomePolicy(() -> ThreadLocalRandom.current().nextDouble()),
                 writer,
@@ -102,12 +101,12 @@ public final class Engine {
                 completer);
         this.claimer = new Claimer(storage, parts.claimStrategy(), leases, observers);
         RunningAttempts running = new RunningAttempts();
-        this.runner = new TaskRunner(parts.kinds(), storage, settler, observers, running);
-        this.cancels = new CancelWatcher(storage, running);
+        this.runner = new TaskRunner(parts.kinds(), stores, settler, observers, running);
+        this.cancels = new CancelWatcher(stores, running);
         this.rescuer = new Rescuer(storage, parts.kinds(), settler, observers);
-        this.expirer = new Expirer(storage, settings.tablePrefix(), parts.kinds(), writer);
+        this.expirer = new Expirer(stores, settings.tablePrefix(), parts.kinds(), writer);
         this.pinFailer = new PinFailer(storage, settings.tablePrefix(), parts.kinds(), writer);
-        this.batches = new dev.errand.internal.workflow.BatchSweeper(storage);
+        this.batches = new dev.errand.internal.workflow.BatchSweeper(storage, stores.workflows(), stores.finisher());
     }
 
     /** What this engine has done so far. */

@@ -25,12 +25,14 @@ final class Expirer {
     private static final int MAX_PER_SWEEP = 1_000;
 
     private final Storage storage;
+    private final Stores stores;
     private final Expirations expirations;
     private final Kinds kinds;
     private final OutcomeWriter writer;
 
-    Expirer(Storage storage, TablePrefix tables, Kinds kinds, OutcomeWriter writer) {
-        this.storage = storage;
+    Expirer(Stores stores, TablePrefix tables, Kinds kinds, OutcomeWriter writer) {
+        this.storage = stores.storage();
+        this.stores = stores;
         this.expirations = new Expirations(storage.dialect(), tables);
         this.kinds = kinds;
         this.writer = writer;
@@ -75,7 +77,7 @@ final class Expirer {
                     if (!expirations.failBeforeRun(c, id, error, storage.offsetMicros())) {
                         return false;
                     }
-                    storage.events().forgetConditions(c, id);
+                    stores.events().forgetConditions(c, id);
                     return true;
                 });
     }

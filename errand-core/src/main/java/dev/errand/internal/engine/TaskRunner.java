@@ -34,19 +34,21 @@ final class TaskRunner {
 
     private final Kinds kinds;
     private final Storage storage;
+    private final Stores stores;
     private final Settler settler;
     private final Observers observers;
     private final RunningAttempts running;
     private final Finisher finisher;
     private final Function<TaskRequest, NewTask> continuations;
 
-    TaskRunner(Kinds kinds, Storage storage, Settler settler, Observers observers, RunningAttempts running) {
+    TaskRunner(Kinds kinds, Stores stores, Settler settler, Observers observers, RunningAttempts running) {
         this.kinds = kinds;
-        this.storage = storage;
+        this.storage = stores.storage();
+        this.stores = stores;
         this.settler = settler;
         this.observers = observers;
         this.running = running;
-        this.finisher = new Finisher(storage);
+        this.finisher = stores.finisher();
         Requests requests = new Requests(kinds.settings(), kinds.definitions(), kinds.codec());
         this.continuations = request -> requests.resolve(request, storage.offsetMicros());
     }
@@ -180,7 +182,7 @@ final class TaskRunner {
 
     /** A processing log for an attempt, or {@code null} when processing logs are off. */
     private ProcessingLog newLog() {
-        return storage.attempts().capturesLogs() ? new ProcessingLog() : null;
+        return stores.attempts().capturesLogs() ? new ProcessingLog() : null;
     }
 
     private static String text(ProcessingLog lines) {

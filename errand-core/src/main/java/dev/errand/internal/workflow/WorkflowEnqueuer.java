@@ -11,7 +11,6 @@ import dev.errand.internal.store.NewTask;
 import dev.errand.internal.store.Storage;
 import dev.errand.internal.store.TaskGate;
 import dev.errand.internal.store.TaskInserter;
-import dev.errand.internal.store.WorkflowStore;
 import dev.errand.workflow.DependencyPolicy;
 import dev.errand.workflow.EnqueuedWorkflow;
 import dev.errand.workflow.Workflow;
@@ -32,16 +31,25 @@ import java.util.function.LongFunction;
 public final class WorkflowEnqueuer {
 
     private final Storage storage;
+    private final WorkflowStore workflows;
     private final Requests requests;
     private final TaskInserter inserter;
     private final EventGate gate;
 
-    /** Creates the enqueuer on a node's storage and request resolver. */
-    public WorkflowEnqueuer(Storage storage, Requests requests) {
+    /**
+     * Creates the enqueuer.
+     *
+     * @param storage the task table
+     * @param workflows the statements on links and batches
+     * @param gate the conditions of steps that wait for events
+     * @param requests turns requests into rows
+     */
+    public WorkflowEnqueuer(Storage storage, WorkflowStore workflows, EventGate gate, Requests requests) {
         this.storage = storage;
+        this.workflows = workflows;
         this.requests = requests;
         this.inserter = storage.dialect().inserter(storage.tasks().table(), storage.dataSource());
-        this.gate = new EventGate(storage.events());
+        this.gate = gate;
     }
 
     /**
@@ -58,7 +66,7 @@ public final class WorkflowEnqueuer {
 
     /** Inserts a workflow whose rows {@link #resolve} made; the caller owns the transaction. */
     public EnqueuedWorkflow insert(Connection c, Workflow workflow, Map<String, NewTask> rows) throws SQLException {
-        WorkflowStore store = storage.workflows();
+        WorkflowStore store = workflows;
         Map<String, Long> ids = new LinkedHashMap<>();
         Set<Long> predecessors = new LinkedHashSet<>();
         List<Long> dependents = new ArrayList<>();
@@ -117,7 +125,7 @@ public final class WorkflowEnqueuer {
      * {@value #BATCH_CHUNK}: each chunk is resolved, inserted in one multi-row insert and put in the batch.
      */
     public EnqueuedBatch insert(Connection c, BatchRequest batch) throws SQLException {
-        WorkflowStore store = storage.workflows();
+        WorkflowStore store = workflows;
         long offset = storage.offsetMicros();
         List<TaskRequest> requested = batch.tasks();
         long batchId = store.createBatch(c, requested.size(), offset);
@@ -149,7 +157,7 @@ public final class WorkflowEnqueuer {
 
     /** Inserts one chunk's rows and writes their ids into {@code ids} from {@code offset}. */
     private void insertChunk(Connection c, List<NewTask> rows, long[] ids, int offset) throws SQLException {
-        WorkflowStore store = storage.workflows();
+        WorkflowStore store = workflows;
         List<NewTask> plain = new ArrayList<>(rows.size());
         for (NewTask row : rows) {
             if (row.plain()) {

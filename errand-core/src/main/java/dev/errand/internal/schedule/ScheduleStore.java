@@ -1,7 +1,10 @@
-package dev.errand.internal.store;
+package dev.errand.internal.schedule;
 
 import dev.errand.config.Names;
 import dev.errand.internal.outcome.ErrorMessages;
+import dev.errand.internal.store.Dialect;
+import dev.errand.internal.store.MariaDbDialect;
+import dev.errand.internal.store.PostgresDialect;
 import dev.errand.schedule.MisfirePolicy;
 import dev.errand.schedule.Schedule;
 import dev.errand.schedule.ScheduleInfo;

@@ -1,5 +1,7 @@
-package dev.errand.internal.store;
+package dev.errand.internal.cluster;
 
+import dev.errand.internal.store.Dialect;
+import dev.errand.internal.store.TaskRows;
 import dev.errand.spi.ClaimedTask;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,12 +1,9 @@
-package dev.errand.internal.admin;
+package dev.errand.internal.schedule;
 
 import dev.errand.config.Names;
 import dev.errand.error.ErrandException;
-import dev.errand.internal.schedule.ScheduleChanges;
-import dev.errand.internal.schedule.ScheduleChecks;
 import dev.errand.internal.store.Jdbc;
 import dev.errand.internal.store.PostgresDialect;
-import dev.errand.internal.store.ScheduleStore;
 import dev.errand.internal.store.Storage;
 import dev.errand.schedule.Schedule;
 import dev.errand.schedule.ScheduleAdmin;

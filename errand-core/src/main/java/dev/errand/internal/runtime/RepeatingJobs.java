@@ -1,4 +1,4 @@
-package dev.errand.internal.engine;
+package dev.errand.internal.runtime;
 
 import java.time.Duration;
 import java.util.concurrent.Executors;

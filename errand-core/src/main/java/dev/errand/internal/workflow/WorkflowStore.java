@@ -1,7 +1,13 @@
-package dev.errand.internal.store;
+package dev.errand.internal.workflow;
 
 import dev.errand.batch.BatchProgress;
 import dev.errand.config.TablePrefix;
+import dev.errand.internal.store.Dialect;
+import dev.errand.internal.store.MariaDbDialect;
+import dev.errand.internal.store.NewTask;
+import dev.errand.internal.store.PostgresDialect;
+import dev.errand.internal.store.States;
+import dev.errand.internal.store.TaskGate;
 import dev.errand.spi.ClaimedTask;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
