@@ -140,7 +140,7 @@ class ArchitectureTest {
                                     com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage(
                                             allowed.toArray(String[]::new)))))
                     .because("a capability may use the store, the runtime, outcome and the shared plumbing, not"
-                            + " the admin, the chores or the composition");
+                            + " the admin or the node assembly");
             rule.check(ERRAND);
         }
     }

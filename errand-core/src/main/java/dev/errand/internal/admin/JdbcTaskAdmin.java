@@ -34,13 +34,15 @@ public final class JdbcTaskAdmin implements TaskAdmin {
     private final Storage storage;
     private final Stores stores;
     private final TaskQueries queries;
+    private final FinishedTasks finishedTasks;
     private final Finisher finisher;
 
-    /** Creates the admin API on a node's storage. */
-    public JdbcTaskAdmin(Stores stores) {
+    /** Creates the admin API on a node's stores, the task queries and the pruning statements. */
+    public JdbcTaskAdmin(Stores stores, TaskQueries queries, FinishedTasks finishedTasks) {
         this.storage = stores.storage();
         this.stores = stores;
-        this.queries = new TaskQueries(storage.dialect(), storage.tasks().table());
+        this.queries = queries;
+        this.finishedTasks = finishedTasks;
         this.finisher = stores.finisher();
     }
 
@@ -185,11 +187,10 @@ public final class JdbcTaskAdmin implements TaskAdmin {
         }
         TimeLimits.requireDuration("olderThan", olderThan);
         try {
-            return new FinishedTasks(storage.dialect(), storage.tasks().table())
-                    .prune(
-                            storage.transactions(),
-                            new FinishedTasks.Selection(state, Micros.ofAge(olderThan), null, Set.of()),
-                            storage.offsetMicros());
+            return finishedTasks.prune(
+                    storage.transactions(),
+                    new FinishedTasks.Selection(state, Micros.ofAge(olderThan), null, Set.of()),
+                    storage.offsetMicros());
         } catch (SQLException e) {
             throw new ErrandException("admin pruneFinished", e);
         }

@@ -120,14 +120,19 @@ public final class NodeAgent {
      * Creates the agent of a node.
      *
      * @param storage the node's storage
+     * @param store the cluster tables' statements
      * @param settings the node's settings
      * @param commandSignal the signal that command notifications fire
      * @param pinPolicies the pin policy of each kind this node registered
      */
     public NodeAgent(
-            Storage storage, ErrandSettings settings, QueueSignal commandSignal, Map<String, PinPolicy> pinPolicies) {
+            Storage storage,
+            ClusterStore store,
+            ErrandSettings settings,
+            QueueSignal commandSignal,
+            Map<String, PinPolicy> pinPolicies) {
         this.storage = storage;
-        this.store = new ClusterStore(storage.dialect(), settings.tablePrefix().value());
+        this.store = store;
         this.settings = settings;
         this.registry = new NodeRegistry(storage, store, settings);
         this.leadership = new Leadership(

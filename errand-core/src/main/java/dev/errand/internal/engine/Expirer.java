@@ -1,9 +1,9 @@
 package dev.errand.internal.engine;
 
-import dev.errand.config.TablePrefix;
 import dev.errand.history.AttemptOutcome;
 import dev.errand.internal.store.Expirations;
 import dev.errand.internal.store.Storage;
+import dev.errand.spi.ClaimedTask;
 import dev.errand.task.FailureCause;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -12,7 +12,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Fails the tasks whose deadline passed before they ran: pending and waiting tasks past their own
+ * Fails tasks that never ran, for a reason: their deadline passed, or the node they are pinned to stayed away
+ * longer than their kind's pin policy allows. Both go the same way: a statement guarded on the task still
+ * being pending (or waiting), so that a node that claims it meanwhile wins and only one node fails it, the
+ * kind's failure callback, the attempt history, and the batch or workflow it belongs to moved on in the same
+ * transaction.
+ *
+ * <p>The expiry sweep fails the tasks whose deadline passed before they ran: pending and waiting tasks past their own
  * deadline, and waiting tasks past the deadline of a condition still open. Each is failed in its own
  * transaction with its kind's failure callback, by a statement guarded on the task still being pending or
  * waiting, so that when several nodes sweep at once only one fails each task and runs its callback.
@@ -30,10 +36,10 @@ final class Expirer {
     private final Kinds kinds;
     private final OutcomeWriter writer;
 
-    Expirer(Stores stores, TablePrefix tables, Kinds kinds, OutcomeWriter writer) {
+    Expirer(Stores stores, Expirations expirations, Kinds kinds, OutcomeWriter writer) {
         this.storage = stores.storage();
         this.stores = stores;
-        this.expirations = new Expirations(storage.dialect(), tables);
+        this.expirations = expirations;
         this.kinds = kinds;
         this.writer = writer;
     }
@@ -67,6 +73,16 @@ final class Expirer {
             log.info("Expired {} tasks whose deadline passed before they ran", expired);
         }
         return expired;
+    }
+
+    /** Fails a pending task whose pinned node stayed away; returns whether this node failed it. */
+    boolean failPinned(ClaimedTask task, FailureCause.PinnedNodeAbsent cause) {
+        return writer.failBeforeRun(
+                task,
+                kinds.of(task),
+                cause,
+                AttemptOutcome.NODE_ABSENT,
+                (c, error) -> expirations.failBeforeRun(c, task.id(), error, storage.offsetMicros()));
     }
 
     private boolean expire(Expirations.Expiring expiring) {

@@ -46,7 +46,7 @@ public final class Enqueuer {
      */
     public Enqueuer(Storage storage, EventGate gate, Requests requests, WakeUps wakeUps, TaskListener listener) {
         this.storage = storage;
-        this.inserter = storage.dialect().inserter(storage.tasks().table(), storage.dataSource());
+        this.inserter = storage.inserter();
         this.requests = requests;
         this.wakeUps = wakeUps;
         this.listener = listener;

@@ -31,13 +31,13 @@ public final class JdbcEventAdmin implements EventAdmin {
      *
      * @param storage the node's storage
      * @param events the statements on the event tables
-     * @param channel the channel that PostgreSQL wake-ups are sent on
+     * @param trigger the statements of a trigger
      * @param wakeUps this node's pollers' signals, for wake-ups after a commit
      */
-    public JdbcEventAdmin(Storage storage, EventStore events, String channel, WakeUps wakeUps) {
+    public JdbcEventAdmin(Storage storage, EventStore events, EventTrigger trigger, WakeUps wakeUps) {
         this.storage = storage;
         this.events = events;
-        this.trigger = new EventTrigger(events, storage.dialect(), channel);
+        this.trigger = trigger;
         this.wakeUps = wakeUps;
     }
 

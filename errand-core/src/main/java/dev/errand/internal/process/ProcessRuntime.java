@@ -57,16 +57,25 @@ public final class ProcessRuntime {
     private final TaskInserter inserter;
     private final Finisher finisher;
 
-    /** Creates the runtime of a node and binds the registry's task handlers to it. */
-    public ProcessRuntime(Stores stores, ErrandSettings settings, Kinds kinds, ProcessRegistry registry) {
+    /**
+     * Creates the runtime of a node and binds the registry's task handlers to it.
+     *
+     * @param stores the task table, the batches and the finisher
+     * @param store the process tables' statements
+     * @param settings the node's settings
+     * @param kinds the kinds this node registered
+     * @param registry the processes this node registered
+     */
+    public ProcessRuntime(
+            Stores stores, ProcessStore store, ErrandSettings settings, Kinds kinds, ProcessRegistry registry) {
         this.storage = stores.storage();
         this.stores = stores;
         this.settings = settings;
-        this.store = new ProcessStore(storage.dialect(), settings.tablePrefix());
-        this.requests = new Requests(settings, kinds.definitions(), kinds.codec());
+        this.store = store;
+        this.requests = kinds.requests();
         this.codec = kinds.codec();
         this.registry = registry;
-        this.inserter = storage.dialect().inserter(storage.tasks().table(), storage.dataSource());
+        this.inserter = storage.inserter();
         this.finisher = stores.finisher();
         registry.bind(this);
     }

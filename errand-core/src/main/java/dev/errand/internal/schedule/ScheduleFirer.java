@@ -56,7 +56,7 @@ public final class ScheduleFirer {
             Storage storage, ScheduleStore schedules, Map<String, TaskDefinition<?>> kinds, ErrandSettings settings) {
         this.storage = storage;
         this.schedules = schedules;
-        this.inserter = storage.dialect().inserter(storage.tasks().table(), storage.dataSource());
+        this.inserter = storage.inserter();
         this.kinds = kinds;
         this.settings = settings;
         this.pace = new FiringPace(settings.scheduleFiringPercent());

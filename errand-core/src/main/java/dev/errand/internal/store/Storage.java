@@ -33,6 +33,11 @@ public record Storage(
         return transactions.dataSource();
     }
 
+    /** The inserts of new tasks. */
+    public TaskInserter inserter() {
+        return tasks.inserter();
+    }
+
     /** The dialect. */
     public Dialect dialect() {
         return tasks.dialect();

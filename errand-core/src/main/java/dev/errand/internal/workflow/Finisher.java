@@ -53,7 +53,7 @@ public final class Finisher {
     public Finisher(Storage storage, WorkflowStore store) {
         this.storage = storage;
         this.store = store;
-        this.inserter = storage.dialect().inserter(storage.tasks().table(), storage.dataSource());
+        this.inserter = storage.inserter();
     }
 
     /**

@@ -5,12 +5,15 @@ import dev.errand.batch.BatchRequest;
 import dev.errand.batch.EnqueuedBatch;
 import dev.errand.enqueue.Enqueued;
 import dev.errand.enqueue.TaskRequest;
+import dev.errand.error.ErrandException;
 import dev.errand.internal.enqueue.Requests;
 import dev.errand.internal.event.EventGate;
+import dev.errand.internal.store.Jdbc;
 import dev.errand.internal.store.NewTask;
 import dev.errand.internal.store.Storage;
 import dev.errand.internal.store.TaskGate;
 import dev.errand.internal.store.TaskInserter;
+import dev.errand.internal.wakeup.WakeUps;
 import dev.errand.workflow.DependencyPolicy;
 import dev.errand.workflow.EnqueuedWorkflow;
 import dev.errand.workflow.Workflow;
@@ -35,6 +38,7 @@ public final class WorkflowEnqueuer {
     private final Requests requests;
     private final TaskInserter inserter;
     private final EventGate gate;
+    private final WakeUps wakeUps;
 
     /**
      * Creates the enqueuer.
@@ -43,13 +47,97 @@ public final class WorkflowEnqueuer {
      * @param workflows the statements on links and batches
      * @param gate the conditions of steps that wait for events
      * @param requests turns requests into rows
+     * @param wakeUps this node's pollers' signals, for wake-ups after a commit
      */
-    public WorkflowEnqueuer(Storage storage, WorkflowStore workflows, EventGate gate, Requests requests) {
+    public WorkflowEnqueuer(
+            Storage storage, WorkflowStore workflows, EventGate gate, Requests requests, WakeUps wakeUps) {
         this.storage = storage;
         this.workflows = workflows;
         this.requests = requests;
-        this.inserter = storage.dialect().inserter(storage.tasks().table(), storage.dataSource());
+        this.inserter = storage.inserter();
         this.gate = gate;
+        this.wakeUps = wakeUps;
+    }
+
+    /**
+     * Enqueues a workflow on the caller's connection, in the caller's transaction; wakes the pollers when the
+     * connection commits by itself.
+     */
+    public EnqueuedWorkflow enqueue(Connection connection, Workflow workflow) {
+        requireConnection(connection);
+        Map<String, NewTask> rows = resolve(requireWorkflow(workflow));
+        try {
+            EnqueuedWorkflow enqueued = Jdbc.atomically(connection, c -> insert(c, workflow, rows));
+            if (connection.getAutoCommit()) {
+                queues(rows.values()).forEach(wakeUps::wake);
+            }
+            return enqueued;
+        } catch (SQLException e) {
+            throw new ErrandException("enqueueWorkflow", e);
+        }
+    }
+
+    /** Enqueues a workflow in a transaction of its own, then wakes the pollers of its queues. */
+    public EnqueuedWorkflow enqueue(Workflow workflow) {
+        Map<String, NewTask> rows = resolve(requireWorkflow(workflow));
+        try {
+            EnqueuedWorkflow enqueued = storage.transactions().run("enqueueWorkflow", c -> insert(c, workflow, rows));
+            queues(rows.values()).forEach(wakeUps::wake);
+            return enqueued;
+        } catch (SQLException e) {
+            throw new ErrandException("enqueueWorkflow", e);
+        }
+    }
+
+    /**
+     * Enqueues a batch on the caller's connection, in the caller's transaction; wakes the pollers when the
+     * connection commits by itself.
+     */
+    public EnqueuedBatch enqueue(Connection connection, BatchRequest batch) {
+        requireConnection(connection);
+        Set<String> queues = check(requireBatch(batch));
+        try {
+            EnqueuedBatch enqueued = Jdbc.atomically(connection, c -> insert(c, batch));
+            if (connection.getAutoCommit()) {
+                queues.forEach(wakeUps::wake);
+            }
+            return enqueued;
+        } catch (SQLException e) {
+            throw new ErrandException("enqueueBatch", e);
+        }
+    }
+
+    /** Enqueues a batch in a transaction of its own, then wakes the pollers of its queues. */
+    public EnqueuedBatch enqueue(BatchRequest batch) {
+        Set<String> queues = check(requireBatch(batch));
+        try {
+            EnqueuedBatch enqueued = storage.transactions().run("enqueueBatch", c -> insert(c, batch));
+            queues.forEach(wakeUps::wake);
+            return enqueued;
+        } catch (SQLException e) {
+            throw new ErrandException("enqueueBatch", e);
+        }
+    }
+
+    private static void requireConnection(Connection connection) {
+        if (connection == null) {
+            throw new IllegalArgumentException("connection must not be null: pass the connection of the"
+                    + " transaction the tasks belong to, or use the overload without one");
+        }
+    }
+
+    private static Workflow requireWorkflow(Workflow workflow) {
+        if (workflow == null) {
+            throw new IllegalArgumentException("workflow must not be null: build one with Workflow.builder()");
+        }
+        return workflow;
+    }
+
+    private static BatchRequest requireBatch(BatchRequest batch) {
+        if (batch == null) {
+            throw new IllegalArgumentException("batch must not be null: build one with BatchRequest.builder()");
+        }
+        return batch;
     }
 
     /**
