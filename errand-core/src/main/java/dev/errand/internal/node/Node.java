@@ -203,7 +203,12 @@ public final class Node {
         kinds.definitions().forEach((kind, definition) -> pinPolicies.put(kind, definition.pinPolicy()));
         ClusterStore clusterStore =
                 new ClusterStore(dialect, settings.tablePrefix().value());
-        this.agent = new NodeAgent(storage, clusterStore, settings, wakeUps.of(NodeAgent.COMMAND_WAKE_UP), pinPolicies);
+        this.agent = new NodeAgent(
+                storage,
+                clusterStore,
+                settings,
+                wakeUps.of(NodeAgent.COMMAND_WAKE_UP),
+                NodeAgent.Parts.of(storage, clusterStore, settings, pinPolicies));
         this.duties = new DutyHost(settings.threadNamePrefix());
         this.leaderDuties = LeaderDuties.of(
                 stores,
