@@ -8,18 +8,12 @@ import dev.errand.error.ErrandException;
 import dev.errand.internal.claim.DialectClaimEnvironment;
 import dev.errand.internal.engine.Kinds;
 import dev.errand.internal.engine.TaskListeners;
+import dev.errand.internal.node.Node;
 import dev.errand.internal.process.ProcessRegistry;
 import dev.errand.internal.schedule.ScheduleChecks;
 import dev.errand.internal.schema.SchemaMigrator;
-import dev.errand.internal.store.AttemptHistory;
-import dev.errand.internal.store.CancelRequests;
 import dev.errand.internal.store.Dialect;
 import dev.errand.internal.store.Dialects;
-import dev.errand.internal.store.EventStore;
-import dev.errand.internal.store.Storage;
-import dev.errand.internal.store.TaskStore;
-import dev.errand.internal.store.Transactions;
-import dev.errand.internal.store.WorkflowStore;
 import dev.errand.process.ProcessDefinition;
 import dev.errand.retry.RetryPolicy;
 import dev.errand.schedule.Schedule;
@@ -492,27 +486,16 @@ public final class ErrandBuilder {
                             dialect != null)
                     .migrate();
         }
-        TaskListener listener = new TaskListeners(listeners);
         String table = built.tablePrefix().taskTable();
-        Storage storage = new Storage(
-                new Transactions(dataSource, database, listener),
-                transactionRunner,
-                new TaskStore(database, table, built.succeededRetention() != null),
-                new Storage.SideTables(
-                        new CancelRequests(database, table, built.tablePrefix().cancelRequestTable()),
-                        new EventStore(database, built.tablePrefix()),
-                        new AttemptHistory(
-                                database,
-                                built.tablePrefix(),
-                                built.nodeId(),
-                                built.historyEnabled(),
-                                built.processingLogsEnabled()),
-                        new WorkflowStore(database, built.tablePrefix())),
-                built.clock());
         ClaimStrategy claim = claimStrategy.create(new DialectClaimEnvironment(database, table));
-        Errand errand =
-                new Errand(new Errand.Assembly(built, storage, new Kinds(definitions, codec, built), claim, listener));
-        errand.attachProcesses(processes);
+        Errand errand = new Errand(new Node(
+                new Node.Parts(
+                        built,
+                        new Node.Database(dataSource, database, transactionRunner),
+                        new Kinds(definitions, codec, built),
+                        claim,
+                        new TaskListeners(listeners)),
+                processes));
         upsertSchedules(errand);
         return errand;
     }

@@ -7,6 +7,9 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -66,5 +69,79 @@ class ArchitectureTest {
                         "dev.errand.config..")
                 .because("what applications implement must not drag in the rest of Errand");
         rule.check(ERRAND);
+    }
+
+    /** The capabilities: each holds its logic, its SQL and its admin implementation in one internal package. */
+    private static final List<String> CAPABILITIES =
+            List.of("workflow", "schedule", "event", "cluster", "process", "history");
+
+    /**
+     * The only uses of one capability by another, each with its reason. Anything else a capability needs
+     * comes from the shared packages ({@link #SHARED}).
+     */
+    private static final Map<String, Map<String, String>> CAPABILITY_EXCEPTIONS = Map.of(
+            "workflow",
+            Map.of("event", "a workflow step or a batch's task may wait for events: EventGate admits it at enqueue"),
+            "process",
+            Map.of(
+                    "workflow",
+                    "a process's turns are Errand batches: WorkflowStore writes them and the workflow"
+                            + " Finisher fires their callbacks"));
+
+    /**
+     * What every capability may use: the task table and transactions ({@code store}), the background
+     * duties' host and health ({@code runtime}), the pure decision of an attempt's end ({@code outcome}),
+     * the registered kinds ({@code engine.Kinds}), turning requests into rows ({@code enqueue}) and
+     * waking pollers ({@code wakeup}).
+     */
+    private static final List<String> SHARED = List.of("store", "runtime", "outcome", "engine", "enqueue", "wakeup");
+
+    @Test
+    void aCapabilityUsesNoOtherCapabilityButTheNamedExceptions() {
+        for (String capability : CAPABILITIES) {
+            List<String> others = new ArrayList<>();
+            for (String other : CAPABILITIES) {
+                if (!other.equals(capability)
+                        && !CAPABILITY_EXCEPTIONS
+                                .getOrDefault(capability, Map.of())
+                                .containsKey(other)) {
+                    others.add("dev.errand.internal." + other + "..");
+                }
+            }
+            ArchRule rule = noClasses()
+                    .that()
+                    .resideInAPackage("dev.errand.internal." + capability + "..")
+                    .should()
+                    .dependOnClassesThat()
+                    .resideInAnyPackage(others.toArray(String[]::new))
+                    .because("a capability's code stands beside its own logic; the exceptions are named in"
+                            + " CAPABILITY_EXCEPTIONS with their reasons");
+            rule.check(ERRAND);
+        }
+    }
+
+    @Test
+    void aCapabilityUsesOnlyTheSharedInternals() {
+        for (String capability : CAPABILITIES) {
+            List<String> allowed = new ArrayList<>();
+            allowed.add("dev.errand.internal." + capability + "..");
+            SHARED.forEach(shared -> allowed.add("dev.errand.internal." + shared + ".."));
+            CAPABILITY_EXCEPTIONS
+                    .getOrDefault(capability, Map.of())
+                    .keySet()
+                    .forEach(other -> allowed.add("dev.errand.internal." + other + ".."));
+            ArchRule rule = noClasses()
+                    .that()
+                    .resideInAPackage("dev.errand.internal." + capability + "..")
+                    .should()
+                    .dependOnClassesThat(com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage(
+                                    "dev.errand.internal..")
+                            .and(com.tngtech.archunit.base.DescribedPredicate.not(
+                                    com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage(
+                                            allowed.toArray(String[]::new)))))
+                    .because("a capability may use the store, the runtime, outcome and the shared plumbing, not"
+                            + " the admin or the node assembly");
+            rule.check(ERRAND);
+        }
     }
 }

@@ -10,6 +10,7 @@ import dev.errand.event.Condition;
 import dev.errand.event.PrematureEvent;
 import dev.errand.event.Triggered;
 import dev.errand.event.WaitingTask;
+import dev.errand.internal.node.Nodes;
 import dev.errand.task.FailureCause;
 import dev.errand.task.TaskDefinition;
 import dev.errand.task.TaskState;
@@ -234,10 +235,10 @@ class EventContractTest extends ErrandTestSupport {
                         .expiresIn(Duration.ofMinutes(5))
                         .build())
                 .id();
-        assertThat(errand.expireOverdueTasks()).isZero();
+        assertThat(Nodes.of(errand).expireOverdueTasks()).isZero();
         clock.advance(Duration.ofMinutes(6));
-        assertThat(errand.expireOverdueTasks()).isEqualTo(1);
-        assertThat(errand.expireOverdueTasks()).isZero();
+        assertThat(Nodes.of(errand).expireOverdueTasks()).isEqualTo(1);
+        assertThat(Nodes.of(errand).expireOverdueTasks()).isZero();
         assertThat(task(errand, id).state()).isEqualTo(TaskState.FAILED);
         assertThat(task(errand, id).lastError()).contains("Expired").contains("deadline");
         assertThat(causes).singleElement().isInstanceOfSatisfying(FailureCause.Expired.class, expired -> {
@@ -263,7 +264,7 @@ class EventContractTest extends ErrandTestSupport {
                 .id();
         errand.triggerEvent("fast");
         clock.advance(Duration.ofMinutes(3));
-        assertThat(errand.expireOverdueTasks()).isEqualTo(1);
+        assertThat(Nodes.of(errand).expireOverdueTasks()).isEqualTo(1);
         assertThat(task(errand, id).lastError()).contains("condition 'slow'");
         assertThat(causes).singleElement().isInstanceOfSatisfying(FailureCause.Expired.class, expired -> {
             assertThat(expired.condition()).isEqualTo("slow");
@@ -280,7 +281,7 @@ class EventContractTest extends ErrandTestSupport {
                 .id();
         errand.triggerEvent("quick");
         clock.advance(Duration.ofMinutes(2));
-        assertThat(errand.expireOverdueTasks()).isZero();
+        assertThat(Nodes.of(errand).expireOverdueTasks()).isZero();
         assertThat(task(errand, id).state()).isEqualTo(TaskState.WAITING);
     }
 
@@ -307,7 +308,7 @@ class EventContractTest extends ErrandTestSupport {
         // Due for its retry and past its deadline: the poller must leave it alone.
         Thread.sleep(500);
         assertThat(attempts).hasValue(1);
-        assertThat(errand.expireOverdueTasks()).isEqualTo(1);
+        assertThat(Nodes.of(errand).expireOverdueTasks()).isEqualTo(1);
         assertThat(task(errand, id).state()).isEqualTo(TaskState.FAILED);
         assertThat(errorAttempts(task(errand, id))).hasSize(2);
         assertThat(causes).singleElement().isInstanceOf(FailureCause.Expired.class);
@@ -344,10 +345,10 @@ class EventContractTest extends ErrandTestSupport {
         // The running poller's claim may hold the row for a moment (MariaDB locks what its claim scans), and
         // rescue skips locked rows: sweep until the lost task is rescued.
         await().atMost(Duration.ofSeconds(10)).until(() -> {
-            errand.rescueExpiredLeases();
+            Nodes.of(errand).rescueExpiredLeases();
             return byTask.containsKey(lost);
         });
-        errand.expireOverdueTasks();
+        Nodes.of(errand).expireOverdueTasks();
         assertThat(byTask.get(thrown)).isInstanceOfSatisfying(FailureCause.HandlerFailed.class, failed -> {
             assertThat(failed.exceptionType()).isEqualTo(IllegalArgumentException.class.getName());
             assertThat(failed.message()).isEqualTo("bad order 1");

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.errand.Errand;
 import dev.errand.enqueue.TaskRequest;
+import dev.errand.internal.node.Nodes;
 import dev.errand.task.ExecutionMode;
 import dev.errand.task.TaskDefinition;
 import dev.errand.task.TaskState;
@@ -136,7 +137,7 @@ class ExecutionTimeoutContractTest extends ErrandTestSupport {
         await().atMost(Duration.ofSeconds(8))
                 .pollInterval(Duration.ofMillis(200))
                 .until(() -> {
-                    rescuer.rescueExpiredLeases();
+                    Nodes.of(rescuer).rescueExpiredLeases();
                     return task(rescuer, id).state() != TaskState.RUNNING;
                 });
         rescuer.start();

@@ -10,6 +10,7 @@ import dev.errand.enqueue.TaskRequest;
 import dev.errand.history.Attempt;
 import dev.errand.history.AttemptOutcome;
 import dev.errand.history.AttemptQuery;
+import dev.errand.internal.node.Nodes;
 import dev.errand.retry.RetryPolicy;
 import dev.errand.task.ExecutionMode;
 import dev.errand.task.Snooze;
@@ -140,8 +141,8 @@ class HistoryContractTest extends ErrandTestSupport {
                     + " lease_token = 42, lease_expires_at = " + database.nowSql() + " WHERE id = " + orphan);
         }
         clock.advance(Duration.ofMinutes(2));
-        assertThat(errand.rescueExpiredLeases()).isEqualTo(1);
-        assertThat(errand.expireOverdueTasks()).isEqualTo(1);
+        assertThat(Nodes.of(errand).rescueExpiredLeases()).isEqualTo(1);
+        assertThat(Nodes.of(errand).expireOverdueTasks()).isEqualTo(1);
 
         assertThat(errand.history().attempts(orphan)).singleElement().satisfies(attempt -> {
             assertThat(attempt.outcome()).isEqualTo(AttemptOutcome.RETRIED);

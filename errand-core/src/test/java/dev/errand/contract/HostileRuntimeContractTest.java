@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.errand.Errand;
 import dev.errand.enqueue.TaskRequest;
+import dev.errand.internal.node.Nodes;
 import dev.errand.retry.RetryPolicy;
 import dev.errand.task.ExecutionMode;
 import dev.errand.task.Snooze;
@@ -167,12 +168,12 @@ class HostileRuntimeContractTest extends ErrandTestSupport {
                             throw new AssertionError("callback asserted");
                         })
                         .build()));
-        assertThatCode(rescuer::rescueExpiredLeases).doesNotThrowAnyException();
+        assertThatCode(Nodes.of(rescuer)::rescueExpiredLeases).doesNotThrowAnyException();
         assertThat(task(rescuer, first).state()).isEqualTo(TaskState.FAILED);
         assertThat(task(rescuer, second).state()).isEqualTo(TaskState.FAILED);
         assertThat(task(rescuer, first).lastError()).contains("Failure callback failed", "callback asserted");
         assertThat(callbacks.get()).isGreaterThanOrEqualTo(3);
-        assertThat(rescuer.rescueExpiredLeases())
+        assertThat(Nodes.of(rescuer).rescueExpiredLeases())
                 .as("rescue still works, with nothing left")
                 .isZero();
     }

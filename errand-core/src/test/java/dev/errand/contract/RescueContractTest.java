@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.errand.Errand;
 import dev.errand.enqueue.TaskRequest;
+import dev.errand.internal.node.Nodes;
 import dev.errand.task.ExecutionMode;
 import dev.errand.task.LeaseExpiryAction;
 import dev.errand.task.Task;
@@ -88,9 +89,11 @@ class RescueContractTest extends ErrandTestSupport {
                                 (n, ctx) -> recordEffect(ctx.taskId(), "survivor-attempt-" + ctx.attempt()))
                         .mode(ExecutionMode.NON_TRANSACTIONAL)
                         .build()));
-        assertThat(survivor.rescueExpiredLeases()).as("lease still valid").isZero();
+        assertThat(Nodes.of(survivor).rescueExpiredLeases())
+                .as("lease still valid")
+                .isZero();
         clock.advance(Duration.ofHours(2));
-        assertThat(survivor.rescueExpiredLeases()).isEqualTo(1);
+        assertThat(Nodes.of(survivor).rescueExpiredLeases()).isEqualTo(1);
         Task rescued = task(survivor, id);
         assertThat(rescued.state()).isEqualTo(TaskState.PENDING);
         assertThat(rescued.lastError()).contains("Worker lost").contains("lost-node");
@@ -129,12 +132,12 @@ class RescueContractTest extends ErrandTestSupport {
                         .onFailure((failed, c) -> callbacks.incrementAndGet())
                         .build()));
         clock.advance(Duration.ofHours(2));
-        assertThat(survivor.rescueExpiredLeases()).isEqualTo(1);
+        assertThat(Nodes.of(survivor).rescueExpiredLeases()).isEqualTo(1);
         Task failed = task(survivor, id);
         assertThat(failed.state()).isEqualTo(TaskState.FAILED);
         assertThat(failed.lastError()).contains("Worker lost");
         assertThat(callbacks.get()).isEqualTo(1);
-        assertThat(survivor.rescueExpiredLeases()).isZero();
+        assertThat(Nodes.of(survivor).rescueExpiredLeases()).isZero();
         release.countDown();
     }
 
@@ -157,7 +160,7 @@ class RescueContractTest extends ErrandTestSupport {
                         .build()));
         clock.advance(Duration.ofHours(2));
         // The handler's transaction still holds the row lock: rescue skips it.
-        assertThat(other.rescueExpiredLeases()).isZero();
+        assertThat(Nodes.of(other).rescueExpiredLeases()).isZero();
         assertThat(task(other, id).state()).isEqualTo(TaskState.RUNNING);
         release.countDown();
         await().atMost(Duration.ofSeconds(10)).until(() -> taskRows() == 0);
@@ -202,8 +205,8 @@ class RescueContractTest extends ErrandTestSupport {
         clock.advance(Duration.ofMinutes(1));
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
-            Future<Integer> a = pool.submit(first::rescueExpiredLeases);
-            Future<Integer> b = pool.submit(second::rescueExpiredLeases);
+            Future<Integer> a = pool.submit(Nodes.of(first)::rescueExpiredLeases);
+            Future<Integer> b = pool.submit(Nodes.of(second)::rescueExpiredLeases);
             assertThat(a.get() + b.get()).isEqualTo(60);
         } finally {
             pool.shutdownNow();

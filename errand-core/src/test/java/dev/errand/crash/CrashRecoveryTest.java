@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.errand.Errand;
 import dev.errand.ErrandBuilder;
 import dev.errand.enqueue.TaskRequest;
+import dev.errand.internal.node.Nodes;
 import dev.errand.task.ExecutionMode;
 import dev.errand.task.Task;
 import dev.errand.task.TaskDefinition;
@@ -81,7 +82,7 @@ class CrashRecoveryTest extends ErrandTestSupport {
             await().atMost(Duration.ofSeconds(10))
                     .pollInterval(Duration.ofMillis(100))
                     .until(() -> databaseNow().isAfter(running.leaseExpiresAt()));
-            assertThat(other.rescueExpiredLeases())
+            assertThat(Nodes.of(other).rescueExpiredLeases())
                     .as("rescued while its worker still ran")
                     .isZero();
             assertThat(task(other, id).state()).isEqualTo(TaskState.RUNNING);

@@ -9,6 +9,7 @@ import dev.errand.ErrandBuilder;
 import dev.errand.batch.BatchProgress;
 import dev.errand.batch.EnqueuedBatch;
 import dev.errand.enqueue.TaskRequest;
+import dev.errand.internal.node.Nodes;
 import dev.errand.process.ProcessInfo;
 import dev.errand.process.ProcessRequest;
 import dev.errand.process.ProcessState;
@@ -127,7 +128,7 @@ class H2FileCrashTest {
                             e);
                 }
                 Thread.sleep(1_000); // the point: a second callback, if one were due, would fire in this time
-                rescuer.sweepBatches();
+                Nodes.of(rescuer).sweepBatches();
                 System.out.println("[h2-file-crash] H2 " + org.h2.engine.Constants.FULL_VERSION + ", "
                         + (FAST_MEMBERS ? "2 ms members: " : "slow members: ") + TASKS + " batch tasks and " + DIAMONDS
                         + " diamonds finished " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.errand.Errand;
 import dev.errand.batch.BatchProgress;
 import dev.errand.batch.EnqueuedBatch;
+import dev.errand.internal.node.Nodes;
 import dev.errand.testing.ErrandTestSupport;
 import dev.errand.testing.Target;
 import dev.errand.testing.Targets;
@@ -93,7 +94,7 @@ class WorkflowCrashTest extends ErrandTestSupport {
                             && effectsNamed("callback success") >= 1
                             && taskRows() == 0);
             Thread.sleep(1_000); // the point: a second callback, if one were due, would fire in this time
-            rescuer.sweepBatches();
+            Nodes.of(rescuer).sweepBatches();
         } finally {
             children.forEach(CrashChild::destroy);
         }

@@ -9,6 +9,7 @@ import dev.errand.batch.BatchProgress;
 import dev.errand.batch.BatchRequest;
 import dev.errand.batch.EnqueuedBatch;
 import dev.errand.enqueue.TaskRequest;
+import dev.errand.internal.node.Nodes;
 import dev.errand.task.ExecutionMode;
 import dev.errand.task.TaskDefinition;
 import dev.errand.task.TaskKind;
@@ -97,7 +98,7 @@ class BatchAdminActionsTest extends ErrandTestSupport {
 
     /** Waits a moment and sweeps, so that a callback due twice would have fired twice. */
     private void settle(Errand errand) throws InterruptedException {
-        errand.sweepBatches();
+        Nodes.of(errand).sweepBatches();
         Thread.sleep(300);
     }
 

@@ -9,6 +9,7 @@ import dev.errand.batch.BatchProgress;
 import dev.errand.batch.BatchRequest;
 import dev.errand.batch.EnqueuedBatch;
 import dev.errand.enqueue.TaskRequest;
+import dev.errand.internal.node.Nodes;
 import dev.errand.spi.TaskListener;
 import dev.errand.task.ExecutionMode;
 import dev.errand.task.TaskDefinition;
@@ -137,7 +138,7 @@ class BatchContentionTest extends ErrandTestSupport {
                 .until(() -> effects("callback complete") == 1 && effects("callback success") == 1 && taskRows() == 0);
         double seconds = (System.nanoTime() - started) / 1e9;
         for (Errand node : nodes) {
-            node.sweepBatches();
+            Nodes.of(node).sweepBatches();
         }
         Thread.sleep(500); // the point: a second callback, if any, would fire in this time
 

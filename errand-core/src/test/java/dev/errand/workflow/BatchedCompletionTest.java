@@ -9,6 +9,7 @@ import dev.errand.batch.BatchProgress;
 import dev.errand.batch.BatchRequest;
 import dev.errand.batch.EnqueuedBatch;
 import dev.errand.enqueue.TaskRequest;
+import dev.errand.internal.node.Nodes;
 import dev.errand.task.ExecutionMode;
 import dev.errand.task.TaskDefinition;
 import dev.errand.task.TaskKind;
@@ -93,7 +94,7 @@ class BatchedCompletionTest extends ErrandTestSupport {
         assertThat(progress.failed() + progress.cancelled()).isZero();
         assertThat(handled.get()).isGreaterThanOrEqualTo(MEMBERS + MEMBERS / 4);
         for (Errand node : nodes) {
-            node.sweepBatches();
+            Nodes.of(node).sweepBatches();
         }
         Thread.sleep(500); // the point: a second callback, if any, would fire in this time
         assertThat(complete.get()).isEqualTo(1);

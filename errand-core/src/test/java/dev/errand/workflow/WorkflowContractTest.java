@@ -11,6 +11,7 @@ import dev.errand.batch.BatchProgress;
 import dev.errand.batch.BatchRequest;
 import dev.errand.batch.EnqueuedBatch;
 import dev.errand.enqueue.TaskRequest;
+import dev.errand.internal.node.Nodes;
 import dev.errand.task.ExecutionMode;
 import dev.errand.task.TaskDefinition;
 import dev.errand.task.TaskState;
@@ -175,7 +176,7 @@ class WorkflowContractTest extends ErrandTestSupport {
         assertThat(progress.succeeded()).isEqualTo(40);
         assertThat(progress.pending()).isZero();
         assertThat(progress.isFinished()).isTrue();
-        errand.sweepBatches();
+        Nodes.of(errand).sweepBatches();
         Thread.sleep(300); // the point: a second callback, if any, would fire in this time
         assertThat(ran).filteredOn(line -> line.startsWith("complete-")).hasSize(1);
         assertThat(ran).filteredOn(line -> line.startsWith("failure-")).isEmpty();
@@ -204,7 +205,7 @@ class WorkflowContractTest extends ErrandTestSupport {
                             + tasksIn(TaskState.FAILED));
             throw e;
         }
-        errand.sweepBatches();
+        Nodes.of(errand).sweepBatches();
         Thread.sleep(300); // the point: a second callback, if any, would fire in this time
         assertThat(ran).filteredOn("failure"::equals).hasSize(1);
         assertThat(ran).doesNotContain("success");
@@ -257,8 +258,8 @@ class WorkflowContractTest extends ErrandTestSupport {
         one.start();
         two.start();
         await().atMost(WAIT).until(() -> ran.contains("complete"));
-        one.sweepBatches();
-        two.sweepBatches();
+        Nodes.of(one).sweepBatches();
+        Nodes.of(two).sweepBatches();
         Thread.sleep(300); // the point: a second callback, if any, would fire in this time
         assertThat(ran).filteredOn("complete"::equals).hasSize(1);
         assertThat(errand(one).progress(batch.id()).orElseThrow().succeeded()).isEqualTo(300);

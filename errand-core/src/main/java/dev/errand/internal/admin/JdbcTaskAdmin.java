@@ -9,6 +9,7 @@ import dev.errand.admin.TaskQuery;
 import dev.errand.config.TimeLimits;
 import dev.errand.enqueue.TaskRequest;
 import dev.errand.error.ErrandException;
+import dev.errand.internal.engine.Stores;
 import dev.errand.internal.process.ProcessRegistry;
 import dev.errand.internal.store.FinishedTasks;
 import dev.errand.internal.store.Jdbc;
@@ -31,14 +32,18 @@ public final class JdbcTaskAdmin implements TaskAdmin {
     private static final int DELETE_ATTEMPTS = 5;
 
     private final Storage storage;
+    private final Stores stores;
     private final TaskQueries queries;
+    private final FinishedTasks finishedTasks;
     private final Finisher finisher;
 
-    /** Creates the admin API on a node's storage. */
-    public JdbcTaskAdmin(Storage storage) {
-        this.storage = storage;
-        this.queries = new TaskQueries(storage.dialect(), storage.tasks().table());
-        this.finisher = new Finisher(storage);
+    /** Creates the admin API on a node's stores, the task queries and the pruning statements. */
+    public JdbcTaskAdmin(Stores stores, TaskQueries queries, FinishedTasks finishedTasks) {
+        this.storage = stores.storage();
+        this.stores = stores;
+        this.queries = queries;
+        this.finishedTasks = finishedTasks;
+        this.finisher = stores.finisher();
     }
 
     @Override
@@ -48,12 +53,12 @@ public final class JdbcTaskAdmin implements TaskAdmin {
                 "chain",
                 c -> queries.find(c, id).isEmpty()
                         ? java.util.List.<Long>of()
-                        : storage.workflows().chain(c, id));
+                        : stores.workflows().chain(c, id));
     }
 
     /** Moves the workflow on after an operator cancelled a task that had not started. */
     private void cancelled(java.sql.Connection c, long id) throws SQLException {
-        Optional<dev.errand.spi.ClaimedTask.Links> links = storage.workflows().links(c, id);
+        Optional<dev.errand.spi.ClaimedTask.Links> links = stores.workflows().links(c, id);
         if (links.isPresent() && !links.get().isNone()) {
             finisher.finished(c, java.util.List.of(new Finisher.Finished(id, links.get())), TaskState.CANCELLED);
         }
@@ -87,7 +92,7 @@ public final class JdbcTaskAdmin implements TaskAdmin {
             boolean cancelled = queries.cancel(c, id, storage.offsetMicros());
             if (cancelled) {
                 // A cancelled task waits for nothing: its conditions must not absorb a later trigger.
-                storage.events().forgetConditions(c, id);
+                stores.events().forgetConditions(c, id);
                 cancelled(c, id);
             }
             return cancelled;
@@ -101,7 +106,7 @@ public final class JdbcTaskAdmin implements TaskAdmin {
             refuseProcessAnalysis(c, id, "cancelling");
             Cancellation cancellation = storage.cancels().cancel(c, id, storage.offsetMicros());
             if (cancellation == Cancellation.CANCELLED) {
-                storage.events().forgetConditions(c, id);
+                stores.events().forgetConditions(c, id);
                 cancelled(c, id);
             }
             return cancellation;
@@ -122,7 +127,7 @@ public final class JdbcTaskAdmin implements TaskAdmin {
                 return false;
             }
             Optional<dev.errand.spi.ClaimedTask.Links> links =
-                    storage.workflows().links(c, id);
+                    stores.workflows().links(c, id);
             if (links.isPresent()) {
                 finisher.reopened(c, links.get(), was);
             }
@@ -146,7 +151,7 @@ public final class JdbcTaskAdmin implements TaskAdmin {
             for (int attempt = 0; attempt < DELETE_ATTEMPTS; attempt++) {
                 Optional<Task> task = queries.find(c, id);
                 Optional<dev.errand.spi.ClaimedTask.Links> links =
-                        storage.workflows().links(c, id);
+                        stores.workflows().links(c, id);
                 if (task.isEmpty() || links.isEmpty()) {
                     return false;
                 }
@@ -154,7 +159,7 @@ public final class JdbcTaskAdmin implements TaskAdmin {
                 if (!queries.deleteIn(c, id, state)) {
                     continue;
                 }
-                storage.events().forgetConditions(c, id);
+                stores.events().forgetConditions(c, id);
                 if (isUnfinished(state) && !links.get().isNone()) {
                     // An unfinished task that is deleted never ends by itself (a running attempt finds its row
                     // gone and writes nothing): it counts as cancelled in its batch, and its dependents follow
@@ -182,11 +187,10 @@ public final class JdbcTaskAdmin implements TaskAdmin {
         }
         TimeLimits.requireDuration("olderThan", olderThan);
         try {
-            return new FinishedTasks(storage.dialect(), storage.tasks().table())
-                    .prune(
-                            storage.transactions(),
-                            new FinishedTasks.Selection(state, Micros.ofAge(olderThan), null, Set.of()),
-                            storage.offsetMicros());
+            return finishedTasks.prune(
+                    storage.transactions(),
+                    new FinishedTasks.Selection(state, Micros.ofAge(olderThan), null, Set.of()),
+                    storage.offsetMicros());
         } catch (SQLException e) {
             throw new ErrandException("admin pruneFinished", e);
         }

@@ -1,6 +1,5 @@
 package dev.errand.internal.cluster;
 
-import dev.errand.internal.store.ClusterStore;
 import dev.errand.internal.store.Micros;
 import dev.errand.internal.store.Storage;
 import java.sql.Connection;

@@ -1,10 +1,9 @@
 package dev.errand.internal.cluster;
 
 import dev.errand.config.ErrandSettings;
-import dev.errand.internal.engine.Outage;
-import dev.errand.internal.store.ClusterStore;
-import dev.errand.internal.store.ClusterStore.CommandRow;
-import dev.errand.internal.store.ClusterStore.ControlRow;
+import dev.errand.internal.cluster.ClusterStore.CommandRow;
+import dev.errand.internal.cluster.ClusterStore.ControlRow;
+import dev.errand.internal.runtime.Outage;
 import dev.errand.internal.store.Micros;
 import dev.errand.internal.store.Storage;
 import dev.errand.internal.wakeup.QueueSignal;
@@ -118,24 +117,46 @@ public final class NodeAgent {
     });
 
     /**
+     * What the agent's thread does, each built once by the node.
+     *
+     * @param registry this node's row in the registry
+     * @param leadership the leader lease
+     * @param deadNodes the leader's dead-node sweep
+     * @param pins the leader's pin sweep
+     */
+    public record Parts(NodeRegistry registry, Leadership leadership, DeadNodeSweep deadNodes, PinSweep pins) {
+
+        /** Builds the parts on the node's storage, cluster statements, settings and pin policies. */
+        public static Parts of(
+                Storage storage, ClusterStore store, ErrandSettings settings, Map<String, PinPolicy> pinPolicies) {
+            Duration timeout = settings.cluster().deadNodeTimeout();
+            return new Parts(
+                    new NodeRegistry(storage, store, settings),
+                    new Leadership(storage, store, settings.nodeId(), timeout),
+                    new DeadNodeSweep(storage, store, timeout, settings.nodeId()),
+                    new PinSweep(storage, store, timeout, pinPolicies));
+        }
+    }
+
+    /**
      * Creates the agent of a node.
      *
      * @param storage the node's storage
+     * @param store the cluster tables' statements
      * @param settings the node's settings
      * @param commandSignal the signal that command notifications fire
-     * @param pinPolicies the pin policy of each kind this node registered
+     * @param parts the registry, the leader lease and the leader's sweeps
      */
     public NodeAgent(
-            Storage storage, ErrandSettings settings, QueueSignal commandSignal, Map<String, PinPolicy> pinPolicies) {
+            Storage storage, ClusterStore store, ErrandSettings settings, QueueSignal commandSignal, Parts parts) {
         this.storage = storage;
-        this.store = new ClusterStore(storage.dialect(), settings.tablePrefix().value());
+        this.store = store;
         this.settings = settings;
-        this.registry = new NodeRegistry(storage, store, settings);
-        this.leadership = new Leadership(
-                storage, store, settings.nodeId(), settings.cluster().deadNodeTimeout());
-        this.deadNodes = new DeadNodeSweep(storage, store, settings.cluster().deadNodeTimeout(), settings.nodeId());
+        this.registry = parts.registry();
+        this.leadership = parts.leadership();
+        this.deadNodes = parts.deadNodes();
         this.commandSignal = commandSignal;
-        this.pins = new PinSweep(storage, store, settings.cluster().deadNodeTimeout(), pinPolicies);
+        this.pins = parts.pins();
     }
 
     /** The statements on the cluster tables, for the admin API. */

@@ -1,8 +1,7 @@
 package dev.errand.internal.cluster;
 
 import dev.errand.config.ErrandSettings;
-import dev.errand.internal.store.ClusterStore;
-import dev.errand.internal.store.ClusterStore.NodeRow;
+import dev.errand.internal.cluster.ClusterStore.NodeRow;
 import dev.errand.internal.store.Storage;
 import java.net.InetAddress;
 import java.sql.Connection;

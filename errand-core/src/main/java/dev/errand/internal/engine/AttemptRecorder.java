@@ -2,8 +2,9 @@ package dev.errand.internal.engine;
 
 import dev.errand.history.Attempt;
 import dev.errand.history.AttemptOutcome;
+import dev.errand.internal.history.AttemptHistory;
+import dev.errand.internal.history.AttemptRow;
 import dev.errand.internal.outcome.Ending;
-import dev.errand.internal.store.AttemptRow;
 import dev.errand.internal.store.Storage;
 import dev.errand.spi.ClaimedTask;
 import dev.errand.task.FailureCause;
@@ -21,22 +22,23 @@ final class AttemptRecorder {
     private static final int MAX_MESSAGE = 4_000;
 
     private final Storage storage;
+    private final AttemptHistory attempts;
     private final int stackTraceLimit;
 
-    AttemptRecorder(Storage storage, int stackTraceLimit) {
+    AttemptRecorder(Storage storage, AttemptHistory attempts, int stackTraceLimit) {
         this.storage = storage;
+        this.attempts = attempts;
         this.stackTraceLimit = stackTraceLimit;
     }
 
     /** Records an attempt's end on {@code c}; {@code cause} is null for a success or a snooze. */
     void record(Connection c, ClaimedTask task, AttemptOutcome outcome, Ended ended, FailureCause cause)
             throws SQLException {
-        if (storage.attempts().enabled()) {
-            storage.attempts()
-                    .record(
-                            c,
-                            new AttemptRow(task, outcome, ended.durationMicros(), error(cause), ended.logs()),
-                            storage.offsetMicros());
+        if (attempts.enabled()) {
+            attempts.record(
+                    c,
+                    new AttemptRow(task, outcome, ended.durationMicros(), error(cause), ended.logs()),
+                    storage.offsetMicros());
         }
     }
 

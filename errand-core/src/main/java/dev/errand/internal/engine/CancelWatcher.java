@@ -21,13 +21,15 @@ final class CancelWatcher {
     private static final Logger log = LoggerFactory.getLogger(CancelWatcher.class);
 
     private final Storage storage;
+    private final Stores stores;
     private final RunningAttempts running;
     private final Finisher finisher;
 
-    CancelWatcher(Storage storage, RunningAttempts running) {
-        this.storage = storage;
+    CancelWatcher(Stores stores, RunningAttempts running) {
+        this.storage = stores.storage();
+        this.stores = stores;
         this.running = running;
-        this.finisher = new Finisher(storage);
+        this.finisher = stores.finisher();
     }
 
     /** Reads the requests of this node's running attempts and delivers them. */
@@ -54,7 +56,7 @@ final class CancelWatcher {
                 int count = storage.cancels().settle(c, storage.offsetMicros());
                 List<Finisher.Finished> linked = new ArrayList<>();
                 for (long id : ids) {
-                    storage.workflows()
+                    stores.workflows()
                             .links(c, id)
                             .filter(links -> !links.isNone())
                             .ifPresent(links -> linked.add(new Finisher.Finished(id, links)));

@@ -1,8 +1,9 @@
 package dev.errand.internal.engine;
 
 import dev.errand.history.AttemptOutcome;
+import dev.errand.internal.history.AttemptRow;
 import dev.errand.internal.outcome.ErrorMessages;
-import dev.errand.internal.store.AttemptRow;
+import dev.errand.internal.runtime.Problems;
 import dev.errand.internal.store.NewTask;
 import dev.errand.internal.store.Storage;
 import dev.errand.internal.workflow.Finisher;
@@ -49,6 +50,7 @@ final class Completer {
     }
 
     private final Storage storage;
+    private final Stores stores;
     private final Batching batching;
     private final LeaseKeeper leases;
     private final Observers observers;
@@ -59,13 +61,14 @@ final class Completer {
     private volatile boolean running = true;
     private int failedFlushesInARow;
 
-    Completer(Storage storage, Batching batching, LeaseKeeper leases, Observers observers, Problems problems) {
-        this.storage = storage;
+    Completer(Stores stores, Batching batching, LeaseKeeper leases, Observers observers, Problems problems) {
+        this.storage = stores.storage();
+        this.stores = stores;
         this.batching = batching;
         this.leases = leases;
         this.observers = observers;
         this.problems = problems;
-        this.finisher = new Finisher(storage);
+        this.finisher = stores.finisher();
         this.thread = new Thread(this::loop);
         this.thread.setDaemon(true);
     }
@@ -136,9 +139,9 @@ final class Completer {
             // With history on, its rows go in the same transaction: no commit of their own.
             int completed = linked
                     ? storage.transactions().run("complete", c -> completeLinked(c, batch, ids, tokens))
-                    : storage.attempts().enabled()
+                    : stores.attempts().enabled()
                             ? storage.transactions().run("complete", c -> {
-                                storage.attempts().recordAll(c, successes(batch), storage.offsetMicros());
+                                stores.attempts().recordAll(c, successes(batch), storage.offsetMicros());
                                 return storage.tasks().succeedAll(c, ids, tokens, storage.offsetMicros());
                             })
                             : storage.transactions().runStatement("complete", c -> storage.tasks()
@@ -205,8 +208,8 @@ final class Completer {
                 }
             }
         }
-        if (storage.attempts().enabled()) {
-            storage.attempts().recordAll(c, successes(batch), storage.offsetMicros());
+        if (stores.attempts().enabled()) {
+            stores.attempts().recordAll(c, successes(batch), storage.offsetMicros());
         }
         List<ClaimedTask> live;
         int completed;
@@ -222,7 +225,7 @@ final class Completer {
         } else {
             // No RETURNING on an UPDATE or DELETE here: lock first to learn which of them this flush completes,
             // then their dependents, before any write (see Finisher.lockAhead; PostgreSQL needs neither).
-            live = storage.workflows().lockRunning(c, linked);
+            live = stores.workflows().lockRunning(c, linked);
             finisher.lockAhead(c, live);
             completed = storage.tasks().succeedAll(c, ids, tokens, storage.offsetMicros());
         }

@@ -2,8 +2,11 @@ package dev.errand.internal.engine;
 
 import dev.errand.config.ErrandSettings;
 import dev.errand.config.TimeLimits;
+import dev.errand.internal.cluster.ClusterStore;
 import dev.errand.internal.outcome.OutcomePolicy;
-import dev.errand.internal.store.ClusterStore;
+import dev.errand.internal.runtime.Duty;
+import dev.errand.internal.runtime.Problems;
+import dev.errand.internal.store.Expirations;
 import dev.errand.internal.store.Storage;
 import dev.errand.internal.wakeup.WakeUps;
 import dev.errand.node.NodeHealth;
@@ -19,17 +22,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The running side of one node: a {@link QueueWorker} per queue, the batched completer, a heartbeat
- * thread, and a maintenance thread for rescue, expiry and batch callbacks. It wires each service with
- * what that service needs and nothing more. Schedule firing and pruning are the leader's chores
- * ({@code dev.errand.internal.chores.LeaderChores}), not the engine's.
+ * The running side of one node: a {@link QueueWorker} per queue, the batched completer and the leases. It
+ * wires each service with what that service needs and nothing more. Its periodic work (the lease heartbeat,
+ * cancel delivery, rescue, expiry, cancel settling, batch callbacks) is a list of {@link #duties()} that the
+ * node's {@code DutyHost} runs while the engine runs.
  */
 public final class Engine {
 
@@ -38,31 +40,25 @@ public final class Engine {
     /**
      * What the engine is built from.
      *
-     * @param storage the task table and the transactions
+     * @param stores the task table, the transactions and the statements a task's path touches beside it
      * @param kinds the kinds this node runs
      * @param claimStrategy how pollers claim
      * @param settings the node's settings
      * @param listener the application's listeners, as one
      */
     public record Parts(
-            Storage storage,
-            Kinds kinds,
-            ClaimStrategy claimStrategy,
-            ErrandSettings settings,
-            TaskListener listener) {}
+            Stores stores, Kinds kinds, ClaimStrategy claimStrategy, ErrandSettings settings, TaskListener listener) {}
 
     private final Storage storage;
     private final ErrandSettings settings;
     private final EngineStats stats;
     private final Problems problems = new Problems();
-    private final RepeatingJobs jobs = new RepeatingJobs(problems);
     private final LeaseKeeper leases;
     private final Completer completer;
     private final Claimer claimer;
     private final TaskRunner runner;
     private final Rescuer rescuer;
     private final Expirer expirer;
-    private final PinFailer pinFailer;
     private final dev.errand.internal.workflow.BatchSweeper batches;
     private final CancelWatcher cancels;
     private final List<QueueWorker> workers = new CopyOnWriteArrayList<>();
@@ -72,42 +68,56 @@ public final class Engine {
     private Map<String, ClusterStore.ControlRow> controls = Map.of();
     private WakeUps wakeUps;
     private boolean stopping;
-    private ScheduledExecutorService heartbeats;
-    private ScheduledExecutorService maintenance;
 
     /** Wires the engine; nothing runs until {@link #start(WakeUps)}. */
     public Engine(Parts parts) {
-        this.storage = parts.storage();
+        Stores stores = parts.stores();
+        this.storage = stores.storage();
         this.settings = parts.settings();
         this.stats = new EngineStats(storage.transactions()::lockConflictRetries);
         Observers observers = new Observers(stats, parts.listener());
         this.leases = new LeaseKeeper(storage, settings.nodeId());
         this.completer = new Completer(
-                storage,
+                stores,
                 new Completer.Batching(settings.completionFlushInterval(), settings.completionBatchSize()),
                 leases,
                 observers,
                 problems);
         OutcomeWriter writer = new OutcomeWriter(
-                storage,
+                stores,
                 new ErrorTexts(parts.kinds().codec(), settings.nodeId()),
                 observers,
                 parts.kinds().codec(),
-                new AttemptRecorder(storage, settings.historyStackTraceLimit()));
+                new AttemptRecorder(storage, stores.attempts(), settings.historyStackTraceLimit()));
         Settler settler = new Settler(
-                new OutcomePolicy(() -> ThreadLocalRandom.current().nextDouble()),
-                writer,
-                parts.kinds(),
-                leases,
-                completer);
+                new OutcomePolicy(() -> ThreadLocalRandom.current().nextDouble()), writer, parts.kinds(), leases);
         this.claimer = new Claimer(storage, parts.claimStrategy(), leases, observers);
         RunningAttempts running = new RunningAttempts();
-        this.runner = new TaskRunner(parts.kinds(), storage, settler, observers, running);
-        this.cancels = new CancelWatcher(storage, running);
+        this.runner = new TaskRunner(
+                parts.kinds(), stores, new TaskRunner.Enders(settler, leases, completer, writer), observers, running);
+        this.cancels = new CancelWatcher(stores, running);
         this.rescuer = new Rescuer(storage, parts.kinds(), settler, observers);
-        this.expirer = new Expirer(storage, settings.tablePrefix(), parts.kinds(), writer);
-        this.pinFailer = new PinFailer(storage, settings.tablePrefix(), parts.kinds(), writer);
-        this.batches = new dev.errand.internal.workflow.BatchSweeper(storage);
+        this.expirer =
+                new Expirer(stores, new Expirations(storage.dialect(), settings.tablePrefix()), parts.kinds(), writer);
+        this.batches = new dev.errand.internal.workflow.BatchSweeper(storage, stores.workflows(), stores.finisher());
+    }
+
+    /**
+     * The duties of a processing node, bound to this engine's services, for the node's {@code DutyHost} to run
+     * while the engine runs: the lease heartbeat and cancel delivery on a thread of their own (a slow rescue
+     * sweep, which runs failure callbacks, must never delay them long enough for this node's own leases to
+     * expire), and the sweeps that recover what a crash or a race left, on the maintenance thread.
+     */
+    public List<Duty> duties() {
+        Duration beat = settings.heartbeatInterval();
+        Duration sweep = settings.rescueInterval();
+        return List.of(
+                new Duty("heartbeat", beat, Duty.Scope.EVERY_NODE, "heartbeat", leases::heartbeat),
+                new Duty("cancel delivery", beat, Duty.Scope.EVERY_NODE, "heartbeat", cancels::deliver),
+                new Duty("rescue", sweep, Duty.Scope.EVERY_NODE, "maintenance", rescuer::sweep),
+                new Duty("cancel settling", sweep, Duty.Scope.EVERY_NODE, "maintenance", cancels::settle),
+                new Duty("expiry", sweep, Duty.Scope.EVERY_NODE, "maintenance", expirer::sweep),
+                new Duty("batch callbacks", sweep, Duty.Scope.EVERY_NODE, "maintenance", batches::sweep));
     }
 
     /** What this engine has done so far. */
@@ -143,16 +153,6 @@ public final class Engine {
         this.controls = byQueue(queueControls);
         String threads = settings.threadNamePrefix();
         completer.start(threads);
-        // Heartbeats get a thread of their own: a slow rescue sweep (it runs failure callbacks) must
-        // never delay them long enough for this node's own leases to expire.
-        heartbeats = RepeatingJobs.singleThread(threads + "heartbeat");
-        maintenance = RepeatingJobs.singleThread(threads + "maintenance");
-        jobs.every(heartbeats, "heartbeat", settings.heartbeatInterval(), leases::heartbeat);
-        jobs.every(heartbeats, "cancel delivery", settings.heartbeatInterval(), cancels::deliver);
-        jobs.every(maintenance, "rescue", settings.rescueInterval(), rescuer::sweep);
-        jobs.every(maintenance, "cancel settling", settings.rescueInterval(), cancels::settle);
-        jobs.every(maintenance, "expiry", settings.rescueInterval(), expirer::sweep);
-        jobs.every(maintenance, "batch callbacks", settings.rescueInterval(), batches::sweep);
         settings.queues().keySet().forEach(queue -> workers.add(startWorker(queue)));
         log.info("Errand engine started on node {} with queues {}", settings.nodeId(), settings.queues());
     }
@@ -241,7 +241,7 @@ public final class Engine {
      * @return whether this node failed it (false when it was claimed or changed meanwhile)
      */
     public boolean failPinned(ClaimedTask task, FailureCause.PinnedNodeAbsent cause) {
-        return pinFailer.fail(task, cause);
+        return expirer.failPinned(task, cause);
     }
 
     /** Runs one sweep of batch callbacks now; returns how many batches it checked. */
@@ -256,7 +256,7 @@ public final class Engine {
 
     /**
      * Stops gracefully: stop claiming, release claimed tasks that have not started, wait for running
-     * tasks up to {@code timeout}, flush completions, then stop the background jobs.
+     * tasks up to {@code timeout}, flush completions. The node stops the engine's duties after it.
      *
      * @return true if every running task finished within the timeout
      */
@@ -280,10 +280,6 @@ public final class Engine {
             finished &= worker.awaitRunning(deadline);
         }
         completer.stop(Math.max(1_000, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
-        if (heartbeats != null) {
-            heartbeats.shutdownNow();
-            maintenance.shutdownNow();
-        }
         log.info("Errand engine stopped on node {} ({})", settings.nodeId(), stats);
         return finished;
     }

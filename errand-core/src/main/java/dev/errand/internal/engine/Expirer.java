@@ -1,9 +1,9 @@
 package dev.errand.internal.engine;
 
-import dev.errand.config.TablePrefix;
 import dev.errand.history.AttemptOutcome;
 import dev.errand.internal.store.Expirations;
 import dev.errand.internal.store.Storage;
+import dev.errand.spi.ClaimedTask;
 import dev.errand.task.FailureCause;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -12,7 +12,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Fails the tasks whose deadline passed before they ran: pending and waiting tasks past their own
+ * Fails tasks that never ran, for a reason: their deadline passed, or the node they are pinned to stayed away
+ * longer than their kind's pin policy allows. Both go the same way: a statement guarded on the task still
+ * being pending (or waiting), so that a node that claims it meanwhile wins and only one node fails it, the
+ * kind's failure callback, the attempt history, and the batch or workflow it belongs to moved on in the same
+ * transaction.
+ *
+ * <p>The expiry sweep fails the tasks whose deadline passed before they ran: pending and waiting tasks past their own
  * deadline, and waiting tasks past the deadline of a condition still open. Each is failed in its own
  * transaction with its kind's failure callback, by a statement guarded on the task still being pending or
  * waiting, so that when several nodes sweep at once only one fails each task and runs its callback.
@@ -25,13 +31,15 @@ final class Expirer {
     private static final int MAX_PER_SWEEP = 1_000;
 
     private final Storage storage;
+    private final Stores stores;
     private final Expirations expirations;
     private final Kinds kinds;
     private final OutcomeWriter writer;
 
-    Expirer(Storage storage, TablePrefix tables, Kinds kinds, OutcomeWriter writer) {
-        this.storage = storage;
-        this.expirations = new Expirations(storage.dialect(), tables);
+    Expirer(Stores stores, Expirations expirations, Kinds kinds, OutcomeWriter writer) {
+        this.storage = stores.storage();
+        this.stores = stores;
+        this.expirations = expirations;
         this.kinds = kinds;
         this.writer = writer;
     }
@@ -67,6 +75,16 @@ final class Expirer {
         return expired;
     }
 
+    /** Fails a pending task whose pinned node stayed away; returns whether this node failed it. */
+    boolean failPinned(ClaimedTask task, FailureCause.PinnedNodeAbsent cause) {
+        return writer.failBeforeRun(
+                task,
+                kinds.of(task),
+                cause,
+                AttemptOutcome.NODE_ABSENT,
+                (c, error) -> expirations.failBeforeRun(c, task.id(), error, storage.offsetMicros()));
+    }
+
     private boolean expire(Expirations.Expiring expiring) {
         long id = expiring.task().id();
         FailureCause.Expired cause = new FailureCause.Expired(expiring.deadline(), expiring.condition());
@@ -75,7 +93,7 @@ final class Expirer {
                     if (!expirations.failBeforeRun(c, id, error, storage.offsetMicros())) {
                         return false;
                     }
-                    storage.events().forgetConditions(c, id);
+                    stores.events().forgetConditions(c, id);
                     return true;
                 });
     }

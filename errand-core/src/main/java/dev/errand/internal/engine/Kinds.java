@@ -1,6 +1,7 @@
 package dev.errand.internal.engine;
 
 import dev.errand.config.ErrandSettings;
+import dev.errand.internal.enqueue.Requests;
 import dev.errand.internal.outcome.AttemptFacts;
 import dev.errand.retry.RetryPolicy;
 import dev.errand.spi.ClaimedTask;
@@ -21,6 +22,7 @@ public final class Kinds {
     private final PayloadCodec codec;
     private final ErrandSettings settings;
     private final RetryPolicy unknownKindRetries;
+    private final Requests requests;
 
     /** Resolves the definitions against the settings' defaults. */
     public Kinds(Map<String, TaskDefinition<?>> definitions, PayloadCodec codec, ErrandSettings settings) {
@@ -28,6 +30,7 @@ public final class Kinds {
         this.codec = codec;
         this.settings = settings;
         this.unknownKindRetries = RetryPolicy.fixed(settings.unknownKindRetryDelay());
+        this.requests = new Requests(settings, this.definitions, codec);
         definitions.forEach((name, definition) -> kinds.put(
                 name,
                 new RegisteredKind(
@@ -39,6 +42,11 @@ public final class Kinds {
     /** The kind of a task, or {@code null} if this node has no handler for it. */
     RegisteredKind of(ClaimedTask task) {
         return kinds.get(task.kind());
+    }
+
+    /** Turns requests for these kinds into rows: one for the node, shared by every enqueuer. */
+    public Requests requests() {
+        return requests;
     }
 
     /** The codec. */

@@ -1,5 +1,6 @@
 package dev.errand.internal.engine;
 
+import dev.errand.internal.runtime.Outage;
 import dev.errand.internal.store.Storage;
 import java.sql.SQLException;
 import java.time.Duration;

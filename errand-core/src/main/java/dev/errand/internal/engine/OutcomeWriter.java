@@ -4,6 +4,7 @@ import dev.errand.history.AttemptOutcome;
 import dev.errand.internal.outcome.Decision;
 import dev.errand.internal.outcome.Ending;
 import dev.errand.internal.outcome.ErrorMessages;
+import dev.errand.internal.runtime.Outage;
 import dev.errand.internal.store.AttemptError;
 import dev.errand.internal.store.Storage;
 import dev.errand.internal.store.TaskStore;
@@ -32,6 +33,7 @@ final class OutcomeWriter {
     private static final Logger log = LoggerFactory.getLogger(OutcomeWriter.class);
 
     private final Storage storage;
+    private final Stores stores;
     private final ErrorTexts errors;
     private final Observers observers;
     private final PayloadCodec codec;
@@ -49,14 +51,14 @@ final class OutcomeWriter {
     /** The end of an expiry: no handler ran. */
     private static final Ended NO_RUN = new Ended(null, null, null);
 
-    OutcomeWriter(
-            Storage storage, ErrorTexts errors, Observers observers, PayloadCodec codec, AttemptRecorder history) {
-        this.storage = storage;
+    OutcomeWriter(Stores stores, ErrorTexts errors, Observers observers, PayloadCodec codec, AttemptRecorder history) {
+        this.storage = stores.storage();
+        this.stores = stores;
         this.errors = errors;
         this.observers = observers;
         this.codec = codec;
         this.history = history;
-        this.finisher = new Finisher(storage);
+        this.finisher = stores.finisher();
     }
 
     /** Moves the workflow on after a task ended for good other than by success, on its transaction. */

@@ -1,5 +1,6 @@
 package dev.errand.internal.engine;
 
+import dev.errand.internal.runtime.Problems;
 import dev.errand.internal.store.Micros;
 import dev.errand.internal.wakeup.QueueSignal;
 import dev.errand.spi.ClaimRequest;

@@ -6,14 +6,12 @@ import dev.errand.internal.outcome.OutcomePolicy;
 import dev.errand.spi.ClaimedTask;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Ends attempts: asks the outcome policy what follows how an attempt ended, and has it written; hands
- * non-transactional successes to the batched completer; and keeps the lease of a task tracked while it
- * runs outside a transaction. It also counts each task's lock conflicts in a row, which the policy
+ * Ends attempts that did not succeed: asks the outcome policy what follows how an attempt ended, and has it
+ * written, after it stops tracking the task's lease. It also counts each task's lock conflicts in a row, which the policy
  * needs to tell a passing collision from one that never ends.
  */
 final class Settler {
@@ -22,40 +20,14 @@ final class Settler {
     private final OutcomeWriter writer;
     private final Kinds kinds;
     private final LeaseKeeper leases;
-    private final Completer completer;
     private final Map<Long, Integer> conflictsInARow = new ConcurrentHashMap<>();
     private final Map<Long, Integer> interruptionsInARow = new ConcurrentHashMap<>();
 
-    Settler(OutcomePolicy policy, OutcomeWriter writer, Kinds kinds, LeaseKeeper leases, Completer completer) {
+    Settler(OutcomePolicy policy, OutcomeWriter writer, Kinds kinds, LeaseKeeper leases) {
         this.policy = policy;
         this.writer = writer;
         this.kinds = kinds;
         this.leases = leases;
-        this.completer = completer;
-    }
-
-    /** Keeps the task's lease extended, with the kind's duration, while its handler runs. */
-    void holdLease(ClaimedTask task, Duration lease) {
-        leases.hold(task.id(), lease);
-    }
-
-    /** Stops extending the task's lease: a transaction's row lock protects it now. */
-    void dropLease(ClaimedTask task) {
-        leases.forget(task.id());
-    }
-
-    /** Hands a non-transactional success to the completer; {@code whenCompleted} runs after its batch. */
-    void completeLater(
-            ClaimedTask task,
-            Ended ended,
-            java.util.List<dev.errand.internal.store.NewTask> next,
-            Runnable whenCompleted) {
-        completer.complete(task, ended, next, whenCompleted);
-    }
-
-    /** Records the success of a transactional attempt on its connection, before it commits. */
-    void recordSuccess(Connection connection, ClaimedTask task, Ended ended) throws SQLException {
-        writer.recordSuccess(connection, task, ended);
     }
 
     /** Ends an attempt in which no handler ran on this node, in a transaction of its own. */

@@ -34,20 +34,34 @@ final class TaskRunner {
 
     private final Kinds kinds;
     private final Storage storage;
+    private final Stores stores;
     private final Settler settler;
+    private final Enders enders;
     private final Observers observers;
     private final RunningAttempts running;
     private final Finisher finisher;
     private final Function<TaskRequest, NewTask> continuations;
 
-    TaskRunner(Kinds kinds, Storage storage, Settler settler, Observers observers, RunningAttempts running) {
+    /**
+     * What ends an attempt, by outcome.
+     *
+     * @param settler decides and writes what follows an attempt that did not succeed
+     * @param leases the leases of the tasks that run outside a transaction
+     * @param completer the batched completion of non-transactional successes
+     * @param writer writes a transactional success on its connection
+     */
+    record Enders(Settler settler, LeaseKeeper leases, Completer completer, OutcomeWriter writer) {}
+
+    TaskRunner(Kinds kinds, Stores stores, Enders enders, Observers observers, RunningAttempts running) {
         this.kinds = kinds;
-        this.storage = storage;
-        this.settler = settler;
+        this.storage = stores.storage();
+        this.stores = stores;
+        this.settler = enders.settler();
+        this.enders = enders;
         this.observers = observers;
         this.running = running;
-        this.finisher = new Finisher(storage);
-        Requests requests = new Requests(kinds.settings(), kinds.definitions(), kinds.codec());
+        this.finisher = stores.finisher();
+        Requests requests = kinds.requests();
         this.continuations = request -> requests.resolve(request, storage.offsetMicros());
     }
 
@@ -85,11 +99,11 @@ final class TaskRunner {
         }
         if (kind.definition().mode() == ExecutionMode.TRANSACTIONAL) {
             // The handler's transaction holds the row lock; a heartbeat would only wait on it.
-            settler.dropLease(task);
+            enders.leases().forget(task.id());
             runInTransaction(task, kind, payload);
             return false;
         }
-        settler.holdLease(task, kind.lease());
+        enders.leases().hold(task.id(), kind.lease());
         return runOutsideTransaction(task, kind, payload, whenCompleted);
     }
 
@@ -150,8 +164,9 @@ final class TaskRunner {
                 }
                 finisher.lockAhead(connection, List.of(task));
                 if (storage.tasks().succeed(connection, task, storage.offsetMicros())) {
-                    settler.recordSuccess(
-                            connection, task, new Ended(new Ending.Succeeded(), micros(begin), text(lines)));
+                    enders.writer()
+                            .recordSuccess(
+                                    connection, task, new Ended(new Ending.Succeeded(), micros(begin), text(lines)));
                     succeeded(connection, task, context.continuations());
                 }
                 return false;
@@ -187,7 +202,7 @@ final class TaskRunner {
 
     /** A processing log for an attempt, or {@code null} when processing logs are off. */
     private ProcessingLog newLog() {
-        return storage.attempts().capturesLogs() ? new ProcessingLog() : null;
+        return stores.attempts().capturesLogs() ? new ProcessingLog() : null;
     }
 
     private static String text(ProcessingLog lines) {
@@ -250,11 +265,12 @@ final class TaskRunner {
             return false;
         }
         observers.listener().succeeded(task.kind(), task.queue(), Duration.ofNanos(System.nanoTime() - begin));
-        settler.completeLater(
-                task,
-                new Ended(new Ending.Succeeded(), micros(begin), text(lines)),
-                context.continuations(),
-                whenCompleted);
+        enders.completer()
+                .complete(
+                        task,
+                        new Ended(new Ending.Succeeded(), micros(begin), text(lines)),
+                        context.continuations(),
+                        whenCompleted);
         return true;
     }
 

@@ -39,17 +39,18 @@ public final class Enqueuer {
      * Creates the enqueuer.
      *
      * @param storage the task table
+     * @param gate the conditions of tasks that wait for events
      * @param requests turns requests into rows
      * @param wakeUps this node's pollers' signals
      * @param listener the application's listeners, as one
      */
-    public Enqueuer(Storage storage, Requests requests, WakeUps wakeUps, TaskListener listener) {
+    public Enqueuer(Storage storage, EventGate gate, Requests requests, WakeUps wakeUps, TaskListener listener) {
         this.storage = storage;
-        this.inserter = storage.dialect().inserter(storage.tasks().table(), storage.dataSource());
+        this.inserter = storage.inserter();
         this.requests = requests;
         this.wakeUps = wakeUps;
         this.listener = listener;
-        this.gate = new EventGate(storage.events());
+        this.gate = gate;
     }
 
     /** The channel name that PostgreSQL wake-ups use for a node's settings. */

@@ -1,6 +1,5 @@
 package dev.errand.internal.event;
 
-import dev.errand.internal.store.EventStore;
 import dev.errand.internal.store.TaskGate;
 import java.sql.Connection;
 import java.sql.SQLException;

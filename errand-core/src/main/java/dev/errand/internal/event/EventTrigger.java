@@ -2,7 +2,6 @@ package dev.errand.internal.event;
 
 import dev.errand.event.Triggered;
 import dev.errand.internal.store.Dialect;
-import dev.errand.internal.store.EventStore;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.LinkedHashSet;

@@ -4,13 +4,13 @@ import dev.errand.batch.BatchEvent;
 import dev.errand.config.ErrandSettings;
 import dev.errand.enqueue.TaskRequest;
 import dev.errand.internal.engine.Kinds;
+import dev.errand.internal.engine.Stores;
 import dev.errand.internal.enqueue.Requests;
 import dev.errand.internal.store.NewTask;
-import dev.errand.internal.store.ProcessStore;
 import dev.errand.internal.store.Storage;
 import dev.errand.internal.store.TaskInserter;
-import dev.errand.internal.store.WorkflowStore;
 import dev.errand.internal.workflow.Finisher;
+import dev.errand.internal.workflow.WorkflowStore;
 import dev.errand.process.AnalysisContext;
 import dev.errand.process.BatchContext;
 import dev.errand.process.FailedBatch;
@@ -48,6 +48,7 @@ public final class ProcessRuntime {
     static final int SHOWN_FAILURES = 1_000;
 
     private final Storage storage;
+    private final Stores stores;
     private final ProcessStore store;
     private final Requests requests;
     private final PayloadCodec codec;
@@ -56,16 +57,26 @@ public final class ProcessRuntime {
     private final TaskInserter inserter;
     private final Finisher finisher;
 
-    /** Creates the runtime of a node and binds the registry's task handlers to it. */
-    public ProcessRuntime(Storage storage, ErrandSettings settings, Kinds kinds, ProcessRegistry registry) {
-        this.storage = storage;
+    /**
+     * Creates the runtime of a node and binds the registry's task handlers to it.
+     *
+     * @param stores the task table, the batches and the finisher
+     * @param store the process tables' statements
+     * @param settings the node's settings
+     * @param kinds the kinds this node registered
+     * @param registry the processes this node registered
+     */
+    public ProcessRuntime(
+            Stores stores, ProcessStore store, ErrandSettings settings, Kinds kinds, ProcessRegistry registry) {
+        this.storage = stores.storage();
+        this.stores = stores;
         this.settings = settings;
-        this.store = new ProcessStore(storage.dialect(), settings.tablePrefix());
-        this.requests = new Requests(settings, kinds.definitions(), kinds.codec());
+        this.store = store;
+        this.requests = kinds.requests();
         this.codec = kinds.codec();
         this.registry = registry;
-        this.inserter = storage.dialect().inserter(storage.tasks().table(), storage.dataSource());
-        this.finisher = new Finisher(storage);
+        this.inserter = storage.inserter();
+        this.finisher = stores.finisher();
         registry.bind(this);
     }
 
@@ -349,7 +360,7 @@ public final class ProcessRuntime {
             if (pending.isEmpty()) {
                 return;
             }
-            WorkflowStore workflows = storage.workflows();
+            WorkflowStore workflows = stores.workflows();
             if (batchId == 0) {
                 batchId = workflows.createBatch(c, 0, offset);
                 workflows.insertCallback(
@@ -496,7 +507,7 @@ public final class ProcessRuntime {
                                     .nodeGroup(process.nodeGroup())
                                     .build(),
                             offset),
-                    storage.workflows().channel());
+                    stores.workflows().channel());
             return;
         }
         String id = process.id();

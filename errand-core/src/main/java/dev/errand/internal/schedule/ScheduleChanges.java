@@ -1,9 +1,7 @@
 package dev.errand.internal.schedule;
 
-import dev.errand.internal.store.ScheduleStore;
-import dev.errand.internal.store.ScheduleStore.Position;
-import dev.errand.internal.store.ScheduleStore.Stored;
-import dev.errand.internal.store.SlotTasks;
+import dev.errand.internal.schedule.ScheduleStore.Position;
+import dev.errand.internal.schedule.ScheduleStore.Stored;
 import dev.errand.schedule.MisfirePolicy;
 import dev.errand.schedule.Schedule;
 import java.sql.Connection;

@@ -4,10 +4,8 @@ import dev.errand.config.ErrandSettings;
 import dev.errand.config.Names;
 import dev.errand.enqueue.Enqueued;
 import dev.errand.internal.outcome.ErrorMessages;
+import dev.errand.internal.schedule.ScheduleStore.Position;
 import dev.errand.internal.store.NewTask;
-import dev.errand.internal.store.ScheduleStore;
-import dev.errand.internal.store.ScheduleStore.Position;
-import dev.errand.internal.store.SlotTasks;
 import dev.errand.internal.store.Storage;
 import dev.errand.internal.store.TaskGate;
 import dev.errand.internal.store.TaskInserter;
@@ -58,7 +56,7 @@ public final class ScheduleFirer {
             Storage storage, ScheduleStore schedules, Map<String, TaskDefinition<?>> kinds, ErrandSettings settings) {
         this.storage = storage;
         this.schedules = schedules;
-        this.inserter = storage.dialect().inserter(storage.tasks().table(), storage.dataSource());
+        this.inserter = storage.inserter();
         this.kinds = kinds;
         this.settings = settings;
         this.pace = new FiringPace(settings.scheduleFiringPercent());

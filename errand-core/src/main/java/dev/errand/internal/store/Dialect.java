@@ -198,6 +198,31 @@ public interface Dialect {
     }
 
     /**
+     * Whether an UPDATE can return the rows it changed ({@code RETURNING}), also inside a {@code WITH}, so that
+     * one statement both writes and reads.
+     */
+    default boolean updatesReturnRows() {
+        return false;
+    }
+
+    /**
+     * An INSERT that skips a row whose unique key is taken instead of failing, where the database can say so
+     * (PostgreSQL's {@code ON CONFLICT DO NOTHING}, MariaDB's {@code INSERT IGNORE}); elsewhere a plain INSERT,
+     * whose duplicate the caller handles.
+     *
+     * @param intoAndValues what follows {@code INSERT INTO}: the table, the columns and the values
+     * @param conflictTarget the unique columns in parentheses, such as {@code (name)}, or {@code ""} for any
+     */
+    default String insertSkippingDuplicates(String intoAndValues, String conflictTarget) {
+        return "INSERT INTO " + intoAndValues;
+    }
+
+    /** Whether a text parameter may hold a NUL character (PostgreSQL refuses one with an error). */
+    default boolean acceptsNul() {
+        return true;
+    }
+
+    /**
      * The inserter that fits this database.
      *
      * @param table the task table

@@ -63,7 +63,7 @@ public final class Jdbc {
     }
 
     /** Runs a query whose first column is an id, and returns the ids in row order. */
-    static long[] readIds(PreparedStatement query) throws SQLException {
+    public static long[] readIds(PreparedStatement query) throws SQLException {
         List<Long> ids = new ArrayList<>();
         try (ResultSet rows = query.executeQuery()) {
             while (rows.next()) {

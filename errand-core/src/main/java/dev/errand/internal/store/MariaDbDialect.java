@@ -176,4 +176,9 @@ public final class MariaDbDialect implements Dialect {
             return new SqlQuoting(SqlQuoting.Family.MARIADB, !mode.contains("NO_BACKSLASH_ESCAPES"), ansiQuotes, false);
         }
     }
+
+    @Override
+    public String insertSkippingDuplicates(String intoAndValues, String conflictTarget) {
+        return "INSERT IGNORE INTO " + intoAndValues;
+    }
 }

@@ -66,6 +66,22 @@ public final class PostgresDialect implements Dialect {
     }
 
     @Override
+    public boolean updatesReturnRows() {
+        return true;
+    }
+
+    @Override
+    public String insertSkippingDuplicates(String intoAndValues, String conflictTarget) {
+        return "INSERT INTO " + intoAndValues + " ON CONFLICT " + conflictTarget + (conflictTarget.isEmpty() ? "" : " ")
+                + "DO NOTHING";
+    }
+
+    @Override
+    public boolean acceptsNul() {
+        return false;
+    }
+
+    @Override
     public boolean deliversNotifications() {
         return true;
     }

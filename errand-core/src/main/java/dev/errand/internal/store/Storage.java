@@ -6,52 +6,22 @@ import javax.sql.DataSource;
 
 /**
  * Errand's access to its task table: its own short transactions, the host's transactions that
- * handlers and failure callbacks run in, the statements, and the clock whose offset every statement
- * binds.
+ * handlers and failure callbacks run in, the statements on the task table and its cancel requests,
+ * and the clock whose offset every statement binds. The capabilities' own tables (workflows, events,
+ * schedules, the history, the cluster, processes) have their statements in their own packages.
  *
  * @param transactions Errand's own transactions
  * @param hostTransactions the transactions of transactional handlers and failure callbacks
  * @param tasks the statements on the task table
- * @param sideTables the statements on the tables beside it
+ * @param cancels the statements on the cancel requests
  * @param clock the clock
  */
 public record Storage(
         Transactions transactions,
         TransactionRunner hostTransactions,
         TaskStore tasks,
-        SideTables sideTables,
+        CancelRequests cancels,
         DatabaseClock clock) {
-
-    /**
-     * The statements on the tables beside the task table.
-     *
-     * @param cancels cancel requests
-     * @param events conditions, premature events and event locks
-     * @param attempts the attempt history
-     * @param workflows continuations, dependencies and batches
-     */
-    public record SideTables(
-            CancelRequests cancels, EventStore events, AttemptHistory attempts, WorkflowStore workflows) {}
-
-    /** The statements of cancellation. */
-    public CancelRequests cancels() {
-        return sideTables.cancels();
-    }
-
-    /** The statements of the attempt history. */
-    public AttemptHistory attempts() {
-        return sideTables.attempts();
-    }
-
-    /** The statements of events. */
-    public EventStore events() {
-        return sideTables.events();
-    }
-
-    /** The statements of workflows and batches. */
-    public WorkflowStore workflows() {
-        return sideTables.workflows();
-    }
 
     /** The clock's offset in microseconds, to bind where SQL means "now". */
     public long offsetMicros() {
@@ -61,6 +31,11 @@ public record Storage(
     /** The DataSource every connection comes from. */
     public DataSource dataSource() {
         return transactions.dataSource();
+    }
+
+    /** The inserts of new tasks. */
+    public TaskInserter inserter() {
+        return tasks.inserter();
     }
 
     /** The dialect. */

@@ -41,6 +41,7 @@ public final class TaskStore {
     private final Dialect dialect;
     private final String table;
     private final boolean keepSucceeded;
+    private final TaskInserter inserter;
     private final String startSql;
     private final String succeedOneSql;
     private final String succeedManySql;
@@ -61,9 +62,11 @@ public final class TaskStore {
      * @param dialect the database's dialect
      * @param table the task table's name
      * @param keepSucceeded whether succeeded tasks stay (retention on) instead of being deleted
+     * @param inserter the inserts of new tasks, the one of this database
      */
-    public TaskStore(Dialect dialect, String table, boolean keepSucceeded) {
+    public TaskStore(Dialect dialect, String table, boolean keepSucceeded, TaskInserter inserter) {
         this.dialect = dialect;
+        this.inserter = inserter;
         this.table = table;
         this.keepSucceeded = keepSucceeded;
         String now = dialect.timePlusMicros();
@@ -101,6 +104,11 @@ public final class TaskStore {
     /** The task table's name. */
     public String table() {
         return table;
+    }
+
+    /** The inserts of new tasks: one for the node, shared by every enqueuer. */
+    public TaskInserter inserter() {
+        return inserter;
     }
 
     /** The dialect the statements are written for. */
@@ -154,7 +162,7 @@ public final class TaskStore {
 
     /** Whether {@link #succeedAllReturningIds} can say which tasks it completed (PostgreSQL's RETURNING). */
     public boolean returnsCompletedIds() {
-        return dialect instanceof PostgresDialect;
+        return dialect.updatesReturnRows();
     }
 
     /**

@@ -18,11 +18,13 @@ public final class BatchPruner {
     private static final int PER_TRANSACTION = 500;
 
     private final Storage storage;
+    private final WorkflowStore workflows;
     private final long retentionMicros;
 
     /** Creates the pruner; {@code retention} counts from each batch's creation. */
-    public BatchPruner(Storage storage, Duration retention) {
+    public BatchPruner(Storage storage, WorkflowStore workflows, Duration retention) {
         this.storage = storage;
+        this.workflows = workflows;
         this.retentionMicros = Micros.ofAge(retention);
     }
 
@@ -31,9 +33,8 @@ public final class BatchPruner {
         int pruned = 0;
         while (true) {
             int deleted = storage.transactions().run("prune batches", c -> {
-                long[] ids = storage.workflows()
-                        .prunableBatches(c, retentionMicros, storage.offsetMicros(), PER_TRANSACTION);
-                return ids.length == 0 ? 0 : storage.workflows().deleteBatches(c, ids);
+                long[] ids = workflows.prunableBatches(c, retentionMicros, storage.offsetMicros(), PER_TRANSACTION);
+                return ids.length == 0 ? 0 : workflows.deleteBatches(c, ids);
             });
             pruned += deleted;
             if (deleted < PER_TRANSACTION) {

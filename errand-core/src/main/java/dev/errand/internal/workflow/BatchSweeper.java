@@ -16,12 +16,14 @@ public final class BatchSweeper {
     private static final int BATCHES_PER_SWEEP = 100;
 
     private final Storage storage;
+    private final WorkflowStore workflows;
     private final Finisher finisher;
 
-    /** Creates the sweep on a node's storage. */
-    public BatchSweeper(Storage storage) {
+    /** Creates the sweep on a node's storage, its batch statements and its finisher. */
+    public BatchSweeper(Storage storage, WorkflowStore workflows, Finisher finisher) {
         this.storage = storage;
-        this.finisher = new Finisher(storage);
+        this.workflows = workflows;
+        this.finisher = finisher;
     }
 
     /**
@@ -32,7 +34,7 @@ public final class BatchSweeper {
      */
     public int sweep() throws SQLException {
         List<Long> batches = storage.transactions()
-                .run("batch-sweep", c -> storage.workflows().batchesWithUnfiredCallbacks(c, BATCHES_PER_SWEEP));
+                .run("batch-sweep", c -> workflows.batchesWithUnfiredCallbacks(c, BATCHES_PER_SWEEP));
         finisher.recheck(new java.util.LinkedHashSet<>(batches));
         return batches.size();
     }

@@ -6,7 +6,6 @@ import dev.errand.enqueue.Enqueued;
 import dev.errand.internal.store.NewTask;
 import dev.errand.internal.store.Storage;
 import dev.errand.internal.store.TaskInserter;
-import dev.errand.internal.store.WorkflowStore;
 import dev.errand.spi.ClaimedTask;
 import dev.errand.task.TaskState;
 import java.sql.Connection;
@@ -50,11 +49,11 @@ public final class Finisher {
     private final WorkflowStore store;
     private final TaskInserter inserter;
 
-    /** Creates the finisher on a node's storage. */
-    public Finisher(Storage storage) {
+    /** Creates the finisher on a node's storage and its workflow statements. */
+    public Finisher(Storage storage, WorkflowStore store) {
         this.storage = storage;
-        this.store = storage.workflows();
-        this.inserter = storage.dialect().inserter(storage.tasks().table(), storage.dataSource());
+        this.store = store;
+        this.inserter = storage.inserter();
     }
 
     /**

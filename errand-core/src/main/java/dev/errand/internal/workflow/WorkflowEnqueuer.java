@@ -5,13 +5,15 @@ import dev.errand.batch.BatchRequest;
 import dev.errand.batch.EnqueuedBatch;
 import dev.errand.enqueue.Enqueued;
 import dev.errand.enqueue.TaskRequest;
+import dev.errand.error.ErrandException;
 import dev.errand.internal.enqueue.Requests;
 import dev.errand.internal.event.EventGate;
+import dev.errand.internal.store.Jdbc;
 import dev.errand.internal.store.NewTask;
 import dev.errand.internal.store.Storage;
 import dev.errand.internal.store.TaskGate;
 import dev.errand.internal.store.TaskInserter;
-import dev.errand.internal.store.WorkflowStore;
+import dev.errand.internal.wakeup.WakeUps;
 import dev.errand.workflow.DependencyPolicy;
 import dev.errand.workflow.EnqueuedWorkflow;
 import dev.errand.workflow.Workflow;
@@ -32,16 +34,110 @@ import java.util.function.LongFunction;
 public final class WorkflowEnqueuer {
 
     private final Storage storage;
+    private final WorkflowStore workflows;
     private final Requests requests;
     private final TaskInserter inserter;
     private final EventGate gate;
+    private final WakeUps wakeUps;
 
-    /** Creates the enqueuer on a node's storage and request resolver. */
-    public WorkflowEnqueuer(Storage storage, Requests requests) {
+    /**
+     * Creates the enqueuer.
+     *
+     * @param storage the task table
+     * @param workflows the statements on links and batches
+     * @param gate the conditions of steps that wait for events
+     * @param requests turns requests into rows
+     * @param wakeUps this node's pollers' signals, for wake-ups after a commit
+     */
+    public WorkflowEnqueuer(
+            Storage storage, WorkflowStore workflows, EventGate gate, Requests requests, WakeUps wakeUps) {
         this.storage = storage;
+        this.workflows = workflows;
         this.requests = requests;
-        this.inserter = storage.dialect().inserter(storage.tasks().table(), storage.dataSource());
-        this.gate = new EventGate(storage.events());
+        this.inserter = storage.inserter();
+        this.gate = gate;
+        this.wakeUps = wakeUps;
+    }
+
+    /**
+     * Enqueues a workflow on the caller's connection, in the caller's transaction; wakes the pollers when the
+     * connection commits by itself.
+     */
+    public EnqueuedWorkflow enqueue(Connection connection, Workflow workflow) {
+        requireConnection(connection);
+        Map<String, NewTask> rows = resolve(requireWorkflow(workflow));
+        try {
+            EnqueuedWorkflow enqueued = Jdbc.atomically(connection, c -> insert(c, workflow, rows));
+            if (connection.getAutoCommit()) {
+                queues(rows.values()).forEach(wakeUps::wake);
+            }
+            return enqueued;
+        } catch (SQLException e) {
+            throw new ErrandException("enqueueWorkflow", e);
+        }
+    }
+
+    /** Enqueues a workflow in a transaction of its own, then wakes the pollers of its queues. */
+    public EnqueuedWorkflow enqueue(Workflow workflow) {
+        Map<String, NewTask> rows = resolve(requireWorkflow(workflow));
+        try {
+            EnqueuedWorkflow enqueued = storage.transactions().run("enqueueWorkflow", c -> insert(c, workflow, rows));
+            queues(rows.values()).forEach(wakeUps::wake);
+            return enqueued;
+        } catch (SQLException e) {
+            throw new ErrandException("enqueueWorkflow", e);
+        }
+    }
+
+    /**
+     * Enqueues a batch on the caller's connection, in the caller's transaction; wakes the pollers when the
+     * connection commits by itself.
+     */
+    public EnqueuedBatch enqueue(Connection connection, BatchRequest batch) {
+        requireConnection(connection);
+        Set<String> queues = check(requireBatch(batch));
+        try {
+            EnqueuedBatch enqueued = Jdbc.atomically(connection, c -> insert(c, batch));
+            if (connection.getAutoCommit()) {
+                queues.forEach(wakeUps::wake);
+            }
+            return enqueued;
+        } catch (SQLException e) {
+            throw new ErrandException("enqueueBatch", e);
+        }
+    }
+
+    /** Enqueues a batch in a transaction of its own, then wakes the pollers of its queues. */
+    public EnqueuedBatch enqueue(BatchRequest batch) {
+        Set<String> queues = check(requireBatch(batch));
+        try {
+            EnqueuedBatch enqueued = storage.transactions().run("enqueueBatch", c -> insert(c, batch));
+            queues.forEach(wakeUps::wake);
+            return enqueued;
+        } catch (SQLException e) {
+            throw new ErrandException("enqueueBatch", e);
+        }
+    }
+
+    private static void requireConnection(Connection connection) {
+        if (connection == null) {
+            throw new IllegalArgumentException("connection must not be null: pass the connection of the"
+                    + " transaction the tasks belong to, or use the overload without one");
+        }
+    }
+
+    private static Workflow requireWorkflow(Workflow workflow) {
+        if (workflow == null) {
+            throw new IllegalArgumentException("workflow must not be null: build one with Workflow.builder()");
+        }
+        return workflow;
+    }
+
+    private static BatchRequest requireBatch(BatchRequest batch) {
+        if (batch == null) {
+            throw new IllegalArgumentException("batch must not be null: build one with BatchRequest.builder()");
+        }
+        return batch;
     }
 
     /**
@@ -58,7 +154,7 @@ public final class WorkflowEnqueuer {
 
     /** Inserts a workflow whose rows {@link #resolve} made; the caller owns the transaction. */
     public EnqueuedWorkflow insert(Connection c, Workflow workflow, Map<String, NewTask> rows) throws SQLException {
-        WorkflowStore store = storage.workflows();
+        WorkflowStore store = workflows;
         Map<String, Long> ids = new LinkedHashMap<>();
         Set<Long> predecessors = new LinkedHashSet<>();
         List<Long> dependents = new ArrayList<>();
@@ -117,7 +213,7 @@ public final class WorkflowEnqueuer {
      * {@value #BATCH_CHUNK}: each chunk is resolved, inserted in one multi-row insert and put in the batch.
      */
     public EnqueuedBatch insert(Connection c, BatchRequest batch) throws SQLException {
-        WorkflowStore store = storage.workflows();
+        WorkflowStore store = workflows;
         long offset = storage.offsetMicros();
         List<TaskRequest> requested = batch.tasks();
         long batchId = store.createBatch(c, requested.size(), offset);
@@ -149,7 +245,7 @@ public final class WorkflowEnqueuer {
 
     /** Inserts one chunk's rows and writes their ids into {@code ids} from {@code offset}. */
     private void insertChunk(Connection c, List<NewTask> rows, long[] ids, int offset) throws SQLException {
-        WorkflowStore store = storage.workflows();
+        WorkflowStore store = workflows;
         List<NewTask> plain = new ArrayList<>(rows.size());
         for (NewTask row : rows) {
             if (row.plain()) {

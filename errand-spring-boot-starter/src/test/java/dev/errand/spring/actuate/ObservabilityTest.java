@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.errand.Errand;
+import dev.errand.internal.node.Nodes;
 import dev.errand.spring.ErrandClient;
 import dev.errand.spring.ErrandLifecycle;
 import dev.errand.spring.ErrandTask;
@@ -140,7 +141,7 @@ class ObservabilityTest {
                 + " lease_token, lease_expires_at, started_at) VALUES ('quick', 'default', 'running', 1, 3,"
                 + " 'vanished-node', 42, now() - interval '1 minute', now() - interval '2 minutes')");
         assertThat(endpoint.errand().nodes()).containsExactlyInAnyOrder("vanished-node", "observed-node");
-        assertThat(errand.rescueExpiredLeases()).isEqualTo(1);
+        assertThat(Nodes.of(errand).rescueExpiredLeases()).isEqualTo(1);
         assertThat(count("errand.tasks.rescued", "quick")).isEqualTo(rescued + 1);
         await().atMost(Duration.ofSeconds(10)).until(() -> count("errand.tasks.succeeded", "quick") == succeeded + 3);
     }

@@ -1,9 +1,13 @@
-package dev.errand.internal.store;
+package dev.errand.internal.history;
 
 import dev.errand.config.TablePrefix;
 import dev.errand.history.Attempt;
 import dev.errand.history.AttemptOutcome;
 import dev.errand.history.AttemptQuery;
+import dev.errand.internal.store.Dialect;
+import dev.errand.internal.store.Jdbc;
+import dev.errand.internal.store.Micros;
+import dev.errand.internal.store.Transactions;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,11 +1,9 @@
-package dev.errand.internal.admin;
+package dev.errand.internal.cluster;
 
 import dev.errand.config.Names;
 import dev.errand.error.ErrandException;
-import dev.errand.internal.cluster.NodeAgent;
-import dev.errand.internal.store.ClusterStore;
-import dev.errand.internal.store.ClusterStore.ControlRow;
-import dev.errand.internal.store.ClusterStore.NodeRow;
+import dev.errand.internal.cluster.ClusterStore.ControlRow;
+import dev.errand.internal.cluster.ClusterStore.NodeRow;
 import dev.errand.internal.store.Jdbc;
 import dev.errand.internal.store.Micros;
 import dev.errand.internal.store.Storage;

@@ -1,4 +1,4 @@
-package dev.errand.internal.engine;
+package dev.errand.internal.runtime;
 
 import dev.errand.internal.outcome.ErrorMessages;
 import dev.errand.node.NodeHealth;

@@ -1,12 +1,8 @@
-package dev.errand.internal.admin;
+package dev.errand.internal.schedule;
 
 import dev.errand.config.Names;
 import dev.errand.error.ErrandException;
-import dev.errand.internal.schedule.ScheduleChanges;
-import dev.errand.internal.schedule.ScheduleChecks;
 import dev.errand.internal.store.Jdbc;
-import dev.errand.internal.store.PostgresDialect;
-import dev.errand.internal.store.ScheduleStore;
 import dev.errand.internal.store.Storage;
 import dev.errand.schedule.Schedule;
 import dev.errand.schedule.ScheduleAdmin;
@@ -122,6 +118,6 @@ public final class JdbcScheduleAdmin implements ScheduleAdmin {
                     + " characters, got " + Names.echo(name) + "; list() gives the names of the stored schedules");
         }
         // PostgreSQL stores no NUL, and refuses one in a parameter with an error.
-        return !(storage.dialect() instanceof PostgresDialect && name.indexOf('\0') >= 0);
+        return storage.dialect().acceptsNul() || name.indexOf('\0') < 0;
     }
 }

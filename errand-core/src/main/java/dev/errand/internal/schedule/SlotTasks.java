@@ -1,5 +1,7 @@
-package dev.errand.internal.store;
+package dev.errand.internal.schedule;
 
+import dev.errand.internal.store.Dialect;
+import dev.errand.internal.store.States;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;

@@ -1,5 +1,8 @@
-package dev.errand.internal.store;
+package dev.errand.internal.cluster;
 
+import dev.errand.internal.store.Dialect;
+import dev.errand.internal.store.States;
+import dev.errand.internal.store.TaskRows;
 import dev.errand.spi.ClaimedTask;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -237,8 +240,8 @@ public final class ClusterStore {
      * leader before it had to skip. A plain read, which waits for no lock.
      */
     public List<String> deadHoldingLiveLeases(Connection c, long offsetMicros) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("SELECT DISTINCT lease_owner FROM " + tasks + " WHERE state ="
-                + " 'running' AND lease_expires_at > " + dialect.timePlusMicros() + " AND lease_owner IN (SELECT"
+        try (PreparedStatement s = c.prepareStatement("SELECT DISTINCT lease_owner FROM " + tasks + " WHERE state = "
+                + States.RUNNING + " AND lease_expires_at > " + dialect.timePlusMicros() + " AND lease_owner IN (SELECT"
                 + " node_id FROM " + nodes + " WHERE state = 'dead') ORDER BY lease_owner")) {
             s.setLong(1, offsetMicros);
             return strings(s);
@@ -261,8 +264,8 @@ public final class ClusterStore {
             return 0;
         }
         List<Long> ids = new ArrayList<>();
-        try (PreparedStatement s = c.prepareStatement("SELECT id FROM " + tasks + " WHERE state = 'running' AND"
-                + " lease_owner IN (" + placeholders(deadNodes.size()) + ") AND lease_expires_at > "
+        try (PreparedStatement s = c.prepareStatement("SELECT id FROM " + tasks + " WHERE state = " + States.RUNNING
+                + " AND lease_owner IN (" + placeholders(deadNodes.size()) + ") AND lease_expires_at > "
                 + dialect.timePlusMicros() + " FOR UPDATE SKIP LOCKED")) {
             s.setLong(bindStrings(s, deadNodes), offsetMicros);
             try (ResultSet r = s.executeQuery()) {
@@ -276,7 +279,7 @@ public final class ClusterStore {
         }
         try (PreparedStatement s = c.prepareStatement("UPDATE " + tasks + " SET lease_expires_at = "
                 + dialect.timePlusMicros() + " WHERE id IN (" + placeholders(ids.size())
-                + ") AND state = 'running'")) {
+                + ") AND state = " + States.RUNNING)) {
             s.setLong(1, offsetMicros - 1);
             int i = 2;
             for (long id : ids) {
@@ -454,8 +457,9 @@ public final class ClusterStore {
         if (kinds.isEmpty()) {
             return 0;
         }
-        try (PreparedStatement s = c.prepareStatement("UPDATE " + tasks + " SET node_id = NULL WHERE state = 'pending'"
-                + " AND node_id IS NOT NULL AND kind IN (" + placeholders(kinds.size()) + ") AND " + absentNode())) {
+        try (PreparedStatement s = c.prepareStatement("UPDATE " + tasks + " SET node_id = NULL WHERE state = "
+                + States.PENDING + " AND node_id IS NOT NULL AND kind IN (" + placeholders(kinds.size()) + ") AND "
+                + absentNode())) {
             int i = bindStrings(s, kinds);
             s.setLong(i, offsetMicros - timeoutMicros);
             return s.executeUpdate();
@@ -470,7 +474,7 @@ public final class ClusterStore {
             Connection c, String kind, long waitMicros, long timeoutMicros, long offsetMicros, int limit)
             throws SQLException {
         try (PreparedStatement s = c.prepareStatement("SELECT " + TaskRows.CLAIMED_COLUMNS + ", node_id FROM " + tasks
-                + " WHERE state = 'pending' AND node_id IS NOT NULL AND kind = ? AND run_at < "
+                + " WHERE state = " + States.PENDING + " AND node_id IS NOT NULL AND kind = ? AND run_at < "
                 + dialect.timePlusMicros() + " AND " + absentNode() + " ORDER BY id LIMIT " + limit)) {
             s.setString(1, kind);
             s.setLong(2, offsetMicros - waitMicros);

@@ -1,7 +1,8 @@
-package dev.errand.internal.store;
+package dev.errand.internal.schedule;
 
 import dev.errand.config.Names;
 import dev.errand.internal.outcome.ErrorMessages;
+import dev.errand.internal.store.Dialect;
 import dev.errand.schedule.MisfirePolicy;
 import dev.errand.schedule.Schedule;
 import dev.errand.schedule.ScheduleInfo;
@@ -185,14 +186,7 @@ public final class ScheduleStore {
             throws SQLException {
         String values = " (" + COLUMNS + ") VALUES (?, ?, ?, " + dialect.jsonParam() + ", ?, ?, ?, ?, ?, FALSE, "
                 + timestamps(4) + ")";
-        String sql;
-        if (dialect instanceof PostgresDialect) {
-            sql = "INSERT INTO " + table + values + " ON CONFLICT (name) DO NOTHING";
-        } else if (dialect instanceof MariaDbDialect) {
-            sql = "INSERT IGNORE INTO " + table + values;
-        } else {
-            sql = "INSERT INTO " + table + values;
-        }
+        String sql = dialect.insertSkippingDuplicates(table + values, "(name)");
         try (PreparedStatement insert = c.prepareStatement(sql)) {
             int i = bindDefinition(insert, 1, schedule, payloadJson);
             bindPosition(insert, i, position);

@@ -1,11 +1,10 @@
-package dev.errand.internal.admin;
+package dev.errand.internal.workflow;
 
 import dev.errand.batch.BatchAdmin;
 import dev.errand.batch.BatchEvent;
 import dev.errand.batch.BatchProgress;
 import dev.errand.error.ErrandException;
 import dev.errand.internal.store.Storage;
-import dev.errand.internal.workflow.Finisher;
 import java.sql.SQLException;
 import java.util.EnumMap;
 import java.util.Locale;
@@ -16,18 +15,20 @@ import java.util.Optional;
 public final class JdbcBatchAdmin implements BatchAdmin {
 
     private final Storage storage;
+    private final WorkflowStore workflows;
     private final Finisher finisher;
 
-    /** Creates the admin API on a node's storage. */
-    public JdbcBatchAdmin(Storage storage) {
+    /** Creates the admin API on a node's storage, its batch statements and its finisher. */
+    public JdbcBatchAdmin(Storage storage, WorkflowStore workflows, Finisher finisher) {
         this.storage = storage;
-        this.finisher = new Finisher(storage);
+        this.workflows = workflows;
+        this.finisher = finisher;
     }
 
     @Override
     public Optional<BatchProgress> progress(long batchId) {
         requireId(batchId);
-        return run("batchProgress", c -> storage.workflows().progress(c, batchId));
+        return run("batchProgress", c -> workflows.progress(c, batchId));
     }
 
     @Override
@@ -47,7 +48,7 @@ public final class JdbcBatchAdmin implements BatchAdmin {
         requireId(batchId);
         return run("batchCallbacks", c -> {
             Map<BatchEvent, Long> fired = new EnumMap<>(BatchEvent.class);
-            storage.workflows()
+            workflows
                     .firedCallbacks(c, batchId)
                     .forEach((event, task) -> fired.put(BatchEvent.valueOf(event.toUpperCase(Locale.ROOT)), task));
             return fired;

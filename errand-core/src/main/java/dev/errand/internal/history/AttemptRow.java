@@ -1,4 +1,4 @@
-package dev.errand.internal.store;
+package dev.errand.internal.history;
 
 import dev.errand.history.Attempt;
 import dev.errand.history.AttemptOutcome;

@@ -1,8 +1,12 @@
-package dev.errand.internal.store;
+package dev.errand.internal.event;
 
 import dev.errand.config.TablePrefix;
 import dev.errand.event.PrematureEvent;
 import dev.errand.event.WaitingTask;
+import dev.errand.internal.store.Dialect;
+import dev.errand.internal.store.Micros;
+import dev.errand.internal.store.States;
+import dev.errand.internal.store.TaskGate;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,9 +1,8 @@
-package dev.errand.internal.admin;
+package dev.errand.internal.process;
 
 import dev.errand.config.Names;
 import dev.errand.config.TimeLimits;
 import dev.errand.error.ErrandException;
-import dev.errand.internal.process.ProcessRuntime;
 import dev.errand.internal.store.Jdbc;
 import dev.errand.process.FailedBatch;
 import dev.errand.process.ProcessAdmin;

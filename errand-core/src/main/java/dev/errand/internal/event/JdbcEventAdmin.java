@@ -1,4 +1,4 @@
-package dev.errand.internal.admin;
+package dev.errand.internal.event;
 
 import dev.errand.config.TimeLimits;
 import dev.errand.error.ErrandException;
@@ -7,7 +7,6 @@ import dev.errand.event.EventAdmin;
 import dev.errand.event.PrematureEvent;
 import dev.errand.event.Triggered;
 import dev.errand.event.WaitingTask;
-import dev.errand.internal.event.EventTrigger;
 import dev.errand.internal.store.Jdbc;
 import dev.errand.internal.store.Micros;
 import dev.errand.internal.store.Storage;
@@ -23,6 +22,7 @@ public final class JdbcEventAdmin implements EventAdmin {
     private static final int MAX_LIMIT = 10_000;
 
     private final Storage storage;
+    private final EventStore events;
     private final EventTrigger trigger;
     private final WakeUps wakeUps;
 
@@ -30,12 +30,14 @@ public final class JdbcEventAdmin implements EventAdmin {
      * Creates the API.
      *
      * @param storage the node's storage
-     * @param channel the channel that PostgreSQL wake-ups are sent on
+     * @param events the statements on the event tables
+     * @param trigger the statements of a trigger
      * @param wakeUps this node's pollers' signals, for wake-ups after a commit
      */
-    public JdbcEventAdmin(Storage storage, String channel, WakeUps wakeUps) {
+    public JdbcEventAdmin(Storage storage, EventStore events, EventTrigger trigger, WakeUps wakeUps) {
         this.storage = storage;
-        this.trigger = new EventTrigger(storage.events(), storage.dialect(), channel);
+        this.events = events;
+        this.trigger = trigger;
         this.wakeUps = wakeUps;
     }
 
@@ -70,33 +72,34 @@ public final class JdbcEventAdmin implements EventAdmin {
     @Override
     public List<WaitingTask> waiting(int limit) {
         requireLimit(limit);
-        return run("waiting", c -> storage.events().waiting(c, null, limit));
+        return run("waiting", c -> events.waiting(c, null, limit));
     }
 
     @Override
     public List<WaitingTask> waitingFor(String event, int limit) {
         Condition.requireEvent(event);
         requireLimit(limit);
-        return run("waitingFor", c -> storage.events().waiting(c, event, limit));
+        return run("waitingFor", c -> events.waiting(c, event, limit));
     }
 
     @Override
     public List<PrematureEvent> premature(int limit) {
         requireLimit(limit);
-        return run("premature", c -> storage.events().premature(c, limit));
+        return run("premature", c -> events.premature(c, limit));
     }
 
     @Override
     public boolean deletePremature(String event) {
         Condition.requireEvent(event);
-        return run("deletePremature", c -> storage.events().deletePremature(c, event));
+        return run("deletePremature", c -> events.deletePremature(c, event));
     }
 
     @Override
     public int deletePrematureOlderThan(Duration age) {
         TimeLimits.requireDuration("age", age);
-        return run("deletePrematureOlderThan", c -> storage.events()
-                .deletePrematureOlderThan(c, Micros.ofAge(age), storage.offsetMicros()));
+        return run(
+                "deletePrematureOlderThan",
+                c -> events.deletePrematureOlderThan(c, Micros.ofAge(age), storage.offsetMicros()));
     }
 
     private <T> T run(String operation, Jdbc.ConnectionWork<T> work) {

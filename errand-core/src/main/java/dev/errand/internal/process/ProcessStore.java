@@ -1,6 +1,7 @@
-package dev.errand.internal.store;
+package dev.errand.internal.process;
 
 import dev.errand.config.TablePrefix;
+import dev.errand.internal.store.Dialect;
 import dev.errand.process.FailedBatch;
 import dev.errand.process.ProcessInfo;
 import dev.errand.process.ProcessState;

@@ -1,4 +1,4 @@
-package dev.errand.internal.admin;
+package dev.errand.internal.history;
 
 import dev.errand.admin.Page;
 import dev.errand.config.TimeLimits;
@@ -17,10 +17,12 @@ import java.util.List;
 public final class JdbcHistoryAdmin implements HistoryAdmin {
 
     private final Storage storage;
+    private final AttemptHistory attempts;
 
-    /** Creates the API on a node's storage. */
-    public JdbcHistoryAdmin(Storage storage) {
+    /** Creates the API on a node's storage and its attempt history. */
+    public JdbcHistoryAdmin(Storage storage, AttemptHistory attempts) {
         this.storage = storage;
+        this.attempts = attempts;
     }
 
     @Override
@@ -28,7 +30,7 @@ public final class JdbcHistoryAdmin implements HistoryAdmin {
         if (taskId < 1) {
             throw new IllegalArgumentException("Task ids are positive numbers, got " + taskId);
         }
-        return run("attempts", c -> storage.attempts().attempts(c, taskId));
+        return run("attempts", c -> attempts.attempts(c, taskId));
     }
 
     @Override
@@ -39,18 +41,14 @@ public final class JdbcHistoryAdmin implements HistoryAdmin {
         }
         return run(
                 "search",
-                c -> new Page<>(
-                        storage.attempts().search(c, query),
-                        storage.attempts().count(c, query),
-                        query.offset(),
-                        query.limit()));
+                c -> new Page<>(attempts.search(c, query), attempts.count(c, query), query.offset(), query.limit()));
     }
 
     @Override
     public int prune(Duration age) {
         TimeLimits.requireDuration("age", age);
         try {
-            return storage.attempts().pruneOlderThan(storage.transactions(), Micros.ofAge(age), storage.offsetMicros());
+            return attempts.pruneOlderThan(storage.transactions(), Micros.ofAge(age), storage.offsetMicros());
         } catch (SQLException e) {
             throw new ErrandException("history prune", e);
         }

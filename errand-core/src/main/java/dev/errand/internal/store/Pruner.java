@@ -1,9 +1,6 @@
-package dev.errand.internal.chores;
+package dev.errand.internal.store;
 
 import dev.errand.config.ErrandSettings;
-import dev.errand.internal.store.FinishedTasks;
-import dev.errand.internal.store.Micros;
-import dev.errand.internal.store.Storage;
 import dev.errand.task.TaskDefinition;
 import dev.errand.task.TaskState;
 import java.sql.SQLException;
@@ -18,11 +15,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Deletes finished tasks past their retention: per final state, the node's retention, and for kinds that set
- * their own, theirs. {@link LeaderChores} runs it on the leader every prune interval; each batch deletes by id
+ * their own, theirs. The leader runs it as its "pruner" duty every prune interval; each batch deletes by id
  * what it read, so nodes that prune at once (a leader change, or every node without the registry) never
  * delete a row twice or block each other for long.
  */
-final class Pruner {
+public final class Pruner {
 
     private static final Logger log = LoggerFactory.getLogger(Pruner.class);
     private static final List<TaskState> FINAL = List.of(TaskState.SUCCEEDED, TaskState.FAILED, TaskState.CANCELLED);
@@ -32,9 +29,21 @@ final class Pruner {
     private final Map<TaskState, Duration> nodeRetention = new EnumMap<>(TaskState.class);
     private final Map<TaskState, Map<String, Duration>> kindRetention = new EnumMap<>(TaskState.class);
 
-    Pruner(Storage storage, ErrandSettings settings, Map<String, TaskDefinition<?>> definitions) {
+    /**
+     * Creates the pruner.
+     *
+     * @param storage the task table and the transactions
+     * @param finished the pruning statements
+     * @param settings the node's retentions
+     * @param definitions the kinds this node registered, for their own retentions
+     */
+    public Pruner(
+            Storage storage,
+            FinishedTasks finished,
+            ErrandSettings settings,
+            Map<String, TaskDefinition<?>> definitions) {
         this.storage = storage;
-        this.finished = new FinishedTasks(storage.dialect(), storage.tasks().table());
+        this.finished = finished;
         if (settings.succeededRetention() != null) {
             nodeRetention.put(TaskState.SUCCEEDED, settings.succeededRetention());
         }
@@ -50,12 +59,12 @@ final class Pruner {
     }
 
     /** Whether any retention is set, so that pruning has anything to do. */
-    boolean hasWork() {
+    public boolean hasWork() {
         return !nodeRetention.isEmpty() || !kindRetention.isEmpty();
     }
 
     /** Deletes what is past its retention now; returns how many tasks. */
-    int prune() throws SQLException {
+    public int prune() throws SQLException {
         int pruned = 0;
         for (TaskState state : FINAL) {
             Map<String, Duration> kinds = kindRetention.getOrDefault(state, Map.of());

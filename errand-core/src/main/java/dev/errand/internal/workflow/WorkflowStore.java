@@ -1,7 +1,11 @@
-package dev.errand.internal.store;
+package dev.errand.internal.workflow;
 
 import dev.errand.batch.BatchProgress;
 import dev.errand.config.TablePrefix;
+import dev.errand.internal.store.Dialect;
+import dev.errand.internal.store.NewTask;
+import dev.errand.internal.store.States;
+import dev.errand.internal.store.TaskGate;
 import dev.errand.spi.ClaimedTask;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -260,7 +264,7 @@ public final class WorkflowStore {
      */
     public Optional<BatchProgress> countAndRead(
             Connection c, long batchId, int stripe, long succeeded, long failed, long cancelled) throws SQLException {
-        if (!(dialect instanceof PostgresDialect)) {
+        if (!dialect.updatesReturnRows()) {
             count(c, batchId, stripe, succeeded, failed, cancelled);
             return progress(c, batchId);
         }
@@ -345,14 +349,7 @@ public final class WorkflowStore {
      */
     public boolean claimFiring(Connection c, long batchId, String on, long offsetMicros) throws SQLException {
         String columns = " (batch_id, on_event, task_id, fired_at) VALUES (?, ?, 0, " + now + ")";
-        String sql;
-        if (dialect instanceof PostgresDialect) {
-            sql = "INSERT INTO " + fired + columns + " ON CONFLICT DO NOTHING";
-        } else if (dialect instanceof MariaDbDialect) {
-            sql = "INSERT IGNORE INTO " + fired + columns;
-        } else {
-            sql = "INSERT INTO " + fired + columns;
-        }
+        String sql = dialect.insertSkippingDuplicates(fired + columns, "");
         try (PreparedStatement insert = c.prepareStatement(sql)) {
             insert.setLong(1, batchId);
             insert.setString(2, on);

@@ -1,0 +1,37 @@
+package dev.errand.internal.event;
+
+import dev.errand.internal.store.Micros;
+import dev.errand.internal.store.Storage;
+import java.sql.SQLException;
+import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Deletes premature events older than their retention, in one transaction. */
+public final class PrematureEventPruner {
+
+    private static final Logger log = LoggerFactory.getLogger(PrematureEventPruner.class);
+
+    private final Storage storage;
+    private final EventStore events;
+    private final Duration retention;
+
+    /** Creates the pruner; {@code retention} counts from each event's trigger. */
+    public PrematureEventPruner(Storage storage, EventStore events, Duration retention) {
+        this.storage = storage;
+        this.events = events;
+        this.retention = retention;
+    }
+
+    /** Deletes what is past its retention now; returns how many events. */
+    public int prune() throws SQLException {
+        int pruned = storage.transactions()
+                .run(
+                        "prune premature events",
+                        c -> events.deletePrematureOlderThan(c, Micros.ofAge(retention), storage.offsetMicros()));
+        if (pruned > 0) {
+            log.info("Deleted {} premature events older than {}", pruned, retention);
+        }
+        return pruned;
+    }
+}
