@@ -199,7 +199,7 @@ class ScheduleBadRowContractTest extends ErrandTestSupport {
         long badSlots = fired("bad");
         await().atMost(Duration.ofSeconds(10))
                 .alias("the good schedule keeps firing")
-                .until(() -> fired("good") >= good + 4);
+                .until(() -> fired("good") >= good + 2);
         assertThat(node.health().healthy())
                 .as("healthy: %s", node.health().problems())
                 .isTrue();
