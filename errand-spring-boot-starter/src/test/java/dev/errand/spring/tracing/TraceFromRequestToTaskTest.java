@@ -61,6 +61,7 @@ class TraceFromRequestToTaskTest {
 
     static final TaskKind<Integer> SHIP = TaskKind.of("trace-ship", Integer.class);
     static final TaskKind<Integer> NOTIFY = TaskKind.of("trace-notify", Integer.class);
+    static final TaskKind<Integer> REFUSE = TaskKind.of("trace-refuse", Integer.class);
 
     /** What the continuation saw in its log context, by key. */
     static final Map<String, String> NOTIFY_MDC = new ConcurrentHashMap<>();
@@ -91,6 +92,17 @@ class TraceFromRequestToTaskTest {
                         NOTIFY_MDC.put("errand.trace.id", String.valueOf(MDC.get("errand.trace.id")));
                         NOTIFY_MDC.put("errand.task.id", String.valueOf(MDC.get("errand.task.id")));
                     })
+                    .mode(ExecutionMode.NON_TRANSACTIONAL)
+                    .build();
+        }
+
+        @Bean
+        TaskDefinition<Integer> refuse() {
+            return TaskDefinition.builder(REFUSE, (order, context) -> {
+                        throw new IllegalStateException("order " + order + " is refused");
+                    })
+                    .maxAttempts(2)
+                    .retryPolicy(dev.errand.retry.RetryPolicy.fixed(Duration.ofMillis(50)))
                     .mode(ExecutionMode.NON_TRANSACTIONAL)
                     .build();
         }
@@ -147,7 +159,11 @@ class TraceFromRequestToTaskTest {
 
         await().atMost(Duration.ofSeconds(20)).until(() -> {
             tracerProvider.forceFlush().join(5, TimeUnit.SECONDS);
-            return runSpans().size() == 2;
+            return runSpans().stream()
+                            .filter(span ->
+                                    List.of("trace-ship", "trace-notify").contains(attribute(span, "errand.kind")))
+                            .count()
+                    == 2;
         });
 
         SpanData server = exporter.getFinishedSpanItems().stream()
@@ -206,6 +222,28 @@ class TraceFromRequestToTaskTest {
             }
         }
         errand.admin().delete(id);
+    }
+
+    @Test
+    void eachAttemptOfAFailingTaskIsAChildOfTheEnqueueWithItsOutcome() {
+        errand.enqueue(dev.errand.enqueue.TaskRequest.of(REFUSE, 9));
+        await().atMost(Duration.ofSeconds(20)).until(() -> {
+            tracerProvider.forceFlush().join(5, TimeUnit.SECONDS);
+            return runSpans().stream()
+                            .filter(span -> "trace-refuse".equals(attribute(span, "errand.kind")))
+                            .count()
+                    == 2;
+        });
+        SpanData enqueue = enqueueSpan("trace-refuse");
+        List<SpanData> attempts = runSpans().stream()
+                .filter(span -> "trace-refuse".equals(attribute(span, "errand.kind")))
+                .sorted(java.util.Comparator.comparing(span -> attribute(span, "errand.attempt")))
+                .toList();
+        assertThat(attempts)
+                .allSatisfy(span -> assertThat(span.getParentSpanId()).isEqualTo(enqueue.getSpanId()));
+        assertThat(attempts)
+                .extracting(span -> attribute(span, "errand.outcome"))
+                .containsExactly("retried", "failed");
     }
 
     private List<SpanData> runSpans() {
