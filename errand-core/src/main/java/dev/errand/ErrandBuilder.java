@@ -21,6 +21,7 @@ import dev.errand.spi.ClaimStrategy;
 import dev.errand.spi.DatabaseClock;
 import dev.errand.spi.PayloadCodec;
 import dev.errand.spi.TaskListener;
+import dev.errand.spi.TaskTracing;
 import dev.errand.spi.TransactionRunner;
 import dev.errand.task.TaskDefinition;
 import java.io.IOException;
@@ -48,6 +49,7 @@ public final class ErrandBuilder {
     private final Map<String, Schedule> schedules = new LinkedHashMap<>();
     private final ErrandSettings.Builder settings = ErrandSettings.builder(defaultNodeId());
     private final List<TaskListener> listeners = new ArrayList<>();
+    private TaskTracing tracing = TaskTracing.NONE;
     private final ProcessRegistry processes = new ProcessRegistry();
     private PayloadCodec codec = new PayloadCodec();
     private TransactionRunner transactionRunner = TransactionRunner.jdbc();
@@ -450,6 +452,20 @@ public final class ErrandBuilder {
         return Dialects.NAMES;
     }
 
+    /**
+     * Links each task's attempts to the trace that enqueued it: {@code tracing} captures the trace context at
+     * enqueue, Errand stores it on the task's row, and hands it back when an attempt starts. Off by default
+     * ({@link TaskTracing#NONE}); the Spring Boot starter sets it up over Micrometer's Observation API.
+     */
+    public ErrandBuilder tracing(TaskTracing tracing) {
+        if (tracing == null) {
+            throw new IllegalArgumentException(
+                    "tracing must not be null: pass TaskTracing.NONE to turn tracing off, or implement TaskTracing");
+        }
+        this.tracing = tracing;
+        return this;
+    }
+
     /** Adds a listener that hears what happens to tasks on this node, for metrics or logs. */
     public ErrandBuilder listener(TaskListener listener) {
         if (listener == null) {
@@ -492,7 +508,7 @@ public final class ErrandBuilder {
                 new Node.Parts(
                         built,
                         new Node.Database(dataSource, database, transactionRunner),
-                        new Kinds(definitions, codec, built),
+                        new Kinds(definitions, codec, built, tracing),
                         claim,
                         new TaskListeners(listeners)),
                 processes));

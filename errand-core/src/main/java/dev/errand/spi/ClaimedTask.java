@@ -11,6 +11,7 @@ package dev.errand.spi;
  * @param maxAttempts the most attempts it may have
  * @param leaseToken the fencing token: every later write of this attempt must match it
  * @param links its batch and whether other tasks depend on it; {@link Links#NONE} for most tasks
+ * @param trace the trace context stored when it was enqueued; {@link TraceContext#NONE} when none was
  */
 public record ClaimedTask(
         long id,
@@ -20,13 +21,30 @@ public record ClaimedTask(
         int attempt,
         int maxAttempts,
         long leaseToken,
-        Links links) {
+        Links links,
+        TraceContext trace) {
 
-    /** Requires the links; {@link Links#NONE} for a task with none. */
+    /** Requires the links and the trace; {@link Links#NONE} and {@link TraceContext#NONE} for a task with none. */
     public ClaimedTask {
         if (links == null) {
             throw new IllegalArgumentException("links must not be null; pass Links.NONE for a task in no workflow");
         }
+        if (trace == null) {
+            throw new IllegalArgumentException("trace must not be null; pass TraceContext.NONE for a task without one");
+        }
+    }
+
+    /** A claimed task without a stored trace context. */
+    public ClaimedTask(
+            long id,
+            String kind,
+            String queue,
+            String payloadJson,
+            int attempt,
+            int maxAttempts,
+            long leaseToken,
+            Links links) {
+        this(id, kind, queue, payloadJson, attempt, maxAttempts, leaseToken, links, TraceContext.NONE);
     }
 
     /** A claimed task in no batch and with no dependents. */

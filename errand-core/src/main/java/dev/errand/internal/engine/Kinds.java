@@ -6,6 +6,7 @@ import dev.errand.internal.outcome.AttemptFacts;
 import dev.errand.retry.RetryPolicy;
 import dev.errand.spi.ClaimedTask;
 import dev.errand.spi.PayloadCodec;
+import dev.errand.spi.TaskTracing;
 import dev.errand.task.LeaseExpiryAction;
 import dev.errand.task.TaskDefinition;
 import java.util.LinkedHashMap;
@@ -23,14 +24,25 @@ public final class Kinds {
     private final ErrandSettings settings;
     private final RetryPolicy unknownKindRetries;
     private final Requests requests;
+    private final TaskTracing tracing;
 
-    /** Resolves the definitions against the settings' defaults. */
+    /** Resolves the definitions against the settings' defaults, without tracing. */
     public Kinds(Map<String, TaskDefinition<?>> definitions, PayloadCodec codec, ErrandSettings settings) {
+        this(definitions, codec, settings, TaskTracing.NONE);
+    }
+
+    /** Resolves the definitions against the settings' defaults; {@code tracing} links enqueues to attempts. */
+    public Kinds(
+            Map<String, TaskDefinition<?>> definitions,
+            PayloadCodec codec,
+            ErrandSettings settings,
+            TaskTracing tracing) {
         this.definitions = Map.copyOf(definitions);
         this.codec = codec;
         this.settings = settings;
         this.unknownKindRetries = RetryPolicy.fixed(settings.unknownKindRetryDelay());
-        this.requests = new Requests(settings, this.definitions, codec);
+        this.tracing = tracing;
+        this.requests = new Requests(settings, this.definitions, codec, tracing);
         definitions.forEach((name, definition) -> kinds.put(
                 name,
                 new RegisteredKind(
@@ -47,6 +59,11 @@ public final class Kinds {
     /** Turns requests for these kinds into rows: one for the node, shared by every enqueuer. */
     public Requests requests() {
         return requests;
+    }
+
+    /** Links enqueues to attempts; {@link TaskTracing#NONE} unless the application configured tracing. */
+    TaskTracing tracing() {
+        return tracing;
     }
 
     /** The codec. */

@@ -8,6 +8,7 @@ import dev.errand.internal.store.Storage;
 import dev.errand.internal.workflow.Finisher;
 import dev.errand.spi.ClaimedTask;
 import dev.errand.spi.PayloadDecodingException;
+import dev.errand.spi.TaskTracing;
 import dev.errand.task.ExecutionMode;
 import dev.errand.task.ExecutionTimeoutException;
 import dev.errand.task.ProcessingLog;
@@ -41,6 +42,7 @@ final class TaskRunner {
     private final RunningAttempts running;
     private final Finisher finisher;
     private final Function<TaskRequest, NewTask> continuations;
+    private final TaskTracing tracing;
 
     /**
      * What ends an attempt, by outcome.
@@ -61,6 +63,7 @@ final class TaskRunner {
         this.observers = observers;
         this.running = running;
         this.finisher = stores.finisher();
+        this.tracing = kinds.tracing();
         Requests requests = kinds.requests();
         this.continuations = request -> requests.resolve(request, storage.offsetMicros());
     }
@@ -75,8 +78,32 @@ final class TaskRunner {
      */
     boolean run(ClaimedTask task, Runnable whenCompleted) {
         // Every line logged during the attempt names the task; the worker's MDC is as before once it ends.
-        try (TaskLogContext ignored = TaskLogContext.enter(task)) {
+        try (TaskLogContext ignored = TaskLogContext.enter(task);
+                TaskTracing.AttemptSpan span = span(task)) {
             return runLogged(task, whenCompleted);
+        }
+    }
+
+    /** The attempt's span, open on this thread until the attempt has ended; tracing never fails an attempt. */
+    private TaskTracing.AttemptSpan span(ClaimedTask task) {
+        if (tracing == TaskTracing.NONE) {
+            return TaskTracing.AttemptSpan.NONE;
+        }
+        try {
+            TaskTracing.AttemptSpan span = tracing.attemptStarted(task);
+            return span == null ? TaskTracing.AttemptSpan.NONE : () -> close(span, task);
+        } catch (RuntimeException e) {
+            log.warn(
+                    "Tracing could not start the span of task {} ({}); it runs without one", task.id(), task.kind(), e);
+            return TaskTracing.AttemptSpan.NONE;
+        }
+    }
+
+    private static void close(TaskTracing.AttemptSpan span, ClaimedTask task) {
+        try {
+            span.close();
+        } catch (RuntimeException e) {
+            log.warn("Tracing could not end the span of task {} ({})", task.id(), task.kind(), e);
         }
     }
 

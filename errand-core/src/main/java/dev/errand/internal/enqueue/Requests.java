@@ -7,11 +7,15 @@ import dev.errand.internal.store.Micros;
 import dev.errand.internal.store.NewTask;
 import dev.errand.internal.store.TaskGate;
 import dev.errand.spi.PayloadCodec;
+import dev.errand.spi.TaskTracing;
+import dev.errand.spi.TraceContext;
 import dev.errand.task.TaskDefinition;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Turns a request into the row to insert, resolving its defaults on this node and refusing what would
@@ -20,16 +24,28 @@ import java.util.Map;
  */
 public final class Requests {
 
+    private static final Logger log = LoggerFactory.getLogger(Requests.class);
+
     private final ErrandSettings settings;
     private final Map<String, TaskDefinition<?>> definitions;
     private final PayloadCodec codec;
     private final String channel;
+    private final TaskTracing tracing;
 
-    /** Creates the resolver for a node's settings, kinds and codec. */
-    public Requests(ErrandSettings settings, Map<String, TaskDefinition<?>> definitions, PayloadCodec codec) {
+    /**
+     * Creates the resolver for a node's settings, kinds and codec.
+     *
+     * @param tracing gives each request the trace context of the thread that enqueues it
+     */
+    public Requests(
+            ErrandSettings settings,
+            Map<String, TaskDefinition<?>> definitions,
+            PayloadCodec codec,
+            TaskTracing tracing) {
         this.settings = settings;
         this.definitions = Map.copyOf(definitions);
         this.codec = codec;
+        this.tracing = tracing;
         this.channel = Enqueuer.notificationChannel(settings);
     }
 
@@ -63,7 +79,7 @@ public final class Requests {
                 : definition != null && definition.maxAttempts() != null
                         ? definition.maxAttempts()
                         : settings.defaultMaxAttempts();
-        return new NewTask(
+        NewTask task = new NewTask(
                 request.kind(),
                 queue,
                 encode(request),
@@ -75,6 +91,21 @@ public final class Requests {
                         request.uniqueKey()),
                 gate(request, offsetMicros),
                 new NewTask.Pin(request.node(), request.nodeGroup()));
+        return tracing == TaskTracing.NONE ? task : task.withTrace(trace(request.kind(), queue));
+    }
+
+    /** The enqueuing thread's trace context; tracing that fails costs the task its trace, never its enqueue. */
+    private TraceContext trace(String kind, String queue) {
+        try {
+            TraceContext trace = tracing.capture(kind, queue);
+            return trace == null ? TraceContext.NONE : trace;
+        } catch (RuntimeException e) {
+            log.warn(
+                    "Tracing could not capture the trace context of a task of kind '{}'; it is enqueued without one",
+                    kind,
+                    e);
+            return TraceContext.NONE;
+        }
     }
 
     private static TaskGate gate(TaskRequest request, long offsetMicros) {

@@ -50,11 +50,11 @@ public final class Expirations {
 
     /** Waiting tasks with a condition past its deadline, soonest first. */
     public List<Expiring> dueConditions(Connection c, int limit, long offsetMicros) throws SQLException {
-        String sql =
-                "SELECT t.id, t.kind, t.queue, t.payload, t.attempt, t.max_attempts, t.batch_id, t.has_dependents, w.event,"
-                        + " w.expires_at FROM " + conditionTable + " w JOIN " + taskTable + " t ON t.id = w.task_id"
-                        + " WHERE w.expires_at <= " + now + " AND t.state = " + States.WAITING
-                        + " ORDER BY w.expires_at LIMIT ?";
+        String sql = "SELECT t.id, t.kind, t.queue, t.payload, t.attempt, t.max_attempts, t.batch_id, t.has_dependents,"
+                + " t.trace_parent, t.trace_state, w.event,"
+                + " w.expires_at FROM " + conditionTable + " w JOIN " + taskTable + " t ON t.id = w.task_id"
+                + " WHERE w.expires_at <= " + now + " AND t.state = " + States.WAITING
+                + " ORDER BY w.expires_at LIMIT ?";
         return read(c, sql, limit, offsetMicros, true);
     }
 

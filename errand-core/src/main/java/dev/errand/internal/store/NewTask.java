@@ -1,5 +1,6 @@
 package dev.errand.internal.store;
 
+import dev.errand.spi.TraceContext;
 import java.time.Instant;
 
 /**
@@ -9,10 +10,18 @@ import java.time.Instant;
  * @param queue the queue
  * @param payloadJson the JSON payload, or {@code null}
  * @param placement when and how often it runs, and its unique key
- * @param gate its conditions and deadline; {@link TaskGate#NONE} for a task that runs when due
- * @param pin the node or node group it is pinned to; {@link Pin#NONE} for any node
+ * @param envelope what travels with it besides its payload: its conditions, its pin and its trace context
  */
-public record NewTask(String kind, String queue, String payloadJson, Placement placement, TaskGate gate, Pin pin) {
+public record NewTask(String kind, String queue, String payloadJson, Placement placement, Envelope envelope) {
+
+    /**
+     * What travels with a task besides its payload.
+     *
+     * @param gate its conditions and deadline; {@link TaskGate#NONE} for a task that runs when due
+     * @param pin the node or node group it is pinned to; {@link Pin#NONE} for any node
+     * @param trace the trace context of the code that enqueued it; {@link TraceContext#NONE} for none
+     */
+    public record Envelope(TaskGate gate, Pin pin, TraceContext trace) {}
 
     /**
      * Where a task may run.
@@ -30,9 +39,34 @@ public record NewTask(String kind, String queue, String payloadJson, Placement p
         }
     }
 
-    /** A task that any node may run. */
+    /** A task pinned as {@code pin}, without a trace context. */
+    public NewTask(String kind, String queue, String payloadJson, Placement placement, TaskGate gate, Pin pin) {
+        this(kind, queue, payloadJson, placement, new Envelope(gate, pin, TraceContext.NONE));
+    }
+
+    /** A task that any node may run, without a trace context. */
     public NewTask(String kind, String queue, String payloadJson, Placement placement, TaskGate gate) {
         this(kind, queue, payloadJson, placement, gate, Pin.NONE);
+    }
+
+    /** This task carrying {@code trace}. */
+    public NewTask withTrace(TraceContext trace) {
+        return new NewTask(kind, queue, payloadJson, placement, new Envelope(envelope.gate(), envelope.pin(), trace));
+    }
+
+    /** Its conditions and deadline. */
+    public TaskGate gate() {
+        return envelope.gate();
+    }
+
+    /** The node or node group it is pinned to. */
+    public Pin pin() {
+        return envelope.pin();
+    }
+
+    /** The trace context it carries. */
+    public TraceContext trace() {
+        return envelope.trace();
     }
 
     /**
@@ -73,6 +107,6 @@ public record NewTask(String kind, String queue, String payloadJson, Placement p
 
     /** Whether the row can go in a plain batch insert: no unique key, no conditions, no deadline. */
     public boolean plain() {
-        return placement.uniqueKey() == null && gate.isNone();
+        return placement.uniqueKey() == null && gate().isNone();
     }
 }

@@ -24,7 +24,7 @@ final class PostgresTaskInserter implements TaskInserter {
     /** The column arrays that {@link #bindColumns} binds, one parameter each. */
     private static final String COLUMN_ARRAYS = "CAST(? AS varchar[]), CAST(? AS varchar[]), CAST(? AS text[]),"
             + " CAST(? AS int[]), CAST(? AS text[]), CAST(? AS bigint[]), CAST(? AS int[]), CAST(? AS varchar[]),"
-            + " CAST(? AS varchar[])";
+            + " CAST(? AS varchar[]), CAST(? AS varchar[]), CAST(? AS varchar[])";
 
     private final InsertStatement insert;
     private final String insertOne;
@@ -37,25 +37,28 @@ final class PostgresTaskInserter implements TaskInserter {
         this.insertOne = insert.sql() + " ON CONFLICT DO NOTHING RETURNING id, pg_notify(?, ?)";
         // One pg_notify per row; PostgreSQL folds identical notifications of a transaction into one.
         this.insertMany = "INSERT INTO " + insert.table()
-                + " (kind, queue, payload, priority, run_at, max_attempts, node_id, node_group)"
+                + " (kind, queue, payload, priority, run_at, max_attempts, node_id, node_group, trace_parent,"
+                + " trace_state)"
                 + " SELECT r.kind, r.queue, CAST(r.payload AS jsonb), r.priority,"
                 + " COALESCE(CAST(r.run_at AS timestamptz),"
                 + " statement_timestamp() + r.delay_micros * INTERVAL '1 microsecond'), r.max_attempts,"
-                + " r.node_id, r.node_group"
+                + " r.node_id, r.node_group, r.trace_parent, r.trace_state"
                 + " FROM unnest(" + COLUMN_ARRAYS + ")"
-                + " AS r(kind, queue, payload, priority, run_at, delay_micros, max_attempts, node_id, node_group)"
+                + " AS r(kind, queue, payload, priority, run_at, delay_micros, max_attempts, node_id, node_group,"
+                + " trace_parent, trace_state)"
                 + " RETURNING id, pg_notify(?, queue)";
         // The same with unique keys: a key that an active task holds, or that an earlier row of the same
         // statement took, skips its row instead of aborting the caller's transaction.
         this.insertKeyed = "INSERT INTO " + insert.table()
-                + " (kind, queue, payload, priority, run_at, max_attempts, node_id, node_group, unique_key)"
+                + " (kind, queue, payload, priority, run_at, max_attempts, node_id, node_group, trace_parent,"
+                + " trace_state, unique_key)"
                 + " SELECT r.kind, r.queue, CAST(r.payload AS jsonb), r.priority,"
                 + " COALESCE(CAST(r.run_at AS timestamptz),"
                 + " statement_timestamp() + r.delay_micros * INTERVAL '1 microsecond'), r.max_attempts,"
-                + " r.node_id, r.node_group, r.unique_key"
+                + " r.node_id, r.node_group, r.trace_parent, r.trace_state, r.unique_key"
                 + " FROM unnest(" + COLUMN_ARRAYS + ", CAST(? AS varchar[]))"
                 + " AS r(kind, queue, payload, priority, run_at, delay_micros, max_attempts, node_id, node_group,"
-                + " unique_key)"
+                + " trace_parent, trace_state, unique_key)"
                 + " ON CONFLICT DO NOTHING RETURNING id, unique_key, pg_notify(?, queue)";
         this.uniqueKeys = uniqueKeys;
     }
@@ -128,7 +131,7 @@ final class PostgresTaskInserter implements TaskInserter {
         return enqueued;
     }
 
-    /** Binds the nine column arrays of {@code tasks} from parameter 1; returns the next parameter's index. */
+    /** Binds the eleven column arrays of {@code tasks} from parameter 1; returns the next parameter's index. */
     private static int bindColumns(PreparedStatement statement, Connection connection, List<NewTask> tasks)
             throws SQLException {
         int size = tasks.size();
@@ -141,6 +144,8 @@ final class PostgresTaskInserter implements TaskInserter {
         Integer[] maxAttempts = new Integer[size];
         String[] nodes = new String[size];
         String[] groups = new String[size];
+        String[] traceParents = new String[size];
+        String[] traceStates = new String[size];
         for (int i = 0; i < size; i++) {
             NewTask task = tasks.get(i);
             kinds[i] = task.kind();
@@ -152,6 +157,8 @@ final class PostgresTaskInserter implements TaskInserter {
             maxAttempts[i] = task.maxAttempts();
             nodes[i] = task.pin().node();
             groups[i] = task.pin().group();
+            traceParents[i] = task.trace().traceparent();
+            traceStates[i] = task.trace().tracestate();
         }
         statement.setArray(1, connection.createArrayOf("varchar", kinds));
         statement.setArray(2, connection.createArrayOf("varchar", queues));
@@ -162,6 +169,8 @@ final class PostgresTaskInserter implements TaskInserter {
         statement.setArray(7, connection.createArrayOf("int4", maxAttempts));
         statement.setArray(8, connection.createArrayOf("varchar", nodes));
         statement.setArray(9, connection.createArrayOf("varchar", groups));
-        return 10;
+        statement.setArray(10, connection.createArrayOf("varchar", traceParents));
+        statement.setArray(11, connection.createArrayOf("varchar", traceStates));
+        return 12;
     }
 }

@@ -1,6 +1,7 @@
 package dev.errand.internal.store;
 
 import dev.errand.spi.ClaimedTask;
+import dev.errand.spi.TraceContext;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 
@@ -9,12 +10,17 @@ public final class TaskRows {
 
     /** The columns {@link #claimed} reads. */
     public static final String CLAIMED_COLUMNS =
-            "id, kind, queue, payload, attempt, max_attempts, batch_id, has_dependents";
+            "id, kind, queue, payload, attempt, max_attempts, batch_id, has_dependents, trace_parent, trace_state";
 
     private TaskRows() {}
 
     private static ClaimedTask.Links links(long batchId, boolean hasDependents) {
         return batchId == 0 && !hasDependents ? ClaimedTask.Links.NONE : new ClaimedTask.Links(batchId, hasDependents);
+    }
+
+    /** The stored trace context; a row written by hand with a malformed one runs without it. */
+    private static TraceContext trace(String traceparent, String tracestate) {
+        return traceparent == null ? TraceContext.NONE : TraceContext.of(traceparent, tracestate);
     }
 
     /**
@@ -33,6 +39,7 @@ public final class TaskRows {
                 row.getInt("attempt") + attemptDelta,
                 row.getInt("max_attempts"),
                 token,
-                links(row.getLong("batch_id"), row.getBoolean("has_dependents")));
+                links(row.getLong("batch_id"), row.getBoolean("has_dependents")),
+                trace(row.getString("trace_parent"), row.getString("trace_state")));
     }
 }

@@ -7,6 +7,7 @@ import dev.errand.internal.store.NewTask;
 import dev.errand.internal.store.States;
 import dev.errand.internal.store.TaskGate;
 import dev.errand.spi.ClaimedTask;
+import dev.errand.spi.TraceContext;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -229,8 +230,8 @@ public final class WorkflowStore {
     /** Stores the task a batch enqueues when {@code on} happens. */
     public void insertCallback(Connection c, long batchId, String on, NewTask task) throws SQLException {
         try (PreparedStatement insert = c.prepareStatement("INSERT INTO " + callbacks
-                + " (batch_id, on_event, kind, queue, payload, priority, max_attempts) VALUES (?, ?, ?, ?, "
-                + dialect.jsonParam() + ", ?, ?)")) {
+                + " (batch_id, on_event, kind, queue, payload, priority, max_attempts, trace_parent, trace_state)"
+                + " VALUES (?, ?, ?, ?, " + dialect.jsonParam() + ", ?, ?, ?, ?)")) {
             insert.setLong(1, batchId);
             insert.setString(2, on);
             insert.setString(3, task.kind());
@@ -238,6 +239,9 @@ public final class WorkflowStore {
             insert.setString(5, task.payloadJson());
             insert.setInt(6, task.priority());
             insert.setInt(7, task.maxAttempts());
+            // The callback joins the trace that created the batch, whichever thread ends the batch.
+            insert.setString(8, task.trace().traceparent());
+            insert.setString(9, task.trace().tracestate());
             insert.executeUpdate();
         }
     }
@@ -323,8 +327,8 @@ public final class WorkflowStore {
 
     /** The callback a batch enqueues when {@code on} happens, if it has one. */
     public Optional<NewTask> callback(Connection c, long batchId, String on) throws SQLException {
-        try (PreparedStatement query = c.prepareStatement("SELECT kind, queue, payload, priority, max_attempts FROM "
-                + callbacks + " WHERE batch_id = ? AND on_event = ?")) {
+        try (PreparedStatement query = c.prepareStatement("SELECT kind, queue, payload, priority, max_attempts,"
+                + " trace_parent, trace_state FROM " + callbacks + " WHERE batch_id = ? AND on_event = ?")) {
             query.setLong(1, batchId);
             query.setString(2, on);
             try (ResultSet row = query.executeQuery()) {
@@ -332,11 +336,12 @@ public final class WorkflowStore {
                     return Optional.empty();
                 }
                 return Optional.of(new NewTask(
-                        row.getString(1),
-                        row.getString(2),
-                        row.getString(3),
-                        new NewTask.Placement(row.getInt(4), null, 0, row.getInt(5), null),
-                        TaskGate.NONE));
+                                row.getString(1),
+                                row.getString(2),
+                                row.getString(3),
+                                new NewTask.Placement(row.getInt(4), null, 0, row.getInt(5), null),
+                                TaskGate.NONE)
+                        .withTrace(TraceContext.of(row.getString(6), row.getString(7))));
             }
         }
     }

@@ -6,6 +6,7 @@ import dev.errand.process.ProcessDefinition;
 import dev.errand.schedule.Schedule;
 import dev.errand.spi.PayloadCodec;
 import dev.errand.spi.TaskListener;
+import dev.errand.spi.TaskTracing;
 import dev.errand.spi.TransactionRunner;
 import dev.errand.spring.ErrandBuilderCustomizer;
 import dev.errand.spring.ErrandClient;
@@ -41,7 +42,8 @@ import org.springframework.transaction.PlatformTransactionManager;
  *   <li>{@link TransactionRunner}: a {@link SpringTransactionRunner} on the application's
  *       {@code PlatformTransactionManager};</li>
  *   <li>{@link Errand}: built from the {@code errand.*} properties, the kinds, the transaction runner, every
- *       {@link TaskListener} and {@link PayloadCodec} bean, then the {@link ErrandBuilderCustomizer}s;</li>
+ *       {@link TaskListener} bean, the {@link TaskTracing} and {@link PayloadCodec} bean when there is one, then
+ *       the {@link ErrandBuilderCustomizer}s;</li>
  *   <li>{@link ErrandLifecycle}, {@link ErrandClient} and {@link TaskStatistics}.</li>
  * </ul>
  */
@@ -116,6 +118,7 @@ public class ErrandAutoConfiguration {
             ErrandTasks tasks,
             TransactionRunner transactionRunner,
             ObjectProvider<TaskListener> listeners,
+            ObjectProvider<TaskTracing> tracing,
             ObjectProvider<PayloadCodec> payloadCodec,
             ObjectProvider<ErrandBuilderCustomizer> customizers,
             ObjectProvider<Schedule> schedules,
@@ -129,6 +132,7 @@ public class ErrandAutoConfiguration {
         processes.orderedStream().forEach(builder::registerProcess);
         builder.transactionRunner(transactionRunner);
         listeners.orderedStream().forEach(builder::listener);
+        tracing.ifUnique(builder::tracing);
         payloadCodec.ifAvailable(builder::payloadCodec);
         customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
         try {

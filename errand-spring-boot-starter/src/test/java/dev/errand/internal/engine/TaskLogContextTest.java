@@ -3,6 +3,7 @@ package dev.errand.internal.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.errand.spi.ClaimedTask;
+import dev.errand.spi.TraceContext;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -51,6 +52,24 @@ class TaskLogContextTest {
         assertThat(MDC.get(TaskLogContext.TASK_ID)).isNull();
         assertThat(MDC.get(TaskLogContext.KIND)).isNull();
         assertThat(MDC.get(TaskLogContext.ATTEMPT)).isNull();
+    }
+
+    @Test
+    void aTaskThatCarriesATraceContextPutsItsTraceIdBesideItsKeys() {
+        ClaimedTask task = new ClaimedTask(
+                9,
+                "traced",
+                "default",
+                null,
+                1,
+                5,
+                7L,
+                ClaimedTask.Links.NONE,
+                new TraceContext("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", null));
+        try (TaskLogContext ignored = TaskLogContext.enter(task)) {
+            assertThat(MDC.get(TaskLogContext.TRACE_ID)).isEqualTo("4bf92f3577b34da6a3ce929d0e0e4736");
+        }
+        assertThat(MDC.get(TaskLogContext.TRACE_ID)).isNull();
     }
 
     private static ClaimedTask task(long id, String kind, int attempt) {
