@@ -149,6 +149,16 @@ public final class ErrandBuilder {
         return this;
     }
 
+    /**
+     * Runs handlers on virtual threads (default off; Java 21 and later, refused on an older JVM). A queue's
+     * concurrency still bounds how many of its tasks run at once, and each running task still holds a connection
+     * while it writes, so the pool size bounds them too. See {@code docs/CONFIGURATION.md}.
+     */
+    public ErrandBuilder virtualThreads(boolean enabled) {
+        settings.virtualThreads(enabled);
+        return this;
+    }
+
     /** Turns running tasks on or off; a node with processing off only enqueues and administers (default on). */
     public ErrandBuilder processingEnabled(boolean enabled) {
         settings.processingEnabled(enabled);

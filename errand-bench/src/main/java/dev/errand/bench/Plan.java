@@ -135,6 +135,12 @@ public record Plan(String name, int rounds, List<Pairing> pairings) {
                 .with("count", latencyCount)
                 .with("interval-ms", 20);
         list.add(new Pairing("latency", latency, "errand", "db-scheduler"));
+        if (Runtime.version().feature() >= 21) {
+            // Virtual threads against the default platform threads; the group exists only on Java 21 and later.
+            list.add(new Pairing("virtual-threads", burnDown, "errand-vthreads", "errand"));
+            list.add(new Pairing("virtual-threads", burnDown, "errand-tx-vthreads", "errand-tx"));
+            list.add(new Pairing("virtual-threads-latency", latency, "errand-vthreads", "errand"));
+        }
         list.add(new Pairing("latency", latency, "errand", "jobrunr"));
         for (int backlog : List.of(smallBacklog, bigBacklog)) {
             Params p = new Params()

@@ -36,6 +36,13 @@ public final class Systems {
      */
     public static final String SCHEDULES_AT_SLOT = "errand-schedules-at-slot";
 
+    /**
+     * Errand with its handlers on virtual threads, non-transactional and transactional: compared with {@code errand}
+     * and {@code errand-tx} by the virtual-threads groups, which run on Java 21 and later only, so not in
+     * {@link #ALL}.
+     */
+    public static final List<String> VIRTUAL_THREADS = List.of("errand-vthreads", "errand-tx-vthreads");
+
     /** Whether {@code id} is one of the systems with schedules. */
     public static boolean hasSchedules(String id) {
         return SCHEDULES.equals(id) || SCHEDULES_AT_SLOT.equals(id);
@@ -69,6 +76,9 @@ public final class Systems {
             // these measures what history costs.
             case "errand-history" -> new ErrandSystem(db, false, "bench_errandh_", poll).withHistory();
             case "errand-tx-history" -> new ErrandSystem(db, true, "bench_errandtxh_", poll).withHistory();
+            // Handlers on virtual threads (Java 21 and later), against the default platform threads.
+            case "errand-vthreads" -> new ErrandSystem(db, false, "bench_errandv_", poll).withVirtualThreads();
+            case "errand-tx-vthreads" -> new ErrandSystem(db, true, "bench_errandtxv_", poll).withVirtualThreads();
             case "raw-sql" -> new RawSqlSystem(db, false, "bench_raw_", p.integer("raw-loops", 2));
             case "raw-sql-tx" -> new RawSqlSystem(db, true, "bench_rawtx_", p.integer("raw-loops", 2));
             case "db-scheduler" ->
@@ -81,7 +91,9 @@ public final class Systems {
                         Duration.ofMillis(p.integer("jobrunr-poll-ms", 5000)),
                         p.integer("jobrunr-workers", 20));
             case "errand-jpa" -> new EntityQueueSystem(db, poll);
-            default -> throw new IllegalArgumentException("Unknown system '" + id + "'; known: " + ALL);
+            default ->
+                throw new IllegalArgumentException("Unknown system '" + id + "'; known: " + ALL + ", " + SCHEDULES
+                        + ", " + SCHEDULES_AT_SLOT + ", " + VIRTUAL_THREADS);
         };
     }
 }

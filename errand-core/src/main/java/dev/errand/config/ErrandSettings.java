@@ -26,6 +26,7 @@ public final class ErrandSettings {
     private final String threadNamePrefix;
     private final Map<String, Integer> queues;
     private final boolean processingEnabled;
+    private final boolean virtualThreads;
     /** The value of every node setting of {@link Settings}; {@code null} where unset is the setting's default. */
     private final Map<Setting<?>, Object> table;
 
@@ -43,6 +44,7 @@ public final class ErrandSettings {
         this.queues = Map.copyOf(
                 builder.queues.isEmpty() ? Map.of(DEFAULT_QUEUE, Settings.CONCURRENCY.defaultValue()) : builder.queues);
         this.processingEnabled = builder.processingEnabled;
+        this.virtualThreads = builder.virtualThreads;
         Map<Setting<?>, Object> values = new HashMap<>(builder.table);
         values.put(Settings.DEAD_NODE_TIMEOUT, deadNodeTimeout);
         this.table = Collections.unmodifiableMap(values);
@@ -103,6 +105,11 @@ public final class ErrandSettings {
     /** Whether this node runs tasks, or only enqueues and administers them. */
     public boolean processingEnabled() {
         return processingEnabled;
+    }
+
+    /** Whether handlers run on virtual threads (Java 21 and later); off by default. */
+    public boolean virtualThreads() {
+        return virtualThreads;
     }
 
     /** {@link Settings#POLL_INTERVAL}. */
@@ -251,6 +258,7 @@ public final class ErrandSettings {
         private String threadNamePrefix = DEFAULT_THREAD_NAME_PREFIX;
         private final Map<String, Integer> queues = new LinkedHashMap<>();
         private boolean processingEnabled = true;
+        private boolean virtualThreads;
         /** Every node setting of {@link Settings}, at its default until set (the dead-node timeout: see build). */
         private final Map<Setting<?>, Object> table = new HashMap<>();
         // Off by default: it cost 24-36% of burn-down throughput on PostgreSQL (docs/BENCHMARKS.md).
@@ -317,6 +325,16 @@ public final class ErrandSettings {
         /** Sets whether this node runs tasks. */
         public Builder processingEnabled(boolean enabled) {
             this.processingEnabled = enabled;
+            return this;
+        }
+
+        /**
+         * Sets whether handlers run on virtual threads (default off). A queue's concurrency still bounds how many of
+         * its tasks run at once; pollers, the completer and the node's other threads stay platform threads. Needs
+         * Java 21 or later: {@link #build()} refuses it on an older JVM.
+         */
+        public Builder virtualThreads(boolean enabled) {
+            this.virtualThreads = enabled;
             return this;
         }
 
@@ -519,6 +537,10 @@ public final class ErrandSettings {
                 throw new IllegalArgumentException("deadNodeTimeout (" + Setting.text(deadNodeTimeout)
                         + ") must be at least twice heartbeatInterval (" + Setting.text(heartbeatInterval)
                         + "), or one slow heartbeat would declare a live node dead");
+            }
+            if (virtualThreads && Runtime.version().feature() < 21) {
+                throw new IllegalArgumentException("virtualThreads(true) needs Java 21 or later, and this JVM is Java "
+                        + Runtime.version().feature() + "; run on Java 21+ or leave virtual threads off");
             }
             if (exclusive && !processingEnabled) {
                 throw new IllegalArgumentException("exclusive and processingEnabled=false conflict: an exclusive"

@@ -37,6 +37,7 @@ public final class ErrandSystem implements BenchSystem {
     private final String prefix;
     private final Duration pollInterval;
     private boolean history;
+    private boolean virtualThreads;
     private HikariDataSource clientPool;
     private Errand client;
     private HikariDataSource workerPool;
@@ -67,6 +68,16 @@ public final class ErrandSystem implements BenchSystem {
     public ErrandSystem withHistory() {
         ErrandSystem with = new ErrandSystem(db, transactional, prefix, pollInterval);
         with.history = true;
+        return with;
+    }
+
+    /**
+     * The same system with its handlers on virtual threads (Java 21 and later; the library's default is platform
+     * threads): the pairing with the default measures what they change.
+     */
+    public ErrandSystem withVirtualThreads() {
+        ErrandSystem with = new ErrandSystem(db, transactional, prefix, pollInterval);
+        with.virtualThreads = true;
         return with;
     }
 
@@ -177,7 +188,7 @@ public final class ErrandSystem implements BenchSystem {
         String base = transactional
                 ? "errand-tx"
                 : schedules > 0 ? (atSlot ? "errand-schedules-at-slot" : "errand-schedules") : "errand";
-        return base + (history ? "-history" : "");
+        return base + (history ? "-history" : "") + (virtualThreads ? "-vthreads" : "");
     }
 
     @Override
@@ -319,6 +330,9 @@ public final class ErrandSystem implements BenchSystem {
         builder.scheduleLookahead(lookahead());
         if (history) {
             builder.historyEnabled(true); // otherwise the library's default, off
+        }
+        if (virtualThreads) {
+            builder.virtualThreads(true); // otherwise the library's default, platform threads
         }
         worker = builder.tablePrefix(prefix)
                 .migrationsEnabled(false)

@@ -154,7 +154,11 @@ public final class Engine {
         String threads = settings.threadNamePrefix();
         completer.start(threads);
         settings.queues().keySet().forEach(queue -> workers.add(startWorker(queue)));
-        log.info("Errand engine started on node {} with queues {}", settings.nodeId(), settings.queues());
+        log.info(
+                "Errand engine started on node {} with queues {}{}",
+                settings.nodeId(),
+                settings.queues(),
+                settings.virtualThreads() ? ", handlers on virtual threads" : "");
     }
 
     private QueueWorker startWorker(String queue) {
@@ -165,7 +169,12 @@ public final class Engine {
                 settings.leaseDuration(),
                 settings.cluster());
         QueueWorker worker = new QueueWorker(
-                new QueueConfig(queue, concurrency(queue), polling, settings.nodeId(), settings.threadNamePrefix()),
+                new QueueConfig(
+                        queue,
+                        concurrency(queue),
+                        polling,
+                        settings.nodeId(),
+                        new QueueConfig.Threads(settings.threadNamePrefix(), settings.virtualThreads())),
                 claimer,
                 runner,
                 wakeUps.of(queue),

@@ -10,9 +10,22 @@ import java.time.Duration;
  * @param concurrency how many of its tasks run at once
  * @param polling how its poller claims
  * @param nodeId the node's id, the owner of the leases it takes
- * @param threadNamePrefix the prefix of its threads' names
+ * @param threads the prefix of its threads' names, and whether its handlers run on virtual threads
  */
-record QueueConfig(String name, int concurrency, Polling polling, String nodeId, String threadNamePrefix) {
+record QueueConfig(String name, int concurrency, Polling polling, String nodeId, Threads threads) {
+
+    /**
+     * How its threads are made.
+     *
+     * @param namePrefix the prefix of the node's threads' names
+     * @param virtualWorkers whether its handlers run on virtual threads
+     */
+    record Threads(String namePrefix, boolean virtualWorkers) {}
+
+    /** The prefix of its threads' names. */
+    String threadNamePrefix() {
+        return threads.namePrefix();
+    }
 
     /**
      * How a poller claims.

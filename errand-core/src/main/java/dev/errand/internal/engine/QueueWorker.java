@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -92,7 +91,10 @@ final class QueueWorker {
                 0,
                 TimeUnit.MILLISECONDS,
                 new LinkedBlockingQueue<>(),
-                threads(config.threadNamePrefix() + config.name() + "-worker-"));
+                new WorkerThreads(
+                                config.threadNamePrefix() + config.name() + "-worker-",
+                                config.threads().virtualWorkers())
+                        .factory());
         this.tuning =
                 new Tuning(false, config.polling().interval(), config.polling().batchSize());
         this.poller = new Thread(this::poll, threadName);
@@ -353,14 +355,5 @@ final class QueueWorker {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    private static ThreadFactory threads(String prefix) {
-        AtomicInteger counter = new AtomicInteger();
-        return runnable -> {
-            Thread thread = new Thread(runnable, prefix + counter.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
     }
 }

@@ -57,6 +57,12 @@ public class ErrandProperties implements Validator {
     private boolean processingEnabled = true;
 
     /**
+     * Whether handlers run on virtual threads (Java 21 and later). Unset, it follows
+     * {@code spring.threads.virtual.enabled}.
+     */
+    private Boolean virtualThreads;
+
+    /**
      * Queues this node serves, with their concurrency. Enqueueing accepts only declared queues. When none is
      * declared, the node has one queue "default" with concurrency 4; declare "default" too if you declare
      * others and requests use it.
@@ -239,6 +245,16 @@ public class ErrandProperties implements Validator {
     /** Sets whether this node runs tasks. */
     public void setProcessingEnabled(boolean processingEnabled) {
         this.processingEnabled = processingEnabled;
+    }
+
+    /** Whether handlers run on virtual threads; {@code null} follows {@code spring.threads.virtual.enabled}. */
+    public Boolean getVirtualThreads() {
+        return virtualThreads;
+    }
+
+    /** Sets whether handlers run on virtual threads. */
+    public void setVirtualThreads(Boolean virtualThreads) {
+        this.virtualThreads = virtualThreads;
     }
 
     /** The prefix of the names of this node's threads. */
@@ -646,6 +662,9 @@ public class ErrandProperties implements Validator {
                 .exclusive(exclusive);
         if (dialect != null) {
             builder.dialect(dialect);
+        }
+        if (virtualThreads != null) {
+            builder.virtualThreads(virtualThreads);
         }
         BeanWrapper values = new BeanWrapperImpl(this);
         for (Setting<?> setting : Settings.nodeSettings()) {
