@@ -65,6 +65,13 @@ public final class BenchMain {
 
     private static List<TrialRecord> runPlan(String... args) throws Exception {
         Map<String, String> options = options(args);
+        if (Db.schemaIsThisRunsOwn()) {
+            // A run killed before its clean-up left its schema; the next run drops it once it is a day old.
+            for (String abandoned : Db.fromSystemProperties()
+                    .dropAbandonedSchemas(java.time.LocalDateTime.now(java.time.ZoneOffset.UTC))) {
+                System.out.println("Dropped schema " + abandoned + ", left by a run that did not end");
+            }
+        }
         String profile = options.getOrDefault("profile", "full");
         int rounds = Integer.parseInt(options.getOrDefault("rounds", profile.equals("smoke") ? "1" : "3"));
         Plan plan = (profile.equals("smoke") ? Plan.smoke() : Plan.full(rounds))

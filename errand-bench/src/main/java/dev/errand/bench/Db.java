@@ -63,6 +63,37 @@ public record Db(String url, String user, String password) {
         return db;
     }
 
+    /** How old a run's own schema must be before a later run takes it for abandoned: far longer than any run. */
+    static final java.time.Duration ABANDONED_AFTER = java.time.Duration.ofHours(24);
+
+    private static final java.util.regex.Pattern OWN_SCHEMA_NAME =
+            java.util.regex.Pattern.compile("errand_bench_(\\d{8}_\\d{6})_\\d+");
+
+    /**
+     * Drops the schemas that runs named for themselves ({@code errand_bench_<time>_<pid>}) and left behind, killed
+     * before their own clean-up, once their time is more than {@link #ABANDONED_AFTER} before {@code now}. Other
+     * schemas, and a schema named with {@code -Dbench.db.schema}, are never touched.
+     *
+     * @return the schemas dropped
+     */
+    public List<String> dropAbandonedSchemas(java.time.LocalDateTime now) {
+        List<String> dropped = new java.util.ArrayList<>();
+        for (String schema : queryLines(
+                "SELECT schema_name FROM information_schema.schemata WHERE schema_name LIKE 'errand\\_bench\\_%'")) {
+            java.util.regex.Matcher name = OWN_SCHEMA_NAME.matcher(schema);
+            if (!name.matches()) {
+                continue;
+            }
+            java.time.LocalDateTime named = java.time.LocalDateTime.parse(
+                    name.group(1), java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd_HHmmss"));
+            if (named.plus(ABANDONED_AFTER).isBefore(now)) {
+                dropSchema(schema);
+                dropped.add(schema);
+            }
+        }
+        return dropped;
+    }
+
     /** Drops {@code schema} with everything in it. */
     public void dropSchema(String schema) {
         execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
