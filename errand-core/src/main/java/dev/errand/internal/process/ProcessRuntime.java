@@ -9,6 +9,7 @@ import dev.errand.internal.enqueue.Requests;
 import dev.errand.internal.store.NewTask;
 import dev.errand.internal.store.Storage;
 import dev.errand.internal.store.TaskInserter;
+import dev.errand.internal.workflow.Finish;
 import dev.errand.internal.workflow.Finisher;
 import dev.errand.internal.workflow.WorkflowStore;
 import dev.errand.process.AnalysisContext;
@@ -90,9 +91,9 @@ public final class ProcessRuntime {
         return storage;
     }
 
-    /** Fires what the batches counted by this thread's last transaction call for; see {@link Finisher}. */
-    public void recheckBatches() {
-        finisher.recheckPending();
+    /** Opens the ending of tasks in a transaction that is about to begin; see {@link Finisher#open()}. */
+    public Finish openFinish() {
+        return finisher.open();
     }
 
     // ---- creation ----
@@ -657,9 +658,10 @@ public final class ProcessRuntime {
     /**
      * Cancels a running process and the tasks of its turn that have not started.
      *
+     * @param finish the ending of this transaction, which the cancelled tasks go through
      * @return empty if there is no such process; false if it was not running
      */
-    public Optional<Boolean> cancel(Connection c, String id) throws SQLException {
+    public Optional<Boolean> cancel(Connection c, Finish finish, String id) throws SQLException {
         Optional<ProcessStore.ProcessRow> locked = store.process(c, id, true);
         if (locked.isEmpty()) {
             return Optional.empty();
@@ -668,7 +670,7 @@ public final class ProcessRuntime {
             return Optional.of(false);
         }
         if (locked.get().batchId() > 0) {
-            finisher.cancelBatch(c, locked.get().batchId(), "Cancelled: its process " + id + " was cancelled");
+            finish.cancelBatch(c, locked.get().batchId(), "Cancelled: its process " + id + " was cancelled");
         }
         return Optional.of(true);
     }
