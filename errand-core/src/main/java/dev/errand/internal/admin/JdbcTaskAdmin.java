@@ -90,7 +90,7 @@ public final class JdbcTaskAdmin implements TaskAdmin {
         requireId(id);
         return ending("cancel", (c, finish) -> {
             refuseProcessAnalysis(c, id, "cancelling");
-            boolean cancelled = queries.cancel(c, id, storage.offsetMicros());
+            boolean cancelled = queries.cancel(c, id);
             if (cancelled) {
                 // A cancelled task waits for nothing: its conditions must not absorb a later trigger.
                 stores.events().forgetConditions(c, id);
@@ -105,7 +105,7 @@ public final class JdbcTaskAdmin implements TaskAdmin {
         requireId(id);
         return ending("requestCancel", (c, finish) -> {
             refuseProcessAnalysis(c, id, "cancelling");
-            Cancellation cancellation = storage.cancels().cancel(c, id, storage.offsetMicros());
+            Cancellation cancellation = storage.cancels().cancel(c, id);
             if (cancellation == Cancellation.CANCELLED) {
                 stores.events().forgetConditions(c, id);
                 cancelled(c, finish, id);
@@ -124,7 +124,7 @@ public final class JdbcTaskAdmin implements TaskAdmin {
             }
             TaskState was = task.get().state();
             // Only a task still in the state read here moves, so its batch count moves from that state.
-            if (!queries.retryNowFrom(c, id, was, storage.offsetMicros())) {
+            if (!queries.retryNowFrom(c, id, was)) {
                 return false;
             }
             Optional<dev.errand.spi.ClaimedTask.Links> links =
@@ -189,8 +189,7 @@ public final class JdbcTaskAdmin implements TaskAdmin {
         try {
             return finishedTasks.prune(
                     storage.transactions(),
-                    new FinishedTasks.Selection(state, Micros.ofAge(olderThan), null, Set.of()),
-                    storage.offsetMicros());
+                    new FinishedTasks.Selection(state, Micros.ofAge(olderThan), null, Set.of()));
         } catch (SQLException e) {
             throw new ErrandException("admin pruneFinished", e);
         }
@@ -199,13 +198,13 @@ public final class JdbcTaskAdmin implements TaskAdmin {
     @Override
     public TaskCounts counts(Duration overdueAfter) {
         requireOverdue(overdueAfter);
-        return run("counts", c -> queries.counts(c, overdueAfter, storage.offsetMicros()));
+        return run("counts", c -> queries.counts(c, overdueAfter));
     }
 
     @Override
     public QueueLoads load(Duration overdueAfter) {
         requireOverdue(overdueAfter);
-        return run("load", c -> queries.load(c, overdueAfter, storage.offsetMicros()));
+        return run("load", c -> queries.load(c, overdueAfter));
     }
 
     private <T> T run(String operation, Jdbc.ConnectionWork<T> work) {

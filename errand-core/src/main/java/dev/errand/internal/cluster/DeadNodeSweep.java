@@ -61,8 +61,7 @@ final class DeadNodeSweep {
      */
     List<String> suspects(Connection c) throws SQLException {
         long now = System.nanoTime();
-        java.util.Map<String, ClusterStore.Heartbeat> beats =
-                store.runningHeartbeats(c, Micros.of(timeout), storage.offsetMicros());
+        java.util.Map<String, ClusterStore.Heartbeat> beats = store.runningHeartbeats(c, Micros.of(timeout));
         seen.keySet().retainAll(beats.keySet());
         List<String> dead = new java.util.ArrayList<>();
         beats.forEach((node, beat) -> {
@@ -82,8 +81,7 @@ final class DeadNodeSweep {
      * leader.
      */
     void adoptUnreleased() throws SQLException {
-        unreleased = storage.transactions()
-                .run("dead-node leases", c -> store.deadHoldingLiveLeases(c, storage.offsetMicros()));
+        unreleased = storage.transactions().run("dead-node leases", c -> store.deadHoldingLiveLeases(c));
         if (!unreleased.isEmpty()) {
             log.info("Dead nodes {} still hold leases on running tasks; ending them from the next beat on", unreleased);
         }
@@ -100,10 +98,9 @@ final class DeadNodeSweep {
         }
         List<String> before = unreleased;
         Result result = storage.transactions().run("dead-node sweep", c -> {
-            long offset = storage.offsetMicros();
             List<String> marked = new java.util.ArrayList<>();
             for (String node : suspects) {
-                if (store.markDead(c, node, Micros.of(timeout), offset)) {
+                if (store.markDead(c, node, Micros.of(timeout))) {
                     marked.add(node);
                 }
             }
@@ -113,8 +110,8 @@ final class DeadNodeSweep {
                     owners.add(node);
                 }
             }
-            int ended = store.expireLeasesOf(c, owners, offset);
-            return new Result(marked, ended, store.deadHoldingLiveLeases(c, offset));
+            int ended = store.expireLeasesOf(c, owners);
+            return new Result(marked, ended, store.deadHoldingLiveLeases(c));
         });
         unreleased = result.unreleased();
         result.deadNodes().forEach(seen::remove);

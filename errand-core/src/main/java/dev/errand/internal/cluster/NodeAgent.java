@@ -288,7 +288,7 @@ public final class NodeAgent {
                 registry.heartbeat(c, processing);
                 leads = leadership.hold(c);
                 if (leads) {
-                    store.deleteCommandsOlderThan(c, Micros.of(COMMAND_RETENTION), storage.offsetMicros());
+                    store.deleteCommandsOlderThan(c, Micros.of(COMMAND_RETENTION));
                     suspects = deadNodes.suspects(c);
                 }
             }

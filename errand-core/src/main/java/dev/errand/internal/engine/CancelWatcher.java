@@ -54,7 +54,7 @@ final class CancelWatcher {
         try (Finish finish = finisher.open()) {
             cancelled = storage.transactions().run("settle cancel requests", c -> {
                 List<Long> ids = storage.cancels().lockRequestedUnstarted(c);
-                int count = storage.cancels().settle(c, storage.offsetMicros());
+                int count = storage.cancels().settle(c);
                 List<Finisher.Finished> linked = new ArrayList<>();
                 for (long id : ids) {
                     stores.workflows()

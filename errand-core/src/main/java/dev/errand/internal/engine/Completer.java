@@ -148,11 +148,11 @@ final class Completer {
                     ? storage.transactions().run("complete", c -> completeLinked(c, finish(), batch, ids, tokens))
                     : stores.attempts().enabled()
                             ? storage.transactions().run("complete", c -> {
-                                stores.attempts().recordAll(c, successes(batch), storage.offsetMicros());
-                                return storage.tasks().succeedAll(c, ids, tokens, storage.offsetMicros());
+                                stores.attempts().recordAll(c, successes(batch));
+                                return storage.tasks().succeedAll(c, ids, tokens);
                             })
                             : storage.transactions().runStatement("complete", c -> storage.tasks()
-                                    .succeedAll(c, ids, tokens, storage.offsetMicros()));
+                                    .succeedAll(c, ids, tokens));
             recovered();
             observers.stats().recordSucceeded(completed);
             if (completed < ids.length) {
@@ -226,12 +226,12 @@ final class Completer {
             }
         }
         if (stores.attempts().enabled()) {
-            stores.attempts().recordAll(c, successes(batch), storage.offsetMicros());
+            stores.attempts().recordAll(c, successes(batch));
         }
         List<ClaimedTask> live;
         int completed;
         if (storage.tasks().returnsCompletedIds()) {
-            java.util.Set<Long> done = storage.tasks().succeedAllReturningIds(c, ids, tokens, storage.offsetMicros());
+            java.util.Set<Long> done = storage.tasks().succeedAllReturningIds(c, ids, tokens);
             completed = done.size();
             live = new ArrayList<>(linked.size());
             for (ClaimedTask task : linked) {
@@ -244,7 +244,7 @@ final class Completer {
             // then their dependents, before any write (see Finish.lockAhead; PostgreSQL needs neither).
             live = stores.workflows().lockRunning(c, linked);
             finish.lockAhead(c, live);
-            completed = storage.tasks().succeedAll(c, ids, tokens, storage.offsetMicros());
+            completed = storage.tasks().succeedAll(c, ids, tokens);
         }
         List<Finisher.Finished> finished = new ArrayList<>(live.size());
         for (ClaimedTask task : live) {

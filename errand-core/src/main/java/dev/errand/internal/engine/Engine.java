@@ -97,8 +97,11 @@ public final class Engine {
                 parts.kinds(), stores, new TaskRunner.Enders(settler, leases, completer, writer), observers, running);
         this.cancels = new CancelWatcher(stores, running);
         this.rescuer = new Rescuer(storage, parts.kinds(), settler, observers);
-        this.expirer =
-                new Expirer(stores, new Expirations(storage.dialect(), settings.tablePrefix()), parts.kinds(), writer);
+        this.expirer = new Expirer(
+                stores,
+                new Expirations(storage.dialect(), settings.tablePrefix(), settings.clock()),
+                parts.kinds(),
+                writer);
         this.batches = new dev.errand.internal.workflow.BatchSweeper(storage, stores.workflows(), stores.finisher());
     }
 

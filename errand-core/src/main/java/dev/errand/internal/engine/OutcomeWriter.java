@@ -79,7 +79,7 @@ final class OutcomeWriter {
     void retryInTransaction(Connection connection, ClaimedTask task, Decision.Retry retry, Ended ended)
             throws SQLException {
         AttemptError error = retry.error() == null ? null : errors.of(task, retry.error());
-        boolean written = storage.tasks().retry(connection, task, retry.delay(), error, storage.offsetMicros());
+        boolean written = storage.tasks().retry(connection, task, retry.delay(), error);
         if (written) {
             recordRetry(connection, task, retry, ended);
         }
@@ -115,7 +115,7 @@ final class OutcomeWriter {
         FailureCallback<Object> callback = callback(kind);
         boolean written = finish.end(connection, task, TaskState.FAILED, c -> {
             Savepoint beforeFailure = c.setSavepoint();
-            boolean updated = storage.tasks().fail(c, task, error, storage.offsetMicros());
+            boolean updated = storage.tasks().fail(c, task, error);
             if (updated && callback != null) {
                 try {
                     callback.onFailure(failedTask(task, kind, error, cause), c);
@@ -128,7 +128,7 @@ final class OutcomeWriter {
                     c.rollback(beforeFailure);
                     AttemptError noted =
                             errors.withNote(error, "Failure callback failed: " + ErrorMessages.summary(callbackFailed));
-                    updated = storage.tasks().fail(c, task, noted, storage.offsetMicros());
+                    updated = storage.tasks().fail(c, task, noted);
                 }
             }
             if (updated) {
@@ -143,7 +143,7 @@ final class OutcomeWriter {
         AttemptError error = retry.error() == null ? null : errors.of(task, retry.error());
         try {
             boolean written = storage.transactions().run("retry", c -> {
-                boolean updated = storage.tasks().retry(c, task, retry.delay(), error, storage.offsetMicros());
+                boolean updated = storage.tasks().retry(c, task, retry.delay(), error);
                 if (updated) {
                     recordRetry(c, task, retry, ended);
                 }
@@ -161,7 +161,7 @@ final class OutcomeWriter {
             boolean written = storage.transactions().run("cancel", c -> {
                 storage.cancels().forget(c, task.id());
                 return finish.end(c, task, TaskState.CANCELLED, own -> {
-                    boolean updated = storage.tasks().cancel(own, task, storage.offsetMicros());
+                    boolean updated = storage.tasks().cancel(own, task);
                     if (updated) {
                         history.record(own, task, AttemptOutcome.CANCELLED, ended, null);
                     }
@@ -188,8 +188,7 @@ final class OutcomeWriter {
             if (ended.ending() instanceof Ending.Snoozed) {
                 // The handler ran and snoozed: the attempt is given back, but the history shows it.
                 storage.transactions().run("requeue", c -> {
-                    boolean updated =
-                            storage.tasks().requeueUncounted(c, task, requeue.delay(), storage.offsetMicros());
+                    boolean updated = storage.tasks().requeueUncounted(c, task, requeue.delay());
                     if (updated) {
                         history.record(c, task, AttemptOutcome.SNOOZED, ended, null);
                     }
@@ -213,8 +212,8 @@ final class OutcomeWriter {
         long deadline = System.nanoTime() + (kind == null ? 0 : kind.lease().toNanos());
         while (true) {
             try {
-                storage.transactions().runStatement("requeue", c -> storage.tasks()
-                        .requeueUncounted(c, task, requeue.delay(), storage.offsetMicros()));
+                storage.transactions()
+                        .runStatement("requeue", c -> storage.tasks().requeueUncounted(c, task, requeue.delay()));
                 outage.succeeded();
                 return;
             } catch (SQLException e) {
@@ -243,9 +242,8 @@ final class OutcomeWriter {
         while (true) {
             try {
                 boolean written = storage.transactions().run("requeue", c -> {
-                    boolean updated = storage.tasks()
-                            .requeueInterrupted(
-                                    c, task, requeue.delay(), ErrorTexts.safe(lastError), storage.offsetMicros());
+                    boolean updated =
+                            storage.tasks().requeueInterrupted(c, task, requeue.delay(), ErrorTexts.safe(lastError));
                     if (updated) {
                         history.record(c, task, AttemptOutcome.INTERRUPTED, ended, cause);
                     }
@@ -296,7 +294,7 @@ final class OutcomeWriter {
                 kind,
                 cause,
                 (c, finish, error) -> finish.end(c, task, TaskState.FAILED, own -> {
-                    boolean updated = storage.tasks().fail(own, task, error, storage.offsetMicros());
+                    boolean updated = storage.tasks().fail(own, task, error);
                     if (updated) {
                         history.record(own, task, AttemptOutcome.FAILED, ended, cause);
                     }

@@ -65,7 +65,7 @@ final class TaskRunner {
         this.running = running;
         this.finisher = stores.finisher();
         Requests requests = kinds.requests();
-        this.continuations = request -> requests.resolve(request, storage.offsetMicros());
+        this.continuations = requests::resolve;
     }
 
     /**
@@ -143,7 +143,7 @@ final class TaskRunner {
     private boolean attempt(Connection connection, Attempt attempt, Finish finish) throws Exception {
         attempt.began = true;
         ClaimedTask task = attempt.task;
-        if (!storage.tasks().lockForRun(connection, task, storage.offsetMicros())) {
+        if (!storage.tasks().lockForRun(connection, task)) {
             throw new LeaseLost();
         }
         // A stalled or partitioned worker must not hold the row lock for ever: past two leases of
@@ -215,7 +215,7 @@ final class TaskRunner {
             throws SQLException {
         ClaimedTask task = attempt.task;
         finish.end(connection, task, TaskState.SUCCEEDED, c -> {
-            if (!storage.tasks().succeed(c, task, storage.offsetMicros())) {
+            if (!storage.tasks().succeed(c, task)) {
                 return false;
             }
             enders.writer().recordSuccess(c, task, attempt.ended(new Ending.Succeeded()));

@@ -154,21 +154,17 @@ public final class Node {
                         dialect,
                         table,
                         settings.succeededRetention() != null,
-                        dialect.inserter(table, database.dataSource())),
-                new CancelRequests(dialect, table, settings.tablePrefix().cancelRequestTable()),
+                        dialect.inserter(table, database.dataSource()),
+                        settings.clock()),
+                new CancelRequests(dialect, table, settings.tablePrefix().cancelRequestTable(), settings.clock()),
                 settings.clock());
-        WorkflowStore workflowStore = new WorkflowStore(dialect, settings.tablePrefix());
-        EventStore eventStore = new EventStore(dialect, settings.tablePrefix());
+        WorkflowStore workflowStore = new WorkflowStore(dialect, settings.tablePrefix(), settings.clock());
+        EventStore eventStore = new EventStore(dialect, settings.tablePrefix(), settings.clock());
         Stores stores = new Stores(
                 storage,
                 workflowStore,
                 eventStore,
-                new AttemptHistory(
-                        dialect,
-                        settings.tablePrefix(),
-                        settings.nodeId(),
-                        settings.historyEnabled(),
-                        settings.processingLogsEnabled()),
+                new AttemptHistory(dialect, settings),
                 new Finisher(storage, workflowStore));
         Kinds kinds = parts.kinds();
         this.transactionalKinds = kinds.definitions().values().stream()
@@ -177,10 +173,10 @@ public final class Node {
         this.enqueuer = new Enqueuer(storage, gate, kinds.requests(), wakeUps, parts.listener());
         this.workflows = new WorkflowEnqueuer(storage, workflowStore, gate, kinds.requests(), wakeUps);
         ScheduleStore scheduleStore =
-                new ScheduleStore(dialect, settings.tablePrefix().scheduleTable());
-        FinishedTasks finishedTasks = new FinishedTasks(dialect, table);
+                new ScheduleStore(dialect, settings.tablePrefix().scheduleTable(), settings.clock());
+        FinishedTasks finishedTasks = new FinishedTasks(dialect, table, settings.clock());
         this.admins = new Admins(
-                new JdbcTaskAdmin(stores, new TaskQueries(dialect, table), finishedTasks),
+                new JdbcTaskAdmin(stores, new TaskQueries(dialect, table, settings.clock()), finishedTasks),
                 new JdbcBatchAdmin(storage, workflowStore, stores.finisher()),
                 new JdbcScheduleAdmin(
                         storage,
@@ -202,7 +198,7 @@ public final class Node {
         Map<String, PinPolicy> pinPolicies = new LinkedHashMap<>();
         kinds.definitions().forEach((kind, definition) -> pinPolicies.put(kind, definition.pinPolicy()));
         ClusterStore clusterStore =
-                new ClusterStore(dialect, settings.tablePrefix().value());
+                new ClusterStore(dialect, settings.tablePrefix().value(), settings.clock());
         this.agent = new NodeAgent(
                 storage,
                 clusterStore,
@@ -223,7 +219,11 @@ public final class Node {
                 agent.commandSignal());
         this.processes = new JdbcProcessAdmin(
                 new ProcessRuntime(
-                        stores, new ProcessStore(dialect, settings.tablePrefix()), settings, kinds, processRegistry),
+                        stores,
+                        new ProcessStore(dialect, settings.tablePrefix(), settings.clock()),
+                        settings,
+                        kinds,
+                        processRegistry),
                 wakeUps::wake);
     }
 

@@ -119,12 +119,12 @@ public final class Finisher {
 
     /** Cancels a batch in the transaction of {@code finish}; see {@link Finish#cancelBatch}. */
     long cancelBatch(Connection c, long batchId, String reason, Finish finish) throws SQLException {
-        if (!store.markCancelled(c, batchId, storage.offsetMicros())) {
+        if (!store.markCancelled(c, batchId)) {
             return store.progress(c, batchId).isEmpty() ? -1L : 0L;
         }
         List<WorkflowStore.Dependent> unstarted = store.lockUnstarted(c, batchId);
         long[] ids = unstarted.stream().mapToLong(WorkflowStore.Dependent::id).toArray();
-        int count = store.cancelUnstarted(c, ids, reason, storage.offsetMicros());
+        int count = store.cancelUnstarted(c, ids, reason);
         List<Finished> cancelled = new ArrayList<>(unstarted.size());
         unstarted.forEach(task -> cancelled.add(new Finished(task.id(), task.links())));
         finish.ended(c, cancelled, TaskState.CANCELLED);
@@ -198,7 +198,7 @@ public final class Finisher {
 
     private void fire(Connection c, long batchId, BatchEvent event) throws SQLException {
         Optional<NewTask> callback = store.callback(c, batchId, event.dbValue());
-        if (callback.isEmpty() || !store.claimFiring(c, batchId, event.dbValue(), storage.offsetMicros())) {
+        if (callback.isEmpty() || !store.claimFiring(c, batchId, event.dbValue())) {
             return;
         }
         Enqueued enqueued = inserter.insert(c, callback.get(), store.channel());
@@ -239,7 +239,7 @@ public final class Finisher {
         String reason = "Cancelled: a task it depends on (" + idsText(predecessors) + ") "
                 + (outcome == TaskState.FAILED ? "failed" : "was cancelled");
         store.cancelUnstarted(
-                c, cancel.stream().mapToLong(WorkflowStore.Dependent::id).toArray(), reason, storage.offsetMicros());
+                c, cancel.stream().mapToLong(WorkflowStore.Dependent::id).toArray(), reason);
         List<Finished> next = new ArrayList<>(cancel.size());
         cancel.forEach(dependent -> next.add(new Finished(dependent.id(), dependent.links())));
         return next;
