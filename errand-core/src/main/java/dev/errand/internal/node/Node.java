@@ -38,6 +38,7 @@ import dev.errand.internal.schedule.ScheduleStore;
 import dev.errand.internal.schedule.SlotTasks;
 import dev.errand.internal.store.CancelRequests;
 import dev.errand.internal.store.Dialect;
+import dev.errand.internal.store.Expirations;
 import dev.errand.internal.store.FinishedTasks;
 import dev.errand.internal.store.Pruner;
 import dev.errand.internal.store.Storage;
@@ -46,6 +47,7 @@ import dev.errand.internal.store.TaskStore;
 import dev.errand.internal.store.Transactions;
 import dev.errand.internal.wakeup.PostgresNotificationListener;
 import dev.errand.internal.wakeup.WakeUps;
+import dev.errand.internal.workflow.BatchSweeper;
 import dev.errand.internal.workflow.Finisher;
 import dev.errand.internal.workflow.JdbcBatchAdmin;
 import dev.errand.internal.workflow.WorkflowEnqueuer;
@@ -193,7 +195,15 @@ public final class Node {
                         new EventTrigger(eventStore, dialect, Enqueuer.notificationChannel(settings)),
                         wakeUps),
                 new JdbcHistoryAdmin(storage, stores.attempts()));
-        this.engineParts = new Engine.Parts(stores, kinds, parts.claimStrategy(), settings, parts.listener());
+        this.engineParts = new Engine.Parts(
+                stores,
+                kinds,
+                parts.claimStrategy(),
+                settings,
+                new Engine.Shared(
+                        parts.listener(),
+                        new Expirations(dialect, settings.tablePrefix(), settings.clock()),
+                        new BatchSweeper(storage, workflowStore, stores.finisher())));
         this.engine = new Engine(engineParts);
         Map<String, PinPolicy> pinPolicies = new LinkedHashMap<>();
         kinds.definitions().forEach((kind, definition) -> pinPolicies.put(kind, definition.pinPolicy()));
@@ -209,6 +219,7 @@ public final class Node {
         this.leaderDuties = LeaderDuties.of(
                 stores,
                 settings,
+                agent,
                 new ScheduleFirer(storage, scheduleStore, kinds.definitions(), settings),
                 new Pruner(storage, finishedTasks, settings, kinds.definitions()));
         this.cluster = new JdbcClusterAdmin(
@@ -499,6 +510,14 @@ public final class Node {
     /** This node's counters. */
     public NodeStats stats() {
         return engine.stats();
+    }
+
+    /**
+     * How many claims this node's engine (the one started last) has made, whether they found tasks or not;
+     * tests wait on it for a poll to have happened.
+     */
+    public long polls() {
+        return engine.stats().polls();
     }
 
     /** Whether this node's engine threads and duties can do their work. */
