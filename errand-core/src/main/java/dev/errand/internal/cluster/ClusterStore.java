@@ -69,6 +69,7 @@ public final class ClusterStore {
      *
      * @param dialect the dialect
      * @param prefix the table prefix's value, such as {@code errand_}
+     * @param clock the node's clock, whose offset each statement that means "now" reads
      */
     public ClusterStore(Dialect dialect, String prefix, DatabaseClock clock) {
         this.clock = clock;

@@ -43,6 +43,7 @@ public final class EventStore {
      *
      * @param dialect the database's dialect
      * @param tables the table prefix, which names the task table and the event tables
+     * @param clock the node's clock, whose offset each statement that means "now" reads
      */
     public EventStore(Dialect dialect, TablePrefix tables, DatabaseClock clock) {
         this.clock = clock;

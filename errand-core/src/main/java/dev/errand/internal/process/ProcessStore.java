@@ -42,6 +42,7 @@ public final class ProcessStore {
      *
      * @param dialect the database's dialect
      * @param tables the table prefix
+     * @param clock the node's clock, whose offset each statement that means "now" reads
      */
     public ProcessStore(Dialect dialect, TablePrefix tables, DatabaseClock clock) {
         this.clock = clock;

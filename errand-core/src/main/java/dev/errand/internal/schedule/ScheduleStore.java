@@ -50,6 +50,7 @@ public final class ScheduleStore {
      *
      * @param dialect the database's dialect
      * @param table the schedule table's name
+     * @param clock the node's clock, whose offset each statement that means "now" reads
      */
     public ScheduleStore(Dialect dialect, String table, DatabaseClock clock) {
         this.clock = clock;

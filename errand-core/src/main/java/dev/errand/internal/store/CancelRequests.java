@@ -33,6 +33,7 @@ public final class CancelRequests {
      * @param dialect the database's dialect
      * @param taskTable the task table's name
      * @param requestTable the cancel-request table's name
+     * @param clock the node's clock, whose offset each statement that means "now" reads
      */
     public CancelRequests(Dialect dialect, String taskTable, String requestTable, DatabaseClock clock) {
         this.clock = clock;

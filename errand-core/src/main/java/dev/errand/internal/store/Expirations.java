@@ -25,7 +25,7 @@ public final class Expirations {
     private final String conditionTable;
     private final String now;
 
-    /** Creates the statements for a table prefix. */
+    /** Creates the statements for a table prefix; its statements read the offset of the node's {@code clock} themselves. */
     public Expirations(Dialect dialect, TablePrefix tables, DatabaseClock clock) {
         this.clock = clock;
         this.dialect = dialect;

@@ -22,7 +22,7 @@ public final class FinishedTasks {
     private final DatabaseClock clock;
     private final String table;
 
-    /** Creates the statements for the task table. */
+    /** Creates the statements for the task table; its statements read the offset of the node's {@code clock} themselves. */
     public FinishedTasks(Dialect dialect, String table, DatabaseClock clock) {
         this.clock = clock;
         this.dialect = dialect;

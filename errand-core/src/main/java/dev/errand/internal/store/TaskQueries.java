@@ -29,7 +29,7 @@ public final class TaskQueries {
     private final String table;
     private final String now;
 
-    /** Creates the queries for a table. */
+    /** Creates the queries for a table; its statements read the offset of the node's {@code clock} themselves. */
     public TaskQueries(Dialect dialect, String table, DatabaseClock clock) {
         this.clock = clock;
         this.dialect = dialect;

@@ -65,6 +65,7 @@ public final class TaskStore {
      * @param table the task table's name
      * @param keepSucceeded whether succeeded tasks stay (retention on) instead of being deleted
      * @param inserter the inserts of new tasks, the one of this database
+     * @param clock the node's clock, whose offset each statement that means "now" reads
      */
     public TaskStore(Dialect dialect, String table, boolean keepSucceeded, TaskInserter inserter, DatabaseClock clock) {
         this.clock = clock;

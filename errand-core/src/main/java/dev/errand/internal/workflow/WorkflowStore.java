@@ -50,6 +50,7 @@ public final class WorkflowStore {
      *
      * @param dialect the database's dialect
      * @param tables the table prefix
+     * @param clock the node's clock, whose offset each statement that means "now" reads
      */
     public WorkflowStore(Dialect dialect, TablePrefix tables, DatabaseClock clock) {
         this.clock = clock;
