@@ -38,7 +38,8 @@ final class DeadNodeSweep {
     private final ClusterStore store;
     private final Duration timeout;
     private final String self;
-    private final java.util.Map<String, Seen> seen = new java.util.HashMap<>();
+    /** Written by the beat ({@link #suspects}) and by the dead-node sweep duty ({@link #declare}). */
+    private final java.util.Map<String, Seen> seen = new java.util.concurrent.ConcurrentHashMap<>();
     /**
      * Dead nodes whose leases this leader could not all end: a row locked at the sweep is skipped, not
      * waited for, and would otherwise keep its task until its own lease ran out. The lock is often a
