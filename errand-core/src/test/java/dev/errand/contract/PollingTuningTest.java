@@ -54,7 +54,7 @@ class PollingTuningTest extends ErrandTestSupport {
         long started = System.nanoTime();
         errand.start();
         // The first claim finds nothing; the enqueue's wake-up then waits for the rest of the 700 ms.
-        Thread.sleep(100);
+        awaitFirstPoll(errand);
         errand.enqueue(TaskRequest.of(WORK, 1));
         assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofMillis(700));
@@ -64,7 +64,7 @@ class PollingTuningTest extends ErrandTestSupport {
     void withoutTuningAWakeUpClaimsAtOnce() throws Exception {
         Errand errand = node(Duration.ZERO, Duration.ZERO);
         errand.start();
-        Thread.sleep(100); // past the first claim (not observable), which finds nothing
+        awaitFirstPoll(errand); // the first claim, which finds nothing
         long enqueued = System.nanoTime();
         errand.enqueue(TaskRequest.of(WORK, 1));
         assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();

@@ -44,7 +44,7 @@ class WakeUpContractTest extends ErrandTestSupport {
     void sameNodeEnqueueWakesItsPollerInProcess() throws Exception {
         Errand errand = worker();
         errand.start();
-        Thread.sleep(300); // past the first poll (not observable): only the wake-up claims
+        awaitFirstPoll(errand); // only the wake-up claims from here on
         errand.enqueue(TaskRequest.of("wake", 1));
         await().atMost(Duration.ofSeconds(5)).until(() -> effects() == 1);
     }
@@ -53,7 +53,7 @@ class WakeUpContractTest extends ErrandTestSupport {
     void callerTransactionEnqueueWakesAfterCommitWhenAsked() throws Exception {
         Errand errand = worker();
         errand.start();
-        Thread.sleep(300); // past the first poll (not observable): only the wake-up claims
+        awaitFirstPoll(errand); // only the wake-up claims from here on
         try (Connection c = dataSource().getConnection()) {
             c.setAutoCommit(false);
             errand.enqueue(c, TaskRequest.of("wake", 2));
@@ -70,7 +70,7 @@ class WakeUpContractTest extends ErrandTestSupport {
         Errand errand = worker();
         errand.start();
         Errand producer = node(builder().processingEnabled(false));
-        Thread.sleep(500); // past the first poll (not observable): only the notification claims
+        awaitFirstPoll(errand); // only the notification claims from here on
         try (Connection c = dataSource().getConnection()) {
             c.setAutoCommit(false);
             producer.enqueue(c, TaskRequest.of("wake", 3));

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.errand.Errand;
 import dev.errand.ErrandBuilder;
+import dev.errand.internal.node.Nodes;
 import dev.errand.spi.DatabaseClock;
 import dev.errand.spi.ShiftableClock;
 import dev.errand.task.Task;
@@ -91,6 +92,14 @@ public abstract class ErrandTestSupport {
         Errand node = builder.build();
         nodes.add(node);
         return node;
+    }
+
+    /**
+     * Waits until the node's pollers have made their first claim, so that a task enqueued from here on is
+     * claimed only by a wake-up or a later poll.
+     */
+    protected static void awaitFirstPoll(Errand errand) {
+        await().atMost(Duration.ofSeconds(10)).until(() -> Nodes.of(errand).polls() > 0);
     }
 
     /** Writes an effect row on the handler's connection. */

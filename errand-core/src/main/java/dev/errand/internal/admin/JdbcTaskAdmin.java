@@ -16,6 +16,7 @@ import dev.errand.internal.store.Jdbc;
 import dev.errand.internal.store.Micros;
 import dev.errand.internal.store.Storage;
 import dev.errand.internal.store.TaskQueries;
+import dev.errand.internal.workflow.Finish;
 import dev.errand.internal.workflow.Finisher;
 import dev.errand.task.Task;
 import dev.errand.task.TaskState;
@@ -57,10 +58,10 @@ public final class JdbcTaskAdmin implements TaskAdmin {
     }
 
     /** Moves the workflow on after an operator cancelled a task that had not started. */
-    private void cancelled(java.sql.Connection c, long id) throws SQLException {
+    private void cancelled(java.sql.Connection c, Finish finish, long id) throws SQLException {
         Optional<dev.errand.spi.ClaimedTask.Links> links = stores.workflows().links(c, id);
         if (links.isPresent() && !links.get().isNone()) {
-            finisher.finished(c, java.util.List.of(new Finisher.Finished(id, links.get())), TaskState.CANCELLED);
+            finish.ended(c, java.util.List.of(new Finisher.Finished(id, links.get())), TaskState.CANCELLED);
         }
     }
 
@@ -87,13 +88,13 @@ public final class JdbcTaskAdmin implements TaskAdmin {
     @Override
     public boolean cancel(long id) {
         requireId(id);
-        return run("cancel", c -> {
+        return ending("cancel", (c, finish) -> {
             refuseProcessAnalysis(c, id, "cancelling");
-            boolean cancelled = queries.cancel(c, id, storage.offsetMicros());
+            boolean cancelled = queries.cancel(c, id);
             if (cancelled) {
                 // A cancelled task waits for nothing: its conditions must not absorb a later trigger.
                 stores.events().forgetConditions(c, id);
-                cancelled(c, id);
+                cancelled(c, finish, id);
             }
             return cancelled;
         });
@@ -102,12 +103,12 @@ public final class JdbcTaskAdmin implements TaskAdmin {
     @Override
     public Cancellation requestCancel(long id) {
         requireId(id);
-        return run("requestCancel", c -> {
+        return ending("requestCancel", (c, finish) -> {
             refuseProcessAnalysis(c, id, "cancelling");
-            Cancellation cancellation = storage.cancels().cancel(c, id, storage.offsetMicros());
+            Cancellation cancellation = storage.cancels().cancel(c, id);
             if (cancellation == Cancellation.CANCELLED) {
                 stores.events().forgetConditions(c, id);
-                cancelled(c, id);
+                cancelled(c, finish, id);
             }
             return cancellation;
         });
@@ -123,7 +124,7 @@ public final class JdbcTaskAdmin implements TaskAdmin {
             }
             TaskState was = task.get().state();
             // Only a task still in the state read here moves, so its batch count moves from that state.
-            if (!queries.retryNowFrom(c, id, was, storage.offsetMicros())) {
+            if (!queries.retryNowFrom(c, id, was)) {
                 return false;
             }
             Optional<dev.errand.spi.ClaimedTask.Links> links =
@@ -145,7 +146,7 @@ public final class JdbcTaskAdmin implements TaskAdmin {
     @Override
     public boolean delete(long id) {
         requireId(id);
-        return run("delete", c -> {
+        return ending("delete", (c, finish) -> {
             refuseProcessAnalysis(c, id, "deleting");
             // A concurrent end of the task may change its state between the read and the delete: read again.
             for (int attempt = 0; attempt < DELETE_ATTEMPTS; attempt++) {
@@ -164,8 +165,7 @@ public final class JdbcTaskAdmin implements TaskAdmin {
                     // An unfinished task that is deleted never ends by itself (a running attempt finds its row
                     // gone and writes nothing): it counts as cancelled in its batch, and its dependents follow
                     // their policy, as if an operator had cancelled it.
-                    finisher.finished(
-                            c, java.util.List.of(new Finisher.Finished(id, links.get())), TaskState.CANCELLED);
+                    finish.ended(c, java.util.List.of(new Finisher.Finished(id, links.get())), TaskState.CANCELLED);
                 }
                 return true;
             }
@@ -189,8 +189,7 @@ public final class JdbcTaskAdmin implements TaskAdmin {
         try {
             return finishedTasks.prune(
                     storage.transactions(),
-                    new FinishedTasks.Selection(state, Micros.ofAge(olderThan), null, Set.of()),
-                    storage.offsetMicros());
+                    new FinishedTasks.Selection(state, Micros.ofAge(olderThan), null, Set.of()));
         } catch (SQLException e) {
             throw new ErrandException("admin pruneFinished", e);
         }
@@ -199,13 +198,13 @@ public final class JdbcTaskAdmin implements TaskAdmin {
     @Override
     public TaskCounts counts(Duration overdueAfter) {
         requireOverdue(overdueAfter);
-        return run("counts", c -> queries.counts(c, overdueAfter, storage.offsetMicros()));
+        return run("counts", c -> queries.counts(c, overdueAfter));
     }
 
     @Override
     public QueueLoads load(Duration overdueAfter) {
         requireOverdue(overdueAfter);
-        return run("load", c -> queries.load(c, overdueAfter, storage.offsetMicros()));
+        return run("load", c -> queries.load(c, overdueAfter));
     }
 
     private <T> T run(String operation, Jdbc.ConnectionWork<T> work) {
@@ -213,9 +212,20 @@ public final class JdbcTaskAdmin implements TaskAdmin {
             return storage.transactions().run("admin", work);
         } catch (SQLException e) {
             throw new ErrandException("admin " + operation, e);
-        } finally {
-            finisher.recheckPending();
         }
+    }
+
+    /** Runs an operation that may end tasks, through one {@link Finish} closed once its transaction is over. */
+    private <T> T ending(String operation, EndingWork<T> work) {
+        try (Finish finish = finisher.open()) {
+            return run(operation, c -> work.run(c, finish));
+        }
+    }
+
+    /** An admin operation's work that may end tasks through its transaction's {@link Finish}. */
+    @FunctionalInterface
+    private interface EndingWork<T> {
+        T run(java.sql.Connection c, Finish finish) throws SQLException;
     }
 
     /**

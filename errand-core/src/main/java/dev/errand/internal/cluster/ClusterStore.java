@@ -1,9 +1,11 @@
 package dev.errand.internal.cluster;
 
 import dev.errand.internal.store.Dialect;
+import dev.errand.internal.store.Micros;
 import dev.errand.internal.store.States;
 import dev.errand.internal.store.TaskRows;
 import dev.errand.spi.ClaimedTask;
+import dev.errand.spi.DatabaseClock;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -55,6 +57,7 @@ public final class ClusterStore {
     }
 
     private final Dialect dialect;
+    private final DatabaseClock clock;
     private final String nodes;
     private final String leaders;
     private final String commands;
@@ -66,8 +69,10 @@ public final class ClusterStore {
      *
      * @param dialect the dialect
      * @param prefix the table prefix's value, such as {@code errand_}
+     * @param clock the node's clock, whose offset each statement that means "now" reads
      */
-    public ClusterStore(Dialect dialect, String prefix) {
+    public ClusterStore(Dialect dialect, String prefix, DatabaseClock clock) {
+        this.clock = clock;
         this.dialect = dialect;
         this.nodes = prefix + "node";
         this.leaders = prefix + "leader";
@@ -77,9 +82,9 @@ public final class ClusterStore {
     }
 
     /** Writes this node's row as started now, whether or not it existed. */
-    public void register(
-            Connection c, NodeRow.Identity identity, NodeRow.Flags flags, NodeRow.Process process, long offsetMicros)
+    public void register(Connection c, NodeRow.Identity identity, NodeRow.Flags flags, NodeRow.Process process)
             throws SQLException {
+        long offsetMicros = offsetMicros();
         String set = " SET node_groups = ?, processing = ?, exclusive_mode = ?, state = ?, started_at = "
                 + dialect.timePlusMicros() + ", heartbeat_at = " + dialect.timePlusMicros()
                 + ", stopped_at = NULL, host = ?, pid = ?, version = ? WHERE node_id = ?";
@@ -129,7 +134,8 @@ public final class ClusterStore {
      *
      * @return false if the row is gone or no longer running (the leader declared the node dead)
      */
-    public boolean heartbeat(Connection c, String nodeId, boolean processing, long offsetMicros) throws SQLException {
+    public boolean heartbeat(Connection c, String nodeId, boolean processing) throws SQLException {
+        long offsetMicros = offsetMicros();
         try (PreparedStatement s = c.prepareStatement("UPDATE " + nodes + " SET heartbeat_at = "
                 + dialect.timePlusMicros() + ", processing = ? WHERE node_id = ? AND state = 'running'")) {
             s.setLong(1, offsetMicros);
@@ -140,7 +146,8 @@ public final class ClusterStore {
     }
 
     /** Marks this node's row as stopped gracefully. */
-    public void markStopped(Connection c, String nodeId, long offsetMicros) throws SQLException {
+    public void markStopped(Connection c, String nodeId) throws SQLException {
+        long offsetMicros = offsetMicros();
         try (PreparedStatement s = c.prepareStatement("UPDATE " + nodes + " SET state = 'stopped', stopped_at = "
                 + dialect.timePlusMicros() + ", processing = FALSE WHERE node_id = ?")) {
             s.setLong(1, offsetMicros);
@@ -150,7 +157,8 @@ public final class ClusterStore {
     }
 
     /** Every node row, with whether its heartbeat is younger than {@code timeoutMicros}. */
-    public List<NodeRow> nodes(Connection c, long timeoutMicros, long offsetMicros) throws SQLException {
+    public List<NodeRow> nodes(Connection c, long timeoutMicros) throws SQLException {
+        long offsetMicros = offsetMicros();
         String sql = "SELECT node_id, node_groups, processing, exclusive_mode, state, started_at, heartbeat_at,"
                 + " stopped_at, host, pid, version, CASE WHEN heartbeat_at >= " + dialect.timePlusMicros()
                 + " THEN 1 ELSE 0 END AS fresh FROM " + nodes + " ORDER BY node_id";
@@ -181,8 +189,8 @@ public final class ClusterStore {
      * The last heartbeat of every running node, and whether it is older than {@code timeoutMicros} on the
      * database clock.
      */
-    public Map<String, Heartbeat> runningHeartbeats(Connection c, long timeoutMicros, long offsetMicros)
-            throws SQLException {
+    public Map<String, Heartbeat> runningHeartbeats(Connection c, long timeoutMicros) throws SQLException {
+        long offsetMicros = offsetMicros();
         Map<String, Heartbeat> beats = new LinkedHashMap<>();
         try (PreparedStatement s = c.prepareStatement("SELECT node_id, heartbeat_at, CASE WHEN heartbeat_at < "
                 + dialect.timePlusMicros() + " THEN 1 ELSE 0 END AS stale FROM " + nodes
@@ -213,7 +221,8 @@ public final class ClusterStore {
      *
      * @return whether it marked the node
      */
-    public boolean markDead(Connection c, String nodeId, long timeoutMicros, long offsetMicros) throws SQLException {
+    public boolean markDead(Connection c, String nodeId, long timeoutMicros) throws SQLException {
+        long offsetMicros = offsetMicros();
         try (PreparedStatement s = c.prepareStatement("UPDATE " + nodes + " SET state = 'dead', processing = FALSE"
                 + " WHERE node_id = ? AND state = 'running' AND heartbeat_at < " + dialect.timePlusMicros())) {
             s.setString(1, nodeId);
@@ -239,7 +248,8 @@ public final class ClusterStore {
      * #expireLeasesOf}, those some of whose rows were locked and skipped, and, for a new leader, those the
      * leader before it had to skip. A plain read, which waits for no lock.
      */
-    public List<String> deadHoldingLiveLeases(Connection c, long offsetMicros) throws SQLException {
+    public List<String> deadHoldingLiveLeases(Connection c) throws SQLException {
+        long offsetMicros = offsetMicros();
         try (PreparedStatement s = c.prepareStatement("SELECT DISTINCT lease_owner FROM " + tasks + " WHERE state = "
                 + States.RUNNING + " AND lease_expires_at > " + dialect.timePlusMicros() + " AND lease_owner IN (SELECT"
                 + " node_id FROM " + nodes + " WHERE state = 'dead') ORDER BY lease_owner")) {
@@ -259,7 +269,8 @@ public final class ClusterStore {
      *
      * @return how many leases it ended
      */
-    public int expireLeasesOf(Connection c, List<String> deadNodes, long offsetMicros) throws SQLException {
+    public int expireLeasesOf(Connection c, List<String> deadNodes) throws SQLException {
+        long offsetMicros = offsetMicros();
         if (deadNodes.isEmpty()) {
             return 0;
         }
@@ -295,8 +306,8 @@ public final class ClusterStore {
      *
      * @return whether this node holds the lease now
      */
-    public boolean holdLease(Connection c, String name, String nodeId, long leaseMicros, long offsetMicros)
-            throws SQLException {
+    public boolean holdLease(Connection c, String name, String nodeId, long leaseMicros) throws SQLException {
+        long offsetMicros = offsetMicros();
         // acquired_at moves only when the holder changes, so operators see since when a leader leads.
         try (PreparedStatement s = c.prepareStatement("UPDATE " + leaders + " SET acquired_at = CASE WHEN node_id = ?"
                 + " THEN acquired_at ELSE " + dialect.timePlusMicros() + " END, node_id = ?, expires_at = "
@@ -324,7 +335,8 @@ public final class ClusterStore {
     }
 
     /** The node holding the named lease now, if any. */
-    public Optional<String> leaseHolder(Connection c, String name, long offsetMicros) throws SQLException {
+    public Optional<String> leaseHolder(Connection c, String name) throws SQLException {
+        long offsetMicros = offsetMicros();
         try (PreparedStatement s = c.prepareStatement("SELECT node_id FROM " + leaders + " WHERE name = ? AND"
                 + " expires_at >= " + dialect.timePlusMicros() + " AND node_id <> ''")) {
             s.setString(1, name);
@@ -370,7 +382,8 @@ public final class ClusterStore {
     }
 
     /** Deletes commands older than {@code ageMicros}; every node has read them by then. */
-    public int deleteCommandsOlderThan(Connection c, long ageMicros, long offsetMicros) throws SQLException {
+    public int deleteCommandsOlderThan(Connection c, long ageMicros) throws SQLException {
+        long offsetMicros = offsetMicros();
         try (PreparedStatement s =
                 c.prepareStatement("DELETE FROM " + commands + " WHERE created_at < " + dialect.timePlusMicros())) {
             s.setLong(1, offsetMicros - ageMicros);
@@ -397,7 +410,8 @@ public final class ClusterStore {
     }
 
     /** Writes one queue's control row, inserting it if it is missing. */
-    public void writeControl(Connection c, ControlRow row, long offsetMicros) throws SQLException {
+    public void writeControl(Connection c, ControlRow row) throws SQLException {
+        long offsetMicros = offsetMicros();
         String set = " SET paused = ?, concurrency = ?, poll_interval_ms = ?, claim_batch_size = ?, updated_at = "
                 + dialect.timePlusMicros() + " WHERE queue = ?";
         try (PreparedStatement s = c.prepareStatement("UPDATE " + controls + set)) {
@@ -452,8 +466,8 @@ public final class ClusterStore {
      *
      * @return how many tasks it released
      */
-    public int unpinFromAbsentNodes(Connection c, List<String> kinds, long timeoutMicros, long offsetMicros)
-            throws SQLException {
+    public int unpinFromAbsentNodes(Connection c, List<String> kinds, long timeoutMicros) throws SQLException {
+        long offsetMicros = offsetMicros();
         if (kinds.isEmpty()) {
             return 0;
         }
@@ -471,8 +485,8 @@ public final class ClusterStore {
      * {@code waitMicros}, oldest id first: the pin policy fails them.
      */
     public List<PinnedTask> pinnedToAbsentNodes(
-            Connection c, String kind, long waitMicros, long timeoutMicros, long offsetMicros, int limit)
-            throws SQLException {
+            Connection c, String kind, long waitMicros, long timeoutMicros, int limit) throws SQLException {
+        long offsetMicros = offsetMicros();
         try (PreparedStatement s = c.prepareStatement("SELECT " + TaskRows.CLAIMED_COLUMNS + ", node_id FROM " + tasks
                 + " WHERE state = " + States.PENDING + " AND node_id IS NOT NULL AND kind = ? AND run_at < "
                 + dialect.timePlusMicros() + " AND " + absentNode() + " ORDER BY id LIMIT " + limit)) {
@@ -525,5 +539,10 @@ public final class ClusterStore {
 
     private static String placeholders(int count) {
         return String.join(", ", Collections.nCopies(count, "?"));
+    }
+
+    /** The clock's offset in microseconds, read for each statement that means "now". */
+    private long offsetMicros() {
+        return Micros.of(clock.offset());
     }
 }

@@ -38,7 +38,8 @@ final class DeadNodeSweep {
     private final ClusterStore store;
     private final Duration timeout;
     private final String self;
-    private final java.util.Map<String, Seen> seen = new java.util.HashMap<>();
+    /** Written by the beat ({@link #suspects}) and by the dead-node sweep duty ({@link #declare}). */
+    private final java.util.Map<String, Seen> seen = new java.util.concurrent.ConcurrentHashMap<>();
     /**
      * Dead nodes whose leases this leader could not all end: a row locked at the sweep is skipped, not
      * waited for, and would otherwise keep its task until its own lease ran out. The lock is often a
@@ -61,8 +62,7 @@ final class DeadNodeSweep {
      */
     List<String> suspects(Connection c) throws SQLException {
         long now = System.nanoTime();
-        java.util.Map<String, ClusterStore.Heartbeat> beats =
-                store.runningHeartbeats(c, Micros.of(timeout), storage.offsetMicros());
+        java.util.Map<String, ClusterStore.Heartbeat> beats = store.runningHeartbeats(c, Micros.of(timeout));
         seen.keySet().retainAll(beats.keySet());
         List<String> dead = new java.util.ArrayList<>();
         beats.forEach((node, beat) -> {
@@ -82,8 +82,7 @@ final class DeadNodeSweep {
      * leader.
      */
     void adoptUnreleased() throws SQLException {
-        unreleased = storage.transactions()
-                .run("dead-node leases", c -> store.deadHoldingLiveLeases(c, storage.offsetMicros()));
+        unreleased = storage.transactions().run("dead-node leases", c -> store.deadHoldingLiveLeases(c));
         if (!unreleased.isEmpty()) {
             log.info("Dead nodes {} still hold leases on running tasks; ending them from the next beat on", unreleased);
         }
@@ -100,10 +99,9 @@ final class DeadNodeSweep {
         }
         List<String> before = unreleased;
         Result result = storage.transactions().run("dead-node sweep", c -> {
-            long offset = storage.offsetMicros();
             List<String> marked = new java.util.ArrayList<>();
             for (String node : suspects) {
-                if (store.markDead(c, node, Micros.of(timeout), offset)) {
+                if (store.markDead(c, node, Micros.of(timeout))) {
                     marked.add(node);
                 }
             }
@@ -113,8 +111,8 @@ final class DeadNodeSweep {
                     owners.add(node);
                 }
             }
-            int ended = store.expireLeasesOf(c, owners, offset);
-            return new Result(marked, ended, store.deadHoldingLiveLeases(c, offset));
+            int ended = store.expireLeasesOf(c, owners);
+            return new Result(marked, ended, store.deadHoldingLiveLeases(c));
         });
         unreleased = result.unreleased();
         result.deadNodes().forEach(seen::remove);

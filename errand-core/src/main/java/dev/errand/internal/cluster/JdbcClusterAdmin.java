@@ -59,9 +59,9 @@ public final class JdbcClusterAdmin implements ClusterAdmin {
     @Override
     public List<NodeInfo> nodes() {
         return read("list nodes", c -> {
-            Optional<String> leader = store.leaseHolder(c, "maintenance", storage.offsetMicros());
+            Optional<String> leader = store.leaseHolder(c, "maintenance");
             List<NodeInfo> nodes = new ArrayList<>();
-            for (NodeRow row : store.nodes(c, Micros.of(deadNodeTimeout), storage.offsetMicros())) {
+            for (NodeRow row : store.nodes(c, Micros.of(deadNodeTimeout))) {
                 nodes.add(info(row, leader));
             }
             return nodes;
@@ -93,7 +93,7 @@ public final class JdbcClusterAdmin implements ClusterAdmin {
 
     @Override
     public Optional<String> leader() {
-        return read("read leader", c -> store.leaseHolder(c, "maintenance", storage.offsetMicros()));
+        return read("read leader", c -> store.leaseHolder(c, "maintenance"));
     }
 
     @Override
@@ -170,7 +170,7 @@ public final class JdbcClusterAdmin implements ClusterAdmin {
         Names.require("Queue name", queue, 100);
         write("change queue " + queue, c -> {
             ControlRow current = store.lockControl(c, queue).orElse(new ControlRow(queue, false, null, null, null));
-            store.writeControl(c, update.apply(current), storage.offsetMicros());
+            store.writeControl(c, update.apply(current));
             command(c, "reload", NodeTarget.all());
             return null;
         });

@@ -39,7 +39,7 @@ final class Leadership {
      * @return whether this node leads once the transaction commits
      */
     boolean hold(Connection c) throws SQLException {
-        return store.holdLease(c, MAINTENANCE, nodeId, Micros.of(lease), storage.offsetMicros());
+        return store.holdLease(c, MAINTENANCE, nodeId, Micros.of(lease));
     }
 
     /** Records the outcome of a committed {@link #hold}; a rolled-back one is never settled. */

@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,9 +27,11 @@ import org.slf4j.LoggerFactory;
  * A node's life in the cluster, on a thread of its own from {@link #start} to {@link #stop}, whether or
  * not the node processes tasks: each heartbeat interval it moves its registry row's heartbeat on, takes or
  * renews the leader lease, and reads the commands sent since the last read, all in one transaction (one
- * commit per node per beat); as leader it also deletes old commands in that transaction, then sweeps dead
- * nodes and applies pin policies. A wake-up of {@link #commandSignal()} (a PostgreSQL
- * notification, or a command sent from this JVM) makes it read commands at once.
+ * commit per node per beat); as leader it also deletes old commands and reads the other nodes' heartbeats in
+ * that transaction. What the leader then writes, the dead-node sweep ({@link #sweepDeadNodes()}) and the pin
+ * sweep ({@link #sweepPins()}), are leader duties that the node's duty host runs, not this thread. A wake-up
+ * of {@link #commandSignal()} (a PostgreSQL notification, or a command sent from this JVM) makes it read
+ * commands at once.
  */
 public final class NodeAgent {
 
@@ -94,8 +97,11 @@ public final class NodeAgent {
     private ExecutorService commands;
     private volatile boolean running;
     private long lastCommandId;
-    /** The nodes the last beat found dead, for {@link #lead()}. */
-    private List<String> suspects = List.of();
+    /**
+     * The nodes the leader's last beat found dead, read in the beat's transaction (no commit of its own) and
+     * handed to the dead-node sweep, which takes them.
+     */
+    private final AtomicReference<List<String>> suspects = new AtomicReference<>(List.of());
     /**
      * Leases the dead-node sweep ended that no rescue has taken yet: the rescue skips a row locked at that
      * moment too, so the next beats try again, up to one rescue interval, after which the periodic rescue
@@ -104,8 +110,11 @@ public final class NodeAgent {
     private int owedRescues;
     /** Until when the owed rescues are tried at each beat. */
     private long owedUntilNanos;
-    /** Whether this node, since it last became the leader, took over the dead nodes' remaining leases. */
-    private boolean adopted;
+    /**
+     * Whether this node, since it last became the leader, took over the dead nodes' remaining leases: set by
+     * the dead-node sweep, cleared by a beat that finds the lease lost.
+     */
+    private volatile boolean adopted;
     /** Commands up to this id were sent before the node started, and are not for it. */
     private long startCommandId;
     /** Ids of the commands read lately: ids are handed out before commit, so a low one may appear late. */
@@ -247,9 +256,6 @@ public final class NodeAgent {
                 pollCommands(beat);
                 if (beat) {
                     heartbeatOutage.succeeded();
-                    if (leadership.leading()) {
-                        lead();
-                    }
                 }
                 commandSignal.await(Duration.ofNanos(Math.max(1_000_000, nextBeat - System.nanoTime())));
             } catch (InterruptedException e) {
@@ -288,7 +294,7 @@ public final class NodeAgent {
                 registry.heartbeat(c, processing);
                 leads = leadership.hold(c);
                 if (leads) {
-                    store.deleteCommandsOlderThan(c, Micros.of(COMMAND_RETENTION), storage.offsetMicros());
+                    store.deleteCommandsOlderThan(c, Micros.of(COMMAND_RETENTION));
                     suspects = deadNodes.suspects(c);
                 }
             }
@@ -296,8 +302,10 @@ public final class NodeAgent {
         });
         if (beat) {
             leadership.settle(read.leads());
-            adopted &= read.leads();
-            suspects = read.suspects();
+            if (!read.leads()) {
+                adopted = false;
+            }
+            suspects.set(read.suspects());
         }
         List<CommandRow> rows = read.commands();
         for (CommandRow row : rows) {
@@ -332,16 +340,19 @@ public final class NodeAgent {
     }
 
     /**
-     * The leader's writes after the beat that renewed its lease, each in a transaction of its own: the nodes
-     * it found dead (none, on most beats: no write), then the pin policies.
+     * The dead-node sweep, a leader duty (every heartbeat interval): declares dead the nodes that the leader's
+     * last beat found silent, ends their leases and rescues them now, in transactions of their own (none, on
+     * most runs: no write). Does nothing while the agent does not run or this node does not lead.
      */
-    private void lead() throws SQLException {
+    public void sweepDeadNodes() throws SQLException {
+        if (!running || !leadership.leading()) {
+            return;
+        }
         if (!adopted) {
             deadNodes.adoptUnreleased();
             adopted = true;
         }
-        DeadNodeSweep.Result result = deadNodes.declare(suspects);
-        suspects = List.of();
+        DeadNodeSweep.Result result = deadNodes.declare(suspects.getAndSet(List.of()));
         if (result.endedLeases() > 0) {
             owedRescues += result.endedLeases();
             owedUntilNanos = System.nanoTime() + settings.rescueInterval().toNanos();
@@ -351,6 +362,16 @@ public final class NodeAgent {
             if (owedRescues <= 0 || System.nanoTime() - owedUntilNanos >= 0) {
                 owedRescues = 0;
             }
+        }
+    }
+
+    /**
+     * The pin sweep, a leader duty (every heartbeat interval): applies the kinds' pin policies to tasks pinned
+     * to nodes that stayed away. Does nothing while the agent does not run or this node does not lead.
+     */
+    public void sweepPins() throws SQLException {
+        if (!running || !leadership.leading()) {
+            return;
         }
         pins.sweep(hooks);
     }

@@ -32,8 +32,7 @@ final class NodeRegistry {
                 c,
                 new NodeRow.Identity(settings.nodeId(), settings.cluster().groupsFramed()),
                 new NodeRow.Flags(processing, settings.cluster().exclusive(), "running"),
-                process,
-                storage.offsetMicros());
+                process);
     }
 
     /**
@@ -42,7 +41,7 @@ final class NodeRegistry {
      * extend their leases, so nothing runs twice under one lease.
      */
     void heartbeat(Connection c, boolean processing) throws SQLException {
-        if (!store.heartbeat(c, settings.nodeId(), processing, storage.offsetMicros())) {
+        if (!store.heartbeat(c, settings.nodeId(), processing)) {
             log.warn(
                     "Node {} was declared dead or removed from the registry while it ran (a pause longer than the"
                             + " dead-node timeout {}?); registering it again",
@@ -54,7 +53,7 @@ final class NodeRegistry {
 
     /** Marks the row as stopped gracefully. */
     void markStopped(Connection c) throws SQLException {
-        store.markStopped(c, settings.nodeId(), storage.offsetMicros());
+        store.markStopped(c, settings.nodeId());
     }
 
     private static String host() {

@@ -48,9 +48,7 @@ final class PinSweep {
         int changed = 0;
         if (!fallBackKinds.isEmpty()) {
             int released = storage.transactions()
-                    .runStatement(
-                            "pin fall-back",
-                            c -> store.unpinFromAbsentNodes(c, fallBackKinds, timeout, storage.offsetMicros()));
+                    .runStatement("pin fall-back", c -> store.unpinFromAbsentNodes(c, fallBackKinds, timeout));
             if (released > 0) {
                 log.warn("{} tasks pinned to absent nodes fell back to their group", released);
             }
@@ -70,8 +68,7 @@ final class PinSweep {
         List<ClusterStore.PinnedTask> due = storage.transactions()
                 .runStatement(
                         "pinned to absent nodes",
-                        c -> store.pinnedToAbsentNodes(
-                                c, kind, Micros.of(wait), timeout, storage.offsetMicros(), BATCH));
+                        c -> store.pinnedToAbsentNodes(c, kind, Micros.of(wait), timeout, BATCH));
         int failed = 0;
         for (ClusterStore.PinnedTask pinned : due) {
             if (hooks.failPinned(pinned.task(), new FailureCause.PinnedNodeAbsent(pinned.node(), wait))) {

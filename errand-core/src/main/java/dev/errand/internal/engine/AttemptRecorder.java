@@ -35,10 +35,7 @@ final class AttemptRecorder {
     void record(Connection c, ClaimedTask task, AttemptOutcome outcome, Ended ended, FailureCause cause)
             throws SQLException {
         if (attempts.enabled()) {
-            attempts.record(
-                    c,
-                    new AttemptRow(task, outcome, ended.durationMicros(), error(cause), ended.logs()),
-                    storage.offsetMicros());
+            attempts.record(c, new AttemptRow(task, outcome, ended.durationMicros(), error(cause), ended.logs()));
         }
     }
 

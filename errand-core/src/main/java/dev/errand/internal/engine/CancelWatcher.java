@@ -1,6 +1,7 @@
 package dev.errand.internal.engine;
 
 import dev.errand.internal.store.Storage;
+import dev.errand.internal.workflow.Finish;
 import dev.errand.internal.workflow.Finisher;
 import dev.errand.task.TaskState;
 import java.sql.SQLException;
@@ -50,10 +51,10 @@ final class CancelWatcher {
     /** Honours requests of tasks that are pending again, and deletes those of finished tasks. */
     void settle() throws SQLException {
         int cancelled;
-        try {
+        try (Finish finish = finisher.open()) {
             cancelled = storage.transactions().run("settle cancel requests", c -> {
                 List<Long> ids = storage.cancels().lockRequestedUnstarted(c);
-                int count = storage.cancels().settle(c, storage.offsetMicros());
+                int count = storage.cancels().settle(c);
                 List<Finisher.Finished> linked = new ArrayList<>();
                 for (long id : ids) {
                     stores.workflows()
@@ -61,11 +62,9 @@ final class CancelWatcher {
                             .filter(links -> !links.isNone())
                             .ifPresent(links -> linked.add(new Finisher.Finished(id, links)));
                 }
-                finisher.finished(c, linked, TaskState.CANCELLED);
+                finish.ended(c, linked, TaskState.CANCELLED);
                 return count;
             });
-        } finally {
-            finisher.recheckPending();
         }
         if (cancelled > 0) {
             log.info("Cancelled {} tasks whose cancel request arrived after their attempt ended", cancelled);

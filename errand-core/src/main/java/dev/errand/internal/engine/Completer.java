@@ -6,6 +6,7 @@ import dev.errand.internal.outcome.ErrorMessages;
 import dev.errand.internal.runtime.Problems;
 import dev.errand.internal.store.NewTask;
 import dev.errand.internal.store.Storage;
+import dev.errand.internal.workflow.Finish;
 import dev.errand.internal.workflow.Finisher;
 import dev.errand.spi.ClaimedTask;
 import dev.errand.task.TaskState;
@@ -58,6 +59,12 @@ final class Completer {
     private final Thread thread;
     private final Problems problems;
     private final Finisher finisher;
+    /**
+     * The ending of the flushes since the buffer last drained, on the completer's thread: one check of the
+     * batches they counted near their end, once the buffer is empty, is enough (see {@link #flush}).
+     */
+    private Finish finish;
+
     private volatile boolean running = true;
     private int failedFlushesInARow;
 
@@ -138,14 +145,14 @@ final class Completer {
         try {
             // With history on, its rows go in the same transaction: no commit of their own.
             int completed = linked
-                    ? storage.transactions().run("complete", c -> completeLinked(c, batch, ids, tokens))
+                    ? storage.transactions().run("complete", c -> completeLinked(c, finish(), batch, ids, tokens))
                     : stores.attempts().enabled()
                             ? storage.transactions().run("complete", c -> {
-                                stores.attempts().recordAll(c, successes(batch), storage.offsetMicros());
-                                return storage.tasks().succeedAll(c, ids, tokens, storage.offsetMicros());
+                                stores.attempts().recordAll(c, successes(batch));
+                                return storage.tasks().succeedAll(c, ids, tokens);
                             })
                             : storage.transactions().runStatement("complete", c -> storage.tasks()
-                                    .succeedAll(c, ids, tokens, storage.offsetMicros()));
+                                    .succeedAll(c, ids, tokens));
             recovered();
             observers.stats().recordSucceeded(completed);
             if (completed < ids.length) {
@@ -161,8 +168,9 @@ final class Completer {
             batch.forEach(Completer::completed);
             // A batch near its end is checked again after the commit; while more completions wait, the next
             // flush counts them and checks in its own transaction, so one check once the buffer drains is enough.
-            if (buffer.isEmpty()) {
-                finisher.recheckPending();
+            if (buffer.isEmpty() && finish != null) {
+                finish.close();
+                finish = null;
             }
         } catch (Exception e) {
             if (running) {
@@ -181,6 +189,14 @@ final class Completer {
         }
     }
 
+    /** The ending of the flushes since the buffer last drained, opened by the first of them. */
+    private Finish finish() {
+        if (finish == null) {
+            finish = finisher.open();
+        }
+        return finish;
+    }
+
     /** A failed flush is logged once per episode, with a count, since the engine recovers by itself. */
     private void failedFlush(int tasks, Exception e) {
         failedFlushesInARow++;
@@ -197,7 +213,8 @@ final class Completer {
      * those this transaction completes (the others lost their lease): PostgreSQL says which through
      * {@code RETURNING}; elsewhere they are locked first.
      */
-    private int completeLinked(Connection c, List<Done> batch, long[] ids, long[] tokens) throws SQLException {
+    private int completeLinked(Connection c, Finish finish, List<Done> batch, long[] ids, long[] tokens)
+            throws SQLException {
         List<ClaimedTask> linked = new ArrayList<>();
         java.util.Map<Long, List<NewTask>> next = new java.util.HashMap<>();
         for (Done done : batch) {
@@ -209,12 +226,12 @@ final class Completer {
             }
         }
         if (stores.attempts().enabled()) {
-            stores.attempts().recordAll(c, successes(batch), storage.offsetMicros());
+            stores.attempts().recordAll(c, successes(batch));
         }
         List<ClaimedTask> live;
         int completed;
         if (storage.tasks().returnsCompletedIds()) {
-            java.util.Set<Long> done = storage.tasks().succeedAllReturningIds(c, ids, tokens, storage.offsetMicros());
+            java.util.Set<Long> done = storage.tasks().succeedAllReturningIds(c, ids, tokens);
             completed = done.size();
             live = new ArrayList<>(linked.size());
             for (ClaimedTask task : linked) {
@@ -224,20 +241,20 @@ final class Completer {
             }
         } else {
             // No RETURNING on an UPDATE or DELETE here: lock first to learn which of them this flush completes,
-            // then their dependents, before any write (see Finisher.lockAhead; PostgreSQL needs neither).
+            // then their dependents, before any write (see Finish.lockAhead; PostgreSQL needs neither).
             live = stores.workflows().lockRunning(c, linked);
-            finisher.lockAhead(c, live);
-            completed = storage.tasks().succeedAll(c, ids, tokens, storage.offsetMicros());
+            finish.lockAhead(c, live);
+            completed = storage.tasks().succeedAll(c, ids, tokens);
         }
         List<Finisher.Finished> finished = new ArrayList<>(live.size());
         for (ClaimedTask task : live) {
             List<NewTask> continuations = next.get(task.id());
             if (continuations != null) {
-                finisher.continueWith(c, task.id(), continuations);
+                finish.continueWith(c, task.id(), continuations);
             }
             finished.add(Finisher.Finished.of(task));
         }
-        finisher.finished(c, finished, TaskState.SUCCEEDED);
+        finish.ended(c, finished, TaskState.SUCCEEDED);
         return completed;
     }
 

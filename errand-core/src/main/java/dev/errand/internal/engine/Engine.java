@@ -9,6 +9,7 @@ import dev.errand.internal.runtime.Problems;
 import dev.errand.internal.store.Expirations;
 import dev.errand.internal.store.Storage;
 import dev.errand.internal.wakeup.WakeUps;
+import dev.errand.internal.workflow.BatchSweeper;
 import dev.errand.node.NodeHealth;
 import dev.errand.node.QueueActivity;
 import dev.errand.spi.ClaimStrategy;
@@ -44,10 +45,20 @@ public final class Engine {
      * @param kinds the kinds this node runs
      * @param claimStrategy how pollers claim
      * @param settings the node's settings
-     * @param listener the application's listeners, as one
+     * @param shared what the node builds once and every engine it starts uses
      */
     public record Parts(
-            Stores stores, Kinds kinds, ClaimStrategy claimStrategy, ErrandSettings settings, TaskListener listener) {}
+            Stores stores, Kinds kinds, ClaimStrategy claimStrategy, ErrandSettings settings, Shared shared) {}
+
+    /**
+     * What the node builds once for every engine it starts (an engine is built anew at each start after a
+     * stop, its services with it).
+     *
+     * @param listener the application's listeners, as one
+     * @param expirations the expiry statements
+     * @param batches the sweep of batch callbacks that concurrent completions hid
+     */
+    public record Shared(TaskListener listener, Expirations expirations, BatchSweeper batches) {}
 
     private final Storage storage;
     private final ErrandSettings settings;
@@ -59,7 +70,7 @@ public final class Engine {
     private final TaskRunner runner;
     private final Rescuer rescuer;
     private final Expirer expirer;
-    private final dev.errand.internal.workflow.BatchSweeper batches;
+    private final BatchSweeper batches;
     private final CancelWatcher cancels;
     private final List<QueueWorker> workers = new CopyOnWriteArrayList<>();
     /** Workers replaced by a concurrency change, finishing their running tasks. */
@@ -75,7 +86,7 @@ public final class Engine {
         this.storage = stores.storage();
         this.settings = parts.settings();
         this.stats = new EngineStats(storage.transactions()::lockConflictRetries);
-        Observers observers = new Observers(stats, parts.listener());
+        Observers observers = new Observers(stats, parts.shared().listener());
         this.leases = new LeaseKeeper(storage, settings.nodeId());
         this.completer = new Completer(
                 stores,
@@ -97,9 +108,8 @@ public final class Engine {
                 parts.kinds(), stores, new TaskRunner.Enders(settler, leases, completer, writer), observers, running);
         this.cancels = new CancelWatcher(stores, running);
         this.rescuer = new Rescuer(storage, parts.kinds(), settler, observers);
-        this.expirer =
-                new Expirer(stores, new Expirations(storage.dialect(), settings.tablePrefix()), parts.kinds(), writer);
-        this.batches = new dev.errand.internal.workflow.BatchSweeper(storage, stores.workflows(), stores.finisher());
+        this.expirer = new Expirer(stores, parts.shared().expirations(), parts.kinds(), writer);
+        this.batches = parts.shared().batches();
     }
 
     /**

@@ -13,6 +13,7 @@ public final class EngineStats implements NodeStats {
     private final LongAdder failed = new LongAdder();
     private final LongAdder rescued = new LongAdder();
     private final LongAdder fencedOff = new LongAdder();
+    private final LongAdder polls = new LongAdder();
     private final LongSupplier lockConflictRetries;
 
     /** Creates the counters; lock conflicts are counted by Errand's transactions, and read from them. */
@@ -22,6 +23,7 @@ public final class EngineStats implements NodeStats {
 
     void recordClaimed(int count) {
         claimed.add(count);
+        polls.increment();
     }
 
     void recordSucceeded(int count) {
@@ -42,6 +44,14 @@ public final class EngineStats implements NodeStats {
 
     void recordFencedOff(int count) {
         fencedOff.add(count);
+    }
+
+    /**
+     * How many claims the pollers made, whether they found tasks or not; not part of {@link NodeStats}. Tests
+     * wait on it for "a poll has happened" instead of sleeping past it.
+     */
+    public long polls() {
+        return polls.sum();
     }
 
     @Override

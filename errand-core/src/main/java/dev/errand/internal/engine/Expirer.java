@@ -55,9 +55,8 @@ final class Expirer {
         boolean more = true;
         while (more && expired < MAX_PER_SWEEP) {
             List<Expirations.Expiring> due = storage.transactions().run("expiry", c -> {
-                List<Expirations.Expiring> all =
-                        new ArrayList<>(expirations.dueTasks(c, BATCH, storage.offsetMicros()));
-                all.addAll(expirations.dueConditions(c, BATCH, storage.offsetMicros()));
+                List<Expirations.Expiring> all = new ArrayList<>(expirations.dueTasks(c, BATCH));
+                all.addAll(expirations.dueConditions(c, BATCH));
                 return all;
             });
             int before = expired;
@@ -82,7 +81,7 @@ final class Expirer {
                 kinds.of(task),
                 cause,
                 AttemptOutcome.NODE_ABSENT,
-                (c, error) -> expirations.failBeforeRun(c, task.id(), error, storage.offsetMicros()));
+                (c, error) -> expirations.failBeforeRun(c, task.id(), error));
     }
 
     private boolean expire(Expirations.Expiring expiring) {
@@ -90,7 +89,7 @@ final class Expirer {
         FailureCause.Expired cause = new FailureCause.Expired(expiring.deadline(), expiring.condition());
         return writer.failBeforeRun(
                 expiring.task(), kinds.of(expiring.task()), cause, AttemptOutcome.EXPIRED, (c, error) -> {
-                    if (!expirations.failBeforeRun(c, id, error, storage.offsetMicros())) {
+                    if (!expirations.failBeforeRun(c, id, error)) {
                         return false;
                     }
                     stores.events().forgetConditions(c, id);

@@ -58,7 +58,6 @@ final class LeaseKeeper {
         Map<Duration, List<Long>> byLease = new HashMap<>();
         held.forEach((id, lease) ->
                 byLease.computeIfAbsent(lease, l -> new ArrayList<>()).add(id));
-        long offset = storage.offsetMicros();
         for (Map.Entry<Duration, List<Long>> group : byLease.entrySet()) {
             // Sorted ids: every node locks rows in the same order, which keeps deadlocks rare.
             long[] ids = group.getValue().stream()
@@ -66,8 +65,8 @@ final class LeaseKeeper {
                     .sorted()
                     .toArray();
             try {
-                int extended = storage.transactions().runStatement("heartbeat", c -> storage.tasks()
-                        .heartbeat(c, ids, nodeId, group.getKey(), offset));
+                int extended = storage.transactions()
+                        .runStatement("heartbeat", c -> storage.tasks().heartbeat(c, ids, nodeId, group.getKey()));
                 if (extended < ids.length) {
                     log.debug(
                             "Heartbeat extended {} of {} leases; the rest finished or were taken back",

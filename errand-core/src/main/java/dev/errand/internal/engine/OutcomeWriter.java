@@ -8,6 +8,7 @@ import dev.errand.internal.runtime.Outage;
 import dev.errand.internal.store.AttemptError;
 import dev.errand.internal.store.Storage;
 import dev.errand.internal.store.TaskStore;
+import dev.errand.internal.workflow.Finish;
 import dev.errand.internal.workflow.Finisher;
 import dev.errand.spi.ClaimedTask;
 import dev.errand.spi.PayloadCodec;
@@ -18,8 +19,6 @@ import dev.errand.task.TaskState;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Savepoint;
-import java.util.List;
-import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,24 +60,8 @@ final class OutcomeWriter {
         this.finisher = stores.finisher();
     }
 
-    /** Moves the workflow on after a task ended for good other than by success, on its transaction. */
-    private Set<Long> ended(Connection c, ClaimedTask task, TaskState outcome) throws SQLException {
-        if (task.links().isNone()) {
-            return Set.of();
-        }
-        return finisher.finished(c, List.of(Finisher.Finished.of(task)), outcome);
-    }
-
     /** Writes a retry, requeue or failure in a transaction of its own, with the attempt's history row. */
     void write(ClaimedTask task, RegisteredKind kind, Decision decision, Ended ended) {
-        try {
-            writeOutcome(task, kind, decision, ended);
-        } finally {
-            finisher.recheckPending();
-        }
-    }
-
-    private void writeOutcome(ClaimedTask task, RegisteredKind kind, Decision decision, Ended ended) {
         if (decision instanceof Decision.Retry retry) {
             retry(task, retry, ended);
         } else if (decision instanceof Decision.Requeue requeue) {
@@ -96,7 +79,7 @@ final class OutcomeWriter {
     void retryInTransaction(Connection connection, ClaimedTask task, Decision.Retry retry, Ended ended)
             throws SQLException {
         AttemptError error = retry.error() == null ? null : errors.of(task, retry.error());
-        boolean written = storage.tasks().retry(connection, task, retry.delay(), error, storage.offsetMicros());
+        boolean written = storage.tasks().retry(connection, task, retry.delay(), error);
         if (written) {
             recordRetry(connection, task, retry, ended);
         }
@@ -117,34 +100,42 @@ final class OutcomeWriter {
      * Fails a task for good on the handler's own connection, so that the attempt's writes commit with the
      * failure, and runs the failure callback there too. A callback that throws is rolled back alone, to a
      * savepoint, and its error is added to the task's.
+     *
+     * @param finish the ending of the handler's transaction
      */
     void failInTransaction(
-            Connection connection, ClaimedTask task, RegisteredKind kind, FailureCause cause, Ended ended)
+            Connection connection,
+            Finish finish,
+            ClaimedTask task,
+            RegisteredKind kind,
+            FailureCause cause,
+            Ended ended)
             throws SQLException {
         AttemptError error = errors.of(task, cause);
         FailureCallback<Object> callback = callback(kind);
-        finisher.lockAhead(connection, List.of(task));
-        Savepoint beforeFailure = connection.setSavepoint();
-        boolean written = storage.tasks().fail(connection, task, error, storage.offsetMicros());
-        if (written && callback != null) {
-            try {
-                callback.onFailure(failedTask(task, kind, error, cause), connection);
-            } catch (Exception | Error callbackFailed) {
-                log.error(
-                        "Failure callback of task {} ({}) threw; marking the task failed without it",
-                        task.id(),
-                        task.kind(),
-                        callbackFailed);
-                connection.rollback(beforeFailure);
-                AttemptError noted =
-                        errors.withNote(error, "Failure callback failed: " + ErrorMessages.summary(callbackFailed));
-                written = storage.tasks().fail(connection, task, noted, storage.offsetMicros());
+        boolean written = finish.end(connection, task, TaskState.FAILED, c -> {
+            Savepoint beforeFailure = c.setSavepoint();
+            boolean updated = storage.tasks().fail(c, task, error);
+            if (updated && callback != null) {
+                try {
+                    callback.onFailure(failedTask(task, kind, error, cause), c);
+                } catch (Exception | Error callbackFailed) {
+                    log.error(
+                            "Failure callback of task {} ({}) threw; marking the task failed without it",
+                            task.id(),
+                            task.kind(),
+                            callbackFailed);
+                    c.rollback(beforeFailure);
+                    AttemptError noted =
+                            errors.withNote(error, "Failure callback failed: " + ErrorMessages.summary(callbackFailed));
+                    updated = storage.tasks().fail(c, task, noted);
+                }
             }
-        }
-        if (written) {
-            history.record(connection, task, AttemptOutcome.FAILED, ended, cause);
-            ended(connection, task, TaskState.FAILED);
-        }
+            if (updated) {
+                history.record(c, task, AttemptOutcome.FAILED, ended, cause);
+            }
+            return updated;
+        });
         countFailure(written, task, cause);
     }
 
@@ -152,7 +143,7 @@ final class OutcomeWriter {
         AttemptError error = retry.error() == null ? null : errors.of(task, retry.error());
         try {
             boolean written = storage.transactions().run("retry", c -> {
-                boolean updated = storage.tasks().retry(c, task, retry.delay(), error, storage.offsetMicros());
+                boolean updated = storage.tasks().retry(c, task, retry.delay(), error);
                 if (updated) {
                     recordRetry(c, task, retry, ended);
                 }
@@ -166,16 +157,16 @@ final class OutcomeWriter {
     }
 
     private void cancel(ClaimedTask task, Ended ended) {
-        try {
+        try (Finish finish = finisher.open()) {
             boolean written = storage.transactions().run("cancel", c -> {
                 storage.cancels().forget(c, task.id());
-                finisher.lockAhead(c, List.of(task));
-                boolean updated = storage.tasks().cancel(c, task, storage.offsetMicros());
-                if (updated) {
-                    history.record(c, task, AttemptOutcome.CANCELLED, ended, null);
-                    ended(c, task, TaskState.CANCELLED);
-                }
-                return updated;
+                return finish.end(c, task, TaskState.CANCELLED, own -> {
+                    boolean updated = storage.tasks().cancel(own, task);
+                    if (updated) {
+                        history.record(own, task, AttemptOutcome.CANCELLED, ended, null);
+                    }
+                    return updated;
+                });
             });
             outage.succeeded();
             if (written) {
@@ -197,8 +188,7 @@ final class OutcomeWriter {
             if (ended.ending() instanceof Ending.Snoozed) {
                 // The handler ran and snoozed: the attempt is given back, but the history shows it.
                 storage.transactions().run("requeue", c -> {
-                    boolean updated =
-                            storage.tasks().requeueUncounted(c, task, requeue.delay(), storage.offsetMicros());
+                    boolean updated = storage.tasks().requeueUncounted(c, task, requeue.delay());
                     if (updated) {
                         history.record(c, task, AttemptOutcome.SNOOZED, ended, null);
                     }
@@ -222,8 +212,8 @@ final class OutcomeWriter {
         long deadline = System.nanoTime() + (kind == null ? 0 : kind.lease().toNanos());
         while (true) {
             try {
-                storage.transactions().runStatement("requeue", c -> storage.tasks()
-                        .requeueUncounted(c, task, requeue.delay(), storage.offsetMicros()));
+                storage.transactions()
+                        .runStatement("requeue", c -> storage.tasks().requeueUncounted(c, task, requeue.delay()));
                 outage.succeeded();
                 return;
             } catch (SQLException e) {
@@ -252,9 +242,8 @@ final class OutcomeWriter {
         while (true) {
             try {
                 boolean written = storage.transactions().run("requeue", c -> {
-                    boolean updated = storage.tasks()
-                            .requeueInterrupted(
-                                    c, task, requeue.delay(), ErrorTexts.safe(lastError), storage.offsetMicros());
+                    boolean updated =
+                            storage.tasks().requeueInterrupted(c, task, requeue.delay(), ErrorTexts.safe(lastError));
                     if (updated) {
                         history.record(c, task, AttemptOutcome.INTERRUPTED, ended, cause);
                     }
@@ -300,41 +289,45 @@ final class OutcomeWriter {
      * still marked failed, with the callback's error added, in a second transaction.
      */
     void failForGood(ClaimedTask task, RegisteredKind kind, FailureCause cause, Ended ended) {
-        Written written = fail(task, kind, cause, (c, error) -> {
-            finisher.lockAhead(c, List.of(task));
-            boolean updated = storage.tasks().fail(c, task, error, storage.offsetMicros());
-            if (updated) {
-                history.record(c, task, AttemptOutcome.FAILED, ended, cause);
-            }
-            return updated;
-        });
+        Written written = fail(
+                task,
+                kind,
+                cause,
+                (c, finish, error) -> finish.end(c, task, TaskState.FAILED, own -> {
+                    boolean updated = storage.tasks().fail(own, task, error);
+                    if (updated) {
+                        history.record(own, task, AttemptOutcome.FAILED, ended, cause);
+                    }
+                    return updated;
+                }));
         if (written != Written.UNKNOWN) {
             countFailure(written == Written.YES, task, cause);
         }
     }
 
     /**
-     * Marks a task failed for good with {@code write}, which must change the row only if it is still the
-     * task's state to fail, and runs its kind's callback in the same transaction; see
-     * {@link #failForGood(ClaimedTask, RegisteredKind, FailureCause)}.
+     * Marks a task failed for good with {@code end}, which must end it through the given {@link Finish} and
+     * change the row only if it is still the task's state to fail, and runs its kind's callback in the same
+     * transaction; see {@link #failForGood(ClaimedTask, RegisteredKind, FailureCause, Ended)}. Both
+     * transactions (the second one without the callback, if the callback threw) end the task through one
+     * {@link Finish}, closed once they are over.
      *
      * @return whether the row was written, or {@link Written#UNKNOWN} if the database failed (logged)
      */
-    Written fail(ClaimedTask task, RegisteredKind kind, FailureCause cause, FailWrite failWrite) {
-        FailWrite write = (c, error) -> {
-            if (!failWrite.write(c, error)) {
-                return false;
-            }
-            ended(c, task, TaskState.FAILED);
-            return true;
-        };
+    private Written fail(ClaimedTask task, RegisteredKind kind, FailureCause cause, FailEnd end) {
+        try (Finish finish = finisher.open()) {
+            return fail(task, kind, cause, finish, end);
+        }
+    }
+
+    private Written fail(ClaimedTask task, RegisteredKind kind, FailureCause cause, Finish finish, FailEnd end) {
         AttemptError error = errors.of(task, cause);
         FailureCallback<Object> callback = kind == null ? null : callback(kind);
         boolean[] callbackRan = {false};
         boolean written;
         try {
             written = storage.hostTransactions().inTransaction(storage.dataSource(), c -> {
-                boolean updated = write.write(c, error);
+                boolean updated = end.end(c, finish, error);
                 if (updated && callback != null) {
                     callbackRan[0] = true;
                     callback.onFailure(failedTask(task, kind, error, cause), c);
@@ -351,18 +344,17 @@ final class OutcomeWriter {
                     task.id(),
                     task.kind(),
                     callbackOrDatabase);
-            return failWithoutCallback(
-                    task,
-                    errors.withNote(error, "Failure callback failed: " + ErrorMessages.summary(callbackOrDatabase)),
-                    write);
+            AttemptError noted =
+                    errors.withNote(error, "Failure callback failed: " + ErrorMessages.summary(callbackOrDatabase));
+            return failWithoutCallback(task, noted, finish, end);
         }
         outage.succeeded();
         return written ? Written.YES : Written.NO;
     }
 
-    private Written failWithoutCallback(ClaimedTask task, AttemptError error, FailWrite write) {
+    private Written failWithoutCallback(ClaimedTask task, AttemptError error, Finish finish, FailEnd end) {
         try {
-            return storage.transactions().run("fail", c -> write.write(c, error)) ? Written.YES : Written.NO;
+            return storage.transactions().run("fail", c -> end.end(c, finish, error)) ? Written.YES : Written.NO;
         } catch (SQLException e) {
             outage.failed("failure of task " + task.id() + " (" + task.kind() + ")", e);
             return Written.UNKNOWN;
@@ -379,18 +371,17 @@ final class OutcomeWriter {
      */
     boolean failBeforeRun(
             ClaimedTask task, RegisteredKind kind, FailureCause cause, AttemptOutcome outcome, FailWrite write) {
-        Written written;
-        try {
-            written = fail(task, kind, cause, (c, error) -> {
-                if (!write.write(c, error)) {
-                    return false;
-                }
-                history.record(c, task, outcome, NO_RUN, cause);
-                return true;
-            });
-        } finally {
-            finisher.recheckPending();
-        }
+        Written written = fail(
+                task,
+                kind,
+                cause,
+                (c, finish, error) -> finish.endBeforeRun(c, task, TaskState.FAILED, own -> {
+                    if (!write.write(own, error)) {
+                        return false;
+                    }
+                    history.record(own, task, outcome, NO_RUN, cause);
+                    return true;
+                }));
         if (written != Written.YES) {
             return false;
         }
@@ -398,6 +389,13 @@ final class OutcomeWriter {
         observers.listener().failed(task.kind(), task.queue(), task.attempt());
         failureLog.failedBeforeRun(task, cause);
         return true;
+    }
+
+    /** The end of a task's failure, through the ending of its transaction. */
+    @FunctionalInterface
+    private interface FailEnd {
+        /** Writes the failure with {@code error} through {@code finish}; returns whether the row changed. */
+        boolean end(Connection connection, Finish finish, AttemptError error) throws SQLException;
     }
 
     /** Whether a write of a task's failure changed its row. */

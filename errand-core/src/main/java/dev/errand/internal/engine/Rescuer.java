@@ -60,7 +60,7 @@ final class Rescuer {
     /** Rescues one task; returns the node that lost it, or empty if nothing has expired. */
     private Optional<String> rescueOne() throws SQLException {
         Optional<Rescue> locked = storage.transactions().run("rescue", connection -> {
-            Optional<ExpiredLease> expired = storage.tasks().lockOneExpired(connection, storage.offsetMicros());
+            Optional<ExpiredLease> expired = storage.tasks().lockOneExpired(connection);
             if (expired.isEmpty()) {
                 return Optional.empty();
             }

@@ -3,6 +3,7 @@ package dev.errand.internal.engine;
 import dev.errand.internal.outcome.Decision;
 import dev.errand.internal.outcome.Ending;
 import dev.errand.internal.outcome.OutcomePolicy;
+import dev.errand.internal.workflow.Finish;
 import dev.errand.spi.ClaimedTask;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -68,10 +69,13 @@ final class Settler {
      * asked for this ({@code RetryLater.commitWrites()}, or an exception its kind names in
      * {@code commitWritesOn}).
      *
+     * @param finish the ending of the handler's transaction, which a failure goes through
+     *
      * @return false if the outcome is neither a retry nor a failure: the caller rolls back and calls
      *     {@link #settle}
      */
-    boolean settleKeepingWrites(Connection connection, ClaimedTask task, RegisteredKind kind, Ended ended)
+    boolean settleKeepingWrites(
+            Connection connection, Finish finish, ClaimedTask task, RegisteredKind kind, Ended ended)
             throws SQLException {
         Decision decision = policy.decide(kinds.facts(task, kind), ended.ending());
         if (decision instanceof Decision.Retry retry) {
@@ -79,7 +83,7 @@ final class Settler {
             return true;
         }
         if (decision instanceof Decision.Fail fail) {
-            writer.failInTransaction(connection, task, kind, fail.cause(), ended);
+            writer.failInTransaction(connection, finish, task, kind, fail.cause(), ended);
             return true;
         }
         return false;

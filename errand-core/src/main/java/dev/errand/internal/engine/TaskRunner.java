@@ -5,6 +5,7 @@ import dev.errand.internal.enqueue.Requests;
 import dev.errand.internal.outcome.Ending;
 import dev.errand.internal.store.NewTask;
 import dev.errand.internal.store.Storage;
+import dev.errand.internal.workflow.Finish;
 import dev.errand.internal.workflow.Finisher;
 import dev.errand.spi.ClaimedTask;
 import dev.errand.spi.PayloadDecodingException;
@@ -16,6 +17,8 @@ import dev.errand.task.RetryLater;
 import dev.errand.task.Snooze;
 import dev.errand.task.TaskHandler;
 import dev.errand.task.TaskState;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Function;
@@ -65,7 +68,7 @@ final class TaskRunner {
         this.finisher = stores.finisher();
         this.tracing = kinds.tracing();
         Requests requests = kinds.requests();
-        this.continuations = request -> requests.resolve(request, storage.offsetMicros());
+        this.continuations = requests::resolve;
     }
 
     /**
@@ -134,96 +137,131 @@ final class TaskRunner {
         return runOutsideTransaction(task, kind, payload, whenCompleted);
     }
 
+    /**
+     * Runs a transactional attempt: the handler, its writes and the task's end share one transaction, which
+     * ends the task through one {@link Finish}. Whatever ends the attempt other than a commit is settled
+     * after the rollback.
+     */
     private void runInTransaction(ClaimedTask task, RegisteredKind kind, Object payload) {
-        long begin = System.nanoTime();
-        ProcessingLog lines = newLog();
-        boolean[] began = {false};
-        try {
-            boolean committedRetry = storage.hostTransactions().inTransaction(storage.dataSource(), connection -> {
-                began[0] = true;
-                if (!storage.tasks().lockForRun(connection, task, storage.offsetMicros())) {
-                    throw new LeaseLost();
-                }
-                // A stalled or partitioned worker must not hold the row lock for ever: past two leases of
-                // idleness the server ends the transaction, and rescue can take the task. Two, not one: a
-                // live run whose lease has just lapsed keeps its row (rescue skips locked rows), as before.
-                storage.dialect()
-                        .boundTransaction(
-                                connection,
-                                kind.lease().multipliedBy(2),
-                                kind.definition().executionTimeout());
-                observers.listener().started(task.kind(), task.queue(), task.attempt());
-                GuardedConnection guarded = GuardedConnection.around(connection);
-                AttemptContext context = new AttemptContext(task, guarded.connection(), lines, continuations);
-                try {
-                    handle(kind, payload, context);
-                } catch (CancelledBy cancelled) {
-                    throw new RollBack(new Ending.Cancelled(cancelled.getCause()));
-                } catch (RetryLater request) {
-                    Ending later = new Ending.RetryLaterRequested(request.delay(), request.getMessage());
-                    if (guarded.misuse() == null
-                            && request.writesCommit()
-                            && settler.settleKeepingWrites(
-                                    connection, task, kind, new Ended(later, micros(begin), text(lines)))) {
-                        return true;
-                    }
-                    throw new RollBack(guarded.misuse() == null ? later : misused(guarded));
-                } catch (Snooze snooze) {
-                    throw new RollBack(
-                            guarded.misuse() == null ? new Ending.Snoozed(snooze.delay()) : misused(guarded));
-                } catch (Exception failure) {
-                    // The kind named this exception as one that keeps the attempt's writes.
-                    if (guarded.misuse() == null
-                            && !(failure instanceof ExecutionTimeoutException)
-                            && kind.definition().commitsWritesOn(failure)
-                            && !storage.transactions().isLockConflict(failure)
-                            && settler.settleKeepingWrites(
-                                    connection,
-                                    task,
-                                    kind,
-                                    new Ended(new Ending.Threw(failure), micros(begin), text(lines)))) {
-                        return true;
-                    }
-                    throw failure;
-                }
-                if (guarded.misuse() != null) {
-                    throw new RollBack(misused(guarded));
-                }
-                finisher.lockAhead(connection, List.of(task));
-                if (storage.tasks().succeed(connection, task, storage.offsetMicros())) {
-                    enders.writer()
-                            .recordSuccess(
-                                    connection, task, new Ended(new Ending.Succeeded(), micros(begin), text(lines)));
-                    succeeded(connection, task, context.continuations());
-                }
-                return false;
-            });
-            settler.committed(task);
-            if (!committedRetry) {
-                observers.stats().recordSucceeded(1);
-                observers.listener().succeeded(task.kind(), task.queue(), Duration.ofNanos(System.nanoTime() - begin));
+        Attempt attempt = new Attempt(task, kind, payload, newLog());
+        try (Finish finish = finisher.open()) {
+            try {
+                boolean committedRetry = storage.hostTransactions()
+                        .inTransaction(storage.dataSource(), connection -> attempt(connection, attempt, finish));
+                committed(attempt, committedRetry);
+            } catch (LeaseLost lost) {
+                observers.stats().recordFencedOff(1);
+                log.warn("Task {} ({}) lost its lease before it started; another node has it", task.id(), task.kind());
+            } catch (RollBack rolledBack) {
+                settler.settle(task, kind, attempt.ended(rolledBack.ending));
+            } catch (Throwable failure) {
+                // The transaction rolled back, so the handler's writes are gone; record the attempt.
+                settler.settle(task, kind, attempt.ended(endingOf(failure, attempt.began)));
             }
-        } catch (LeaseLost lost) {
-            observers.stats().recordFencedOff(1);
-            log.warn("Task {} ({}) lost its lease before it started; another node has it", task.id(), task.kind());
-        } catch (RollBack rolledBack) {
-            settler.settle(task, kind, new Ended(rolledBack.ending, micros(begin), text(lines)));
-        } catch (Throwable failure) {
-            // The transaction rolled back, so the handler's writes are gone; record the attempt.
-            settler.settle(task, kind, new Ended(endingOf(failure, began[0]), micros(begin), text(lines)));
-        } finally {
-            finisher.recheckPending();
         }
     }
 
-    /** Inserts the continuations and moves the workflow on, on the transaction that completed the task. */
-    private void succeeded(java.sql.Connection connection, ClaimedTask task, List<NewTask> next)
-            throws java.sql.SQLException {
-        if (!next.isEmpty()) {
-            finisher.continueWith(connection, task.id(), next);
+    /**
+     * The attempt's transaction: locks the row checking the lease token, runs the handler, and ends the task.
+     *
+     * @return true if the attempt ended in a retry or failure that keeps the handler's writes; false if it
+     *     succeeded (or its row was no longer its own to complete)
+     */
+    private boolean attempt(Connection connection, Attempt attempt, Finish finish) throws Exception {
+        attempt.began = true;
+        ClaimedTask task = attempt.task;
+        if (!storage.tasks().lockForRun(connection, task)) {
+            throw new LeaseLost();
         }
-        if (!task.links().isNone()) {
-            finisher.finished(connection, List.of(Finisher.Finished.of(task)), TaskState.SUCCEEDED);
+        // A stalled or partitioned worker must not hold the row lock for ever: past two leases of
+        // idleness the server ends the transaction, and rescue can take the task. Two, not one: a
+        // live run whose lease has just lapsed keeps its row (rescue skips locked rows), as before.
+        storage.dialect()
+                .boundTransaction(
+                        connection,
+                        attempt.kind.lease().multipliedBy(2),
+                        attempt.kind.definition().executionTimeout());
+        observers.listener().started(task.kind(), task.queue(), task.attempt());
+        GuardedConnection guarded = GuardedConnection.around(connection);
+        AttemptContext context = new AttemptContext(task, guarded.connection(), attempt.lines, continuations);
+        if (handleKeepingWrites(connection, attempt, guarded, context, finish)) {
+            return true;
+        }
+        if (guarded.misuse() != null) {
+            throw new RollBack(misused(guarded));
+        }
+        succeed(connection, attempt, context.continuations(), finish);
+        return false;
+    }
+
+    /**
+     * Runs the handler on the attempt's transaction. An ending that does not keep the handler's writes is
+     * thrown: {@link RollBack} with how the attempt ended, or the handler's own failure.
+     *
+     * @return true if the handler's failure or retry request was written on its transaction, keeping its
+     *     writes; false if the handler returned
+     */
+    private boolean handleKeepingWrites(
+            Connection connection, Attempt attempt, GuardedConnection guarded, AttemptContext context, Finish finish)
+            throws Exception {
+        try {
+            handle(attempt.kind, attempt.payload, context);
+            return false;
+        } catch (CancelledBy cancelled) {
+            throw new RollBack(new Ending.Cancelled(cancelled.getCause()));
+        } catch (RetryLater request) {
+            Ending later = new Ending.RetryLaterRequested(request.delay(), request.getMessage());
+            if (guarded.misuse() == null
+                    && request.writesCommit()
+                    && settler.settleKeepingWrites(
+                            connection, finish, attempt.task, attempt.kind, attempt.ended(later))) {
+                return true;
+            }
+            throw new RollBack(guarded.misuse() == null ? later : misused(guarded));
+        } catch (Snooze snooze) {
+            throw new RollBack(guarded.misuse() == null ? new Ending.Snoozed(snooze.delay()) : misused(guarded));
+        } catch (Exception failure) {
+            // The kind named this exception as one that keeps the attempt's writes.
+            if (guarded.misuse() == null
+                    && !(failure instanceof ExecutionTimeoutException)
+                    && attempt.kind.definition().commitsWritesOn(failure)
+                    && !storage.transactions().isLockConflict(failure)
+                    && settler.settleKeepingWrites(
+                            connection, finish, attempt.task, attempt.kind, attempt.ended(new Ending.Threw(failure)))) {
+                return true;
+            }
+            throw failure;
+        }
+    }
+
+    /**
+     * Completes the task on the attempt's transaction: its row, its history row, its continuations, and what
+     * follows in its workflow and batch.
+     */
+    private void succeed(Connection connection, Attempt attempt, List<NewTask> next, Finish finish)
+            throws SQLException {
+        ClaimedTask task = attempt.task;
+        finish.end(connection, task, TaskState.SUCCEEDED, c -> {
+            if (!storage.tasks().succeed(c, task)) {
+                return false;
+            }
+            enders.writer().recordSuccess(c, task, attempt.ended(new Ending.Succeeded()));
+            if (!next.isEmpty()) {
+                finish.continueWith(c, task.id(), next);
+            }
+            return true;
+        });
+    }
+
+    /** Counts an attempt whose transaction committed. */
+    private void committed(Attempt attempt, boolean committedRetry) {
+        ClaimedTask task = attempt.task;
+        settler.committed(task);
+        if (!committedRetry) {
+            observers.stats().recordSucceeded(1);
+            observers
+                    .listener()
+                    .succeeded(task.kind(), task.queue(), Duration.ofNanos(System.nanoTime() - attempt.begin));
         }
     }
 
@@ -335,6 +373,28 @@ final class TaskRunner {
         }
         if (overran) {
             throw new ExecutionTimeoutException(timeout, null);
+        }
+    }
+
+    /** One transactional attempt: its task, kind and payload, and what it has recorded so far. */
+    private static final class Attempt {
+        private final ClaimedTask task;
+        private final RegisteredKind kind;
+        private final Object payload;
+        private final ProcessingLog lines;
+        private final long begin = System.nanoTime();
+        /** Whether the transaction began (a connection was had). */
+        private boolean began;
+
+        Attempt(ClaimedTask task, RegisteredKind kind, Object payload, ProcessingLog lines) {
+            this.task = task;
+            this.kind = kind;
+            this.payload = payload;
+            this.lines = lines;
+        }
+
+        Ended ended(Ending ending) {
+            return new Ended(ending, micros(begin), text(lines));
         }
     }
 

@@ -61,7 +61,7 @@ public final class Enqueuer {
     /** Inserts one task on the caller's connection, in the caller's transaction. */
     public Enqueued enqueue(Connection connection, TaskRequest request) throws SQLException {
         requireConnection(connection);
-        NewTask task = requests.resolve(request, storage.offsetMicros());
+        NewTask task = requests.resolve(request);
         // A task with conditions takes several statements that must commit together, even in auto-commit.
         Enqueued enqueued = task.gate().conditions().isEmpty()
                 ? inserter.insert(connection, task, requests.channel())
@@ -75,7 +75,7 @@ public final class Enqueuer {
 
     /** Inserts one task in a transaction of its own. */
     public Enqueued enqueue(TaskRequest request) throws SQLException {
-        NewTask task = requests.resolve(request, storage.offsetMicros());
+        NewTask task = requests.resolve(request);
         // Without a unique key the insert (and its wake-up) is one statement: run it as its own
         // auto-commit transaction. A unique key may take a look-up and another insert: one transaction.
         Enqueued enqueued = task.uniqueKey() == null && task.gate().conditions().isEmpty()
@@ -160,10 +160,9 @@ public final class Enqueuer {
         if (batch == null) {
             throw new IllegalArgumentException("requests must not be null; pass an empty list to enqueue nothing");
         }
-        long offset = storage.offsetMicros();
         List<NewTask> tasks = new ArrayList<>(batch.size());
         for (TaskRequest request : batch) {
-            tasks.add(requests.resolve(request, offset));
+            tasks.add(requests.resolve(request));
         }
         return tasks;
     }

@@ -55,17 +55,17 @@ public final class Requests {
     }
 
     /**
-     * Resolves a request.
+     * Resolves a request. Its delay and timeouts count from now on the node's clock, whose offset is read here.
      *
-     * @param offsetMicros the clock offset, added to the request's delay
      * @throws IllegalArgumentException for a null request, an undeclared queue, a payload of the wrong type
      *     or one that cannot be stored
      */
-    public NewTask resolve(TaskRequest request, long offsetMicros) {
+    public NewTask resolve(TaskRequest request) {
         if (request == null) {
             throw new IllegalArgumentException(
                     "request must not be null: build one with TaskRequest.of(kind, payload)");
         }
+        long offsetMicros = Micros.of(settings.clock().offset());
         String queue = request.queue() == null ? ErrandSettings.DEFAULT_QUEUE : request.queue();
         if (!settings.queues().containsKey(queue)) {
             throw new IllegalArgumentException("Queue '" + queue + "' is not configured; declare it with"

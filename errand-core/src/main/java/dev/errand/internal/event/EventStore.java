@@ -7,6 +7,7 @@ import dev.errand.internal.store.Dialect;
 import dev.errand.internal.store.Micros;
 import dev.errand.internal.store.States;
 import dev.errand.internal.store.TaskGate;
+import dev.errand.spi.DatabaseClock;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -30,6 +31,7 @@ public final class EventStore {
     public static final int STRIPES = 1024;
 
     private final Dialect dialect;
+    private final DatabaseClock clock;
     private final String taskTable;
     private final String conditionTable;
     private final String prematureTable;
@@ -41,8 +43,10 @@ public final class EventStore {
      *
      * @param dialect the database's dialect
      * @param tables the table prefix, which names the task table and the event tables
+     * @param clock the node's clock, whose offset each statement that means "now" reads
      */
-    public EventStore(Dialect dialect, TablePrefix tables) {
+    public EventStore(Dialect dialect, TablePrefix tables, DatabaseClock clock) {
+        this.clock = clock;
         this.dialect = dialect;
         this.taskTable = tables.taskTable();
         this.conditionTable = tables.conditionTable();
@@ -131,7 +135,8 @@ public final class EventStore {
     }
 
     /** Stores {@code event} as premature, or counts one more trigger of it if it is stored already. */
-    public void storePremature(Connection c, String event, long offsetMicros) throws SQLException {
+    public void storePremature(Connection c, String event) throws SQLException {
+        long offsetMicros = offsetMicros();
         try (PreparedStatement update = c.prepareStatement(
                 "UPDATE " + prematureTable + " SET times = times + 1, last_at = " + now + " WHERE event = ?")) {
             update.setLong(1, offsetMicros);
@@ -273,11 +278,17 @@ public final class EventStore {
     }
 
     /** Deletes the premature events last triggered more than {@code ageMicros} ago. */
-    public int deletePrematureOlderThan(Connection c, long ageMicros, long offsetMicros) throws SQLException {
+    public int deletePrematureOlderThan(Connection c, long ageMicros) throws SQLException {
+        long offsetMicros = offsetMicros();
         try (PreparedStatement statement =
                 c.prepareStatement("DELETE FROM " + prematureTable + " WHERE last_at < " + now)) {
             statement.setLong(1, Micros.plus(offsetMicros, -ageMicros));
             return statement.executeUpdate();
         }
+    }
+
+    /** The clock's offset in microseconds, read for each statement that means "now". */
+    private long offsetMicros() {
+        return Micros.of(clock.offset());
     }
 }

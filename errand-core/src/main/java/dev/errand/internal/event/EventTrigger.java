@@ -44,11 +44,11 @@ public final class EventTrigger {
     public record Outcome(Triggered triggered, Set<String> queues) {}
 
     /** Triggers {@code event}; the caller owns the transaction. */
-    public Outcome trigger(Connection c, String event, long offsetMicros) throws SQLException {
+    public Outcome trigger(Connection c, String event) throws SQLException {
         events.lockStripes(c, List.of(event));
         List<String> waiting = events.lockWaiting(c, event);
         if (waiting.isEmpty()) {
-            events.storePremature(c, event, offsetMicros);
+            events.storePremature(c, event);
             return new Outcome(new Triggered(event, 0, 0, true), Set.of());
         }
         int released = events.releaseFulfilled(c, event);

@@ -50,8 +50,7 @@ public final class JdbcEventAdmin implements EventAdmin {
         Condition.requireEvent(event);
         try {
             boolean autoCommit = connection.getAutoCommit();
-            EventTrigger.Outcome outcome =
-                    Jdbc.atomically(connection, c -> trigger.trigger(c, event, storage.offsetMicros()));
+            EventTrigger.Outcome outcome = Jdbc.atomically(connection, c -> trigger.trigger(c, event));
             if (autoCommit) {
                 outcome.queues().forEach(wakeUps::wake);
             }
@@ -64,7 +63,7 @@ public final class JdbcEventAdmin implements EventAdmin {
     @Override
     public Triggered trigger(String event) {
         Condition.requireEvent(event);
-        EventTrigger.Outcome outcome = run("triggerEvent", c -> trigger.trigger(c, event, storage.offsetMicros()));
+        EventTrigger.Outcome outcome = run("triggerEvent", c -> trigger.trigger(c, event));
         outcome.queues().forEach(wakeUps::wake);
         return outcome.triggered();
     }
@@ -97,9 +96,7 @@ public final class JdbcEventAdmin implements EventAdmin {
     @Override
     public int deletePrematureOlderThan(Duration age) {
         TimeLimits.requireDuration("age", age);
-        return run(
-                "deletePrematureOlderThan",
-                c -> events.deletePrematureOlderThan(c, Micros.ofAge(age), storage.offsetMicros()));
+        return run("deletePrematureOlderThan", c -> events.deletePrematureOlderThan(c, Micros.ofAge(age)));
     }
 
     private <T> T run(String operation, Jdbc.ConnectionWork<T> work) {

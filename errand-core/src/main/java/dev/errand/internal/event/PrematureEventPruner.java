@@ -26,9 +26,7 @@ public final class PrematureEventPruner {
     /** Deletes what is past its retention now; returns how many events. */
     public int prune() throws SQLException {
         int pruned = storage.transactions()
-                .run(
-                        "prune premature events",
-                        c -> events.deletePrematureOlderThan(c, Micros.ofAge(retention), storage.offsetMicros()));
+                .run("prune premature events", c -> events.deletePrematureOlderThan(c, Micros.ofAge(retention)));
         if (pruned > 0) {
             log.info("Deleted {} premature events older than {}", pruned, retention);
         }

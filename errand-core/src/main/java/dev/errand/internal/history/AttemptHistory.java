@@ -1,6 +1,6 @@
 package dev.errand.internal.history;
 
-import dev.errand.config.TablePrefix;
+import dev.errand.config.ErrandSettings;
 import dev.errand.history.Attempt;
 import dev.errand.history.AttemptOutcome;
 import dev.errand.history.AttemptQuery;
@@ -8,6 +8,7 @@ import dev.errand.internal.store.Dialect;
 import dev.errand.internal.store.Jdbc;
 import dev.errand.internal.store.Micros;
 import dev.errand.internal.store.Transactions;
+import dev.errand.spi.DatabaseClock;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -31,6 +32,7 @@ public final class AttemptHistory {
             + " duration_ms, outcome, error_type, error_message, stack_trace, logs";
 
     private final Dialect dialect;
+    private final DatabaseClock clock;
     private final String table;
     private final String node;
     private final boolean enabled;
@@ -41,17 +43,17 @@ public final class AttemptHistory {
      * Creates the statements.
      *
      * @param dialect the database's dialect
-     * @param tables the table prefix
-     * @param node this node's id, recorded on each row it writes
-     * @param enabled whether attempts are recorded
-     * @param capturesLogs whether attempts keep their processing logs (only when they are recorded)
+     * @param settings the node's settings: the table prefix, this node's id (recorded on each row it writes),
+     *     whether attempts are recorded, whether they keep their processing logs (only when they are recorded),
+     *     and the clock
      */
-    public AttemptHistory(Dialect dialect, TablePrefix tables, String node, boolean enabled, boolean capturesLogs) {
+    public AttemptHistory(Dialect dialect, ErrandSettings settings) {
+        this.clock = settings.clock();
         this.dialect = dialect;
-        this.table = tables.attemptTable();
-        this.node = node;
-        this.enabled = enabled;
-        this.capturesLogs = enabled && capturesLogs;
+        this.table = settings.tablePrefix().attemptTable();
+        this.node = settings.nodeId();
+        this.enabled = settings.historyEnabled();
+        this.capturesLogs = enabled && settings.processingLogsEnabled();
         String now = dialect.timePlusMicros();
         this.insertSql = "INSERT INTO " + table + " (task_id, kind, queue, attempt, node, started_at, finished_at,"
                 + " duration_ms, outcome, error_type, error_message, stack_trace, logs) VALUES (?, ?, ?, ?, ?, " + now
@@ -69,31 +71,34 @@ public final class AttemptHistory {
     }
 
     /** Records one attempt on {@code c}, in its transaction. */
-    public void record(Connection c, AttemptRow row, long offsetMicros) throws SQLException {
+    public void record(Connection c, AttemptRow row) throws SQLException {
+        long offsetMicros = offsetMicros();
         if (!enabled) {
             return;
         }
         try (PreparedStatement insert = c.prepareStatement(insertSql)) {
-            bind(insert, row, offsetMicros);
+            bind(insert, row);
             insert.executeUpdate();
         }
     }
 
     /** Records many attempts on {@code c} in one batch, in its transaction. */
-    public void recordAll(Connection c, List<AttemptRow> rows, long offsetMicros) throws SQLException {
+    public void recordAll(Connection c, List<AttemptRow> rows) throws SQLException {
+        long offsetMicros = offsetMicros();
         if (!enabled || rows.isEmpty()) {
             return;
         }
         try (PreparedStatement insert = c.prepareStatement(insertSql)) {
             for (AttemptRow row : rows) {
-                bind(insert, row, offsetMicros);
+                bind(insert, row);
                 insert.addBatch();
             }
             insert.executeBatch();
         }
     }
 
-    private void bind(PreparedStatement insert, AttemptRow row, long offsetMicros) throws SQLException {
+    private void bind(PreparedStatement insert, AttemptRow row) throws SQLException {
+        long offsetMicros = offsetMicros();
         int i = 1;
         insert.setLong(i++, row.task().id());
         insert.setString(i++, row.task().kind());
@@ -158,11 +163,12 @@ public final class AttemptHistory {
      *
      * @return how many it deleted
      */
-    public int pruneOlderThan(Transactions transactions, long ageMicros, long offsetMicros) throws SQLException {
+    public int pruneOlderThan(Transactions transactions, long ageMicros) throws SQLException {
+        long offsetMicros = offsetMicros();
         int pruned = 0;
         int batch;
         do {
-            batch = transactions.run("prune history", c -> pruneBatch(c, ageMicros, offsetMicros));
+            batch = transactions.run("prune history", c -> pruneBatch(c, ageMicros));
             pruned += batch;
         } while (batch == PRUNE_BATCH);
         return pruned;
@@ -173,7 +179,8 @@ public final class AttemptHistory {
      *
      * @return how many it deleted; fewer than the batch means none is left
      */
-    public int pruneBatch(Connection c, long ageMicros, long offsetMicros) throws SQLException {
+    public int pruneBatch(Connection c, long ageMicros) throws SQLException {
+        long offsetMicros = offsetMicros();
         // The ids first: MariaDB and MySQL cannot LIMIT a subquery of the table being deleted from.
         long[] idArray;
         try (PreparedStatement select = c.prepareStatement("SELECT id FROM " + table + " WHERE finished_at < "
@@ -269,5 +276,10 @@ public final class AttemptHistory {
             }
             return i;
         }
+    }
+
+    /** The clock's offset in microseconds, read for each statement that means "now". */
+    private long offsetMicros() {
+        return Micros.of(clock.offset());
     }
 }

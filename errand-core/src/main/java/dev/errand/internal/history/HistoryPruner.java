@@ -25,7 +25,7 @@ public final class HistoryPruner {
 
     /** Deletes what is past its retention now; returns how many attempts. */
     public int prune() throws SQLException {
-        int pruned = attempts.pruneOlderThan(storage.transactions(), Micros.ofAge(retention), storage.offsetMicros());
+        int pruned = attempts.pruneOlderThan(storage.transactions(), Micros.ofAge(retention));
         if (pruned > 0) {
             log.debug("Pruned {} attempts from the history", pruned);
         }

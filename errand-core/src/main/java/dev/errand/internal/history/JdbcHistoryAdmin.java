@@ -48,7 +48,7 @@ public final class JdbcHistoryAdmin implements HistoryAdmin {
     public int prune(Duration age) {
         TimeLimits.requireDuration("age", age);
         try {
-            return attempts.pruneOlderThan(storage.transactions(), Micros.ofAge(age), storage.offsetMicros());
+            return attempts.pruneOlderThan(storage.transactions(), Micros.ofAge(age));
         } catch (SQLException e) {
             throw new ErrandException("history prune", e);
         }

@@ -1,6 +1,7 @@
 package dev.errand.internal.node;
 
 import dev.errand.config.ErrandSettings;
+import dev.errand.internal.cluster.NodeAgent;
 import dev.errand.internal.engine.Stores;
 import dev.errand.internal.event.PrematureEventPruner;
 import dev.errand.internal.history.HistoryPruner;
@@ -8,11 +9,14 @@ import dev.errand.internal.runtime.Duty;
 import dev.errand.internal.schedule.ScheduleFirer;
 import dev.errand.internal.store.Pruner;
 import dev.errand.internal.workflow.BatchPruner;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The duties one node does for the whole cluster, on the leader: firing recurring schedules (every poll
+ * The duties one node does for the whole cluster, on the leader: declaring silent nodes dead and rescuing
+ * their tasks, and applying the kinds' pin policies (every heartbeat interval, on a thread of their own, so
+ * that neither waits for the agent's beats, a schedule or a prune), firing recurring schedules (every poll
  * interval, on a thread of its own so that a slow prune never delays a slot) and pruning finished tasks, the
  * attempt history, batches and premature events past their retention (every prune interval). A prune whose
  * retention is not set is not in the list.
@@ -26,8 +30,12 @@ final class LeaderDuties {
     private LeaderDuties() {}
 
     /** The leader's duties for these settings. */
-    static List<Duty> of(Stores stores, ErrandSettings settings, ScheduleFirer schedules, Pruner pruner) {
+    static List<Duty> of(
+            Stores stores, ErrandSettings settings, NodeAgent agent, ScheduleFirer schedules, Pruner pruner) {
         List<Duty> duties = new ArrayList<>();
+        Duration beat = settings.heartbeatInterval();
+        duties.add(new Duty("dead-node sweep", beat, Duty.Scope.LEADER, "cluster", agent::sweepDeadNodes));
+        duties.add(new Duty("pin sweep", beat, Duty.Scope.LEADER, "cluster", agent::sweepPins));
         duties.add(new Duty("scheduler", settings.pollInterval(), Duty.Scope.LEADER, "scheduler", schedules::fire));
         if (pruner.hasWork()) {
             duties.add(prune("pruner", settings, pruner::prune));

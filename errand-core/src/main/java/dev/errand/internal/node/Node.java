@@ -38,6 +38,7 @@ import dev.errand.internal.schedule.ScheduleStore;
 import dev.errand.internal.schedule.SlotTasks;
 import dev.errand.internal.store.CancelRequests;
 import dev.errand.internal.store.Dialect;
+import dev.errand.internal.store.Expirations;
 import dev.errand.internal.store.FinishedTasks;
 import dev.errand.internal.store.Pruner;
 import dev.errand.internal.store.Storage;
@@ -46,6 +47,7 @@ import dev.errand.internal.store.TaskStore;
 import dev.errand.internal.store.Transactions;
 import dev.errand.internal.wakeup.PostgresNotificationListener;
 import dev.errand.internal.wakeup.WakeUps;
+import dev.errand.internal.workflow.BatchSweeper;
 import dev.errand.internal.workflow.Finisher;
 import dev.errand.internal.workflow.JdbcBatchAdmin;
 import dev.errand.internal.workflow.WorkflowEnqueuer;
@@ -154,21 +156,17 @@ public final class Node {
                         dialect,
                         table,
                         settings.succeededRetention() != null,
-                        dialect.inserter(table, database.dataSource())),
-                new CancelRequests(dialect, table, settings.tablePrefix().cancelRequestTable()),
+                        dialect.inserter(table, database.dataSource()),
+                        settings.clock()),
+                new CancelRequests(dialect, table, settings.tablePrefix().cancelRequestTable(), settings.clock()),
                 settings.clock());
-        WorkflowStore workflowStore = new WorkflowStore(dialect, settings.tablePrefix());
-        EventStore eventStore = new EventStore(dialect, settings.tablePrefix());
+        WorkflowStore workflowStore = new WorkflowStore(dialect, settings.tablePrefix(), settings.clock());
+        EventStore eventStore = new EventStore(dialect, settings.tablePrefix(), settings.clock());
         Stores stores = new Stores(
                 storage,
                 workflowStore,
                 eventStore,
-                new AttemptHistory(
-                        dialect,
-                        settings.tablePrefix(),
-                        settings.nodeId(),
-                        settings.historyEnabled(),
-                        settings.processingLogsEnabled()),
+                new AttemptHistory(dialect, settings),
                 new Finisher(storage, workflowStore));
         Kinds kinds = parts.kinds();
         this.transactionalKinds = kinds.definitions().values().stream()
@@ -177,10 +175,10 @@ public final class Node {
         this.enqueuer = new Enqueuer(storage, gate, kinds.requests(), wakeUps, parts.listener());
         this.workflows = new WorkflowEnqueuer(storage, workflowStore, gate, kinds.requests(), wakeUps);
         ScheduleStore scheduleStore =
-                new ScheduleStore(dialect, settings.tablePrefix().scheduleTable());
-        FinishedTasks finishedTasks = new FinishedTasks(dialect, table);
+                new ScheduleStore(dialect, settings.tablePrefix().scheduleTable(), settings.clock());
+        FinishedTasks finishedTasks = new FinishedTasks(dialect, table, settings.clock());
         this.admins = new Admins(
-                new JdbcTaskAdmin(stores, new TaskQueries(dialect, table), finishedTasks),
+                new JdbcTaskAdmin(stores, new TaskQueries(dialect, table, settings.clock()), finishedTasks),
                 new JdbcBatchAdmin(storage, workflowStore, stores.finisher()),
                 new JdbcScheduleAdmin(
                         storage,
@@ -197,12 +195,20 @@ public final class Node {
                         new EventTrigger(eventStore, dialect, Enqueuer.notificationChannel(settings)),
                         wakeUps),
                 new JdbcHistoryAdmin(storage, stores.attempts()));
-        this.engineParts = new Engine.Parts(stores, kinds, parts.claimStrategy(), settings, parts.listener());
+        this.engineParts = new Engine.Parts(
+                stores,
+                kinds,
+                parts.claimStrategy(),
+                settings,
+                new Engine.Shared(
+                        parts.listener(),
+                        new Expirations(dialect, settings.tablePrefix(), settings.clock()),
+                        new BatchSweeper(storage, workflowStore, stores.finisher())));
         this.engine = new Engine(engineParts);
         Map<String, PinPolicy> pinPolicies = new LinkedHashMap<>();
         kinds.definitions().forEach((kind, definition) -> pinPolicies.put(kind, definition.pinPolicy()));
         ClusterStore clusterStore =
-                new ClusterStore(dialect, settings.tablePrefix().value());
+                new ClusterStore(dialect, settings.tablePrefix().value(), settings.clock());
         this.agent = new NodeAgent(
                 storage,
                 clusterStore,
@@ -213,6 +219,7 @@ public final class Node {
         this.leaderDuties = LeaderDuties.of(
                 stores,
                 settings,
+                agent,
                 new ScheduleFirer(storage, scheduleStore, kinds.definitions(), settings),
                 new Pruner(storage, finishedTasks, settings, kinds.definitions()));
         this.cluster = new JdbcClusterAdmin(
@@ -223,7 +230,11 @@ public final class Node {
                 agent.commandSignal());
         this.processes = new JdbcProcessAdmin(
                 new ProcessRuntime(
-                        stores, new ProcessStore(dialect, settings.tablePrefix()), settings, kinds, processRegistry),
+                        stores,
+                        new ProcessStore(dialect, settings.tablePrefix(), settings.clock()),
+                        settings,
+                        kinds,
+                        processRegistry),
                 wakeUps::wake);
     }
 
@@ -499,6 +510,14 @@ public final class Node {
     /** This node's counters. */
     public NodeStats stats() {
         return engine.stats();
+    }
+
+    /**
+     * How many claims this node's engine (the one started last) has made, whether they found tasks or not;
+     * tests wait on it for a poll to have happened.
+     */
+    public long polls() {
+        return engine.stats().polls();
     }
 
     /** Whether this node's engine threads and duties can do their work. */

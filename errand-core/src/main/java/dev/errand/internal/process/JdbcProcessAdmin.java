@@ -4,6 +4,7 @@ import dev.errand.config.Names;
 import dev.errand.config.TimeLimits;
 import dev.errand.error.ErrandException;
 import dev.errand.internal.store.Jdbc;
+import dev.errand.internal.workflow.Finish;
 import dev.errand.process.FailedBatch;
 import dev.errand.process.ProcessAdmin;
 import dev.errand.process.ProcessInfo;
@@ -111,10 +112,9 @@ public final class JdbcProcessAdmin implements ProcessAdmin {
     @Override
     public boolean cancel(String processId) {
         requireId(processId);
-        try {
-            return run("cancelProcess", c -> runtime.cancel(c, processId)).orElseThrow(() -> noSuchProcess(processId));
-        } finally {
-            runtime.recheckBatches();
+        try (Finish finish = runtime.openFinish()) {
+            return run("cancelProcess", c -> runtime.cancel(c, finish, processId))
+                    .orElseThrow(() -> noSuchProcess(processId));
         }
     }
 

@@ -9,6 +9,7 @@ import dev.errand.internal.enqueue.Requests;
 import dev.errand.internal.store.NewTask;
 import dev.errand.internal.store.Storage;
 import dev.errand.internal.store.TaskInserter;
+import dev.errand.internal.workflow.Finish;
 import dev.errand.internal.workflow.Finisher;
 import dev.errand.internal.workflow.WorkflowStore;
 import dev.errand.process.AnalysisContext;
@@ -90,9 +91,9 @@ public final class ProcessRuntime {
         return storage;
     }
 
-    /** Fires what the batches counted by this thread's last transaction call for; see {@link Finisher}. */
-    public void recheckBatches() {
-        finisher.recheckPending();
+    /** Opens the ending of tasks in a transaction that is about to begin; see {@link Finisher#open()}. */
+    public Finish openFinish() {
+        return finisher.open();
     }
 
     // ---- creation ----
@@ -129,7 +130,6 @@ public final class ProcessRuntime {
             throw new IllegalArgumentException(
                     "Process '" + id + "' exists already; give the new one another id, or leave the id out");
         }
-        long offset = storage.offsetMicros();
         ProcessStore.ProcessRow row = new ProcessStore.ProcessRow(
                 id,
                 request.kind().name(),
@@ -141,7 +141,7 @@ public final class ProcessRuntime {
                 request.retries(),
                 0);
         try {
-            store.insertProcess(c, row, offset);
+            store.insertProcess(c, row);
         } catch (SQLException e) {
             if (!storage.dialect().isUniqueViolation(e)) {
                 throw e;
@@ -153,7 +153,7 @@ public final class ProcessRuntime {
                             + " this transaction back, and give the new process another id or leave the id out",
                     e);
         }
-        store.insertTurn(c, id, 1, offset);
+        store.insertTurn(c, id, 1);
         TurnWriter writer = new TurnWriter(c, row, 1);
         Splitter splitter = new Splitter(writer, request.batchSize());
         if (request.items() != null) {
@@ -171,8 +171,8 @@ public final class ProcessRuntime {
         splitter.close();
         int written = writer.finish();
         if (written == 0) {
-            store.closeTurn(c, id, 1, 0, 0, offset);
-            store.finish(c, id, ProcessState.SUCCEEDED, null, offset);
+            store.closeTurn(c, id, 1, 0, 0);
+            store.finish(c, id, ProcessState.SUCCEEDED, null);
         } else {
             store.advance(c, id, 1, writer.batchId, writer.lastNumber);
         }
@@ -329,7 +329,6 @@ public final class ProcessRuntime {
         private final Connection c;
         private final ProcessStore.ProcessRow process;
         private final int turn;
-        private final long offset = storage.offsetMicros();
         private final List<ProcessStore.NewBatch> pending = new ArrayList<>(CHUNK);
         private long batchId;
         private int lastNumber;
@@ -362,18 +361,16 @@ public final class ProcessRuntime {
             }
             WorkflowStore workflows = stores.workflows();
             if (batchId == 0) {
-                batchId = workflows.createBatch(c, 0, offset);
+                batchId = workflows.createBatch(c, 0);
                 workflows.insertCallback(
                         c,
                         batchId,
                         BatchEvent.COMPLETE.dbValue(),
-                        requests.resolve(
-                                TaskRequest.builder(
-                                                ProcessRegistry.turnKind(process.name()),
-                                                new TurnRef(process.id(), turn, false))
-                                        .queue(process.queue())
-                                        .build(),
-                                offset));
+                        requests.resolve(TaskRequest.builder(
+                                        ProcessRegistry.turnKind(process.name()),
+                                        new TurnRef(process.id(), turn, false))
+                                .queue(process.queue())
+                                .build()));
             }
             List<NewTask> tasks = new ArrayList<>(pending.size());
             for (ProcessStore.NewBatch batch : pending) {
@@ -384,7 +381,7 @@ public final class ProcessRuntime {
                 if (process.nodeGroup() != null) {
                     request.nodeGroup(process.nodeGroup());
                 }
-                tasks.add(requests.resolve(request.build(), offset));
+                tasks.add(requests.resolve(request.build()));
             }
             // Pinned to a group or not, the batch tasks go in one multi-row insert.
             long[] ids = inserter.insertAll(c, tasks, workflows.channel());
@@ -423,7 +420,7 @@ public final class ProcessRuntime {
                     + " Throw instead of marking the transaction rollback-only, or give the @Transactional method it"
                     + " calls Propagation.NESTED");
         }
-        store.endBatch(c, ref.process(), ref.turn(), ref.batch(), settings.nodeId(), error, storage.offsetMicros());
+        store.endBatch(c, ref.process(), ref.turn(), ref.batch(), settings.nodeId(), error);
     }
 
     /** Runs the handler under a savepoint, so that a failing batch's writes roll back and its failure is recorded. */
@@ -484,7 +481,6 @@ public final class ProcessRuntime {
      */
     void analyse(TurnRef ref, TaskContext context) throws Exception {
         Connection c = context.connection();
-        long offset = storage.offsetMicros();
         Optional<ProcessStore.ProcessRow> locked = store.process(c, ref.process(), true);
         if (locked.isEmpty()
                 || locked.get().state() != ProcessState.RUNNING
@@ -499,22 +495,20 @@ public final class ProcessRuntime {
             // transaction, so that it runs where the process's batches run.
             inserter.insert(
                     c,
-                    requests.resolve(
-                            TaskRequest.builder(
-                                            ProcessRegistry.turnKind(process.name()),
-                                            new TurnRef(process.id(), ref.turn(), true))
-                                    .queue(process.queue())
-                                    .nodeGroup(process.nodeGroup())
-                                    .build(),
-                            offset),
+                    requests.resolve(TaskRequest.builder(
+                                    ProcessRegistry.turnKind(process.name()),
+                                    new TurnRef(process.id(), ref.turn(), true))
+                            .queue(process.queue())
+                            .nodeGroup(process.nodeGroup())
+                            .build()),
                     stores.workflows().channel());
             return;
         }
         String id = process.id();
         int turn = ref.turn();
-        store.failUnfinished(c, id, turn, offset);
+        store.failUnfinished(c, id, turn);
         int[] counts = store.countTurn(c, id, turn);
-        if (!store.closeTurn(c, id, turn, counts[0], counts[1], offset)) {
+        if (!store.closeTurn(c, id, turn, counts[0], counts[1])) {
             return;
         }
         Optional<FailedBatch> exhausted = store.exhausted(c, id, turn, process.retries());
@@ -525,22 +519,17 @@ public final class ProcessRuntime {
                     id,
                     ProcessState.FAILED,
                     "Batch " + batch.batchNumber() + " failed " + batch.tries() + " times (retries " + process.retries()
-                            + "); its last error: " + batch.error(),
-                    offset);
+                            + "); its last error: " + batch.error());
             return;
         }
         ProcessDefinition<?> definition = registry.definition(process.name());
         TurnResult result = new TurnResult(
                 turn, counts[0] + counts[1], counts[0], counts[1], store.failedBatches(c, id, turn, SHOWN_FAILURES));
-        decide(c, process, definition, result, offset);
+        decide(c, process, definition, result);
     }
 
     private <T> void decide(
-            Connection c,
-            ProcessStore.ProcessRow process,
-            ProcessDefinition<T> definition,
-            TurnResult result,
-            long offset)
+            Connection c, ProcessStore.ProcessRow process, ProcessDefinition<T> definition, TurnResult result)
             throws SQLException, InterruptedException {
         TurnDecision<T> decision;
         Savepoint savepoint = c.setSavepoint();
@@ -554,17 +543,16 @@ public final class ProcessRuntime {
                     c,
                     process.id(),
                     ProcessState.FAILED,
-                    "The analysis of turn " + result.turn() + " failed: " + describe(e),
-                    offset);
+                    "The analysis of turn " + result.turn() + " failed: " + describe(e));
             return;
         }
         if (decision == null) {
             decision = TurnDecision.finish();
         }
         if (decision.failure() != null) {
-            store.finish(c, process.id(), ProcessState.FAILED, decision.failure(), offset);
+            store.finish(c, process.id(), ProcessState.FAILED, decision.failure());
         } else if (result.failed() == 0 && decision.batches().isEmpty()) {
-            store.finish(c, process.id(), ProcessState.SUCCEEDED, null, offset);
+            store.finish(c, process.id(), ProcessState.SUCCEEDED, null);
         } else {
             List<String> contexts = new ArrayList<>(decision.batches().size());
             for (List<T> batch : decision.batches()) {
@@ -583,7 +571,7 @@ public final class ProcessRuntime {
     private int startTurn(Connection c, ProcessStore.ProcessRow process, boolean resetTries, List<String> contexts)
             throws SQLException {
         int turn = process.turn() + 1;
-        store.insertTurn(c, process.id(), turn, storage.offsetMicros());
+        store.insertTurn(c, process.id(), turn);
         TurnWriter writer = new TurnWriter(c, process, turn);
         int after = 0;
         while (true) {
@@ -617,14 +605,7 @@ public final class ProcessRuntime {
         if (ref == null) {
             return;
         }
-        store.endBatch(
-                c,
-                ref.process(),
-                ref.turn(),
-                ref.batch(),
-                null,
-                "The batch's task failed for good: " + error,
-                storage.offsetMicros());
+        store.endBatch(c, ref.process(), ref.turn(), ref.batch(), null, "The batch's task failed for good: " + error);
     }
 
     /**
@@ -648,8 +629,7 @@ public final class ProcessRuntime {
                 c,
                 ref.process(),
                 ProcessState.FAILED,
-                "The analysis task of turn " + ref.turn() + " failed for good: " + error,
-                storage.offsetMicros());
+                "The analysis task of turn " + ref.turn() + " failed for good: " + error);
     }
 
     // ---- operators ----
@@ -657,18 +637,19 @@ public final class ProcessRuntime {
     /**
      * Cancels a running process and the tasks of its turn that have not started.
      *
+     * @param finish the ending of this transaction, which the cancelled tasks go through
      * @return empty if there is no such process; false if it was not running
      */
-    public Optional<Boolean> cancel(Connection c, String id) throws SQLException {
+    public Optional<Boolean> cancel(Connection c, Finish finish, String id) throws SQLException {
         Optional<ProcessStore.ProcessRow> locked = store.process(c, id, true);
         if (locked.isEmpty()) {
             return Optional.empty();
         }
-        if (!store.finish(c, id, ProcessState.CANCELLED, "Cancelled by an operator", storage.offsetMicros())) {
+        if (!store.finish(c, id, ProcessState.CANCELLED, "Cancelled by an operator")) {
             return Optional.of(false);
         }
         if (locked.get().batchId() > 0) {
-            finisher.cancelBatch(c, locked.get().batchId(), "Cancelled: its process " + id + " was cancelled");
+            finish.cancelBatch(c, locked.get().batchId(), "Cancelled: its process " + id + " was cancelled");
         }
         return Optional.of(true);
     }

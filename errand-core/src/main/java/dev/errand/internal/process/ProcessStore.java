@@ -2,10 +2,12 @@ package dev.errand.internal.process;
 
 import dev.errand.config.TablePrefix;
 import dev.errand.internal.store.Dialect;
+import dev.errand.internal.store.Micros;
 import dev.errand.process.FailedBatch;
 import dev.errand.process.ProcessInfo;
 import dev.errand.process.ProcessState;
 import dev.errand.process.TurnInfo;
+import dev.errand.spi.DatabaseClock;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -27,6 +29,7 @@ public final class ProcessStore {
     public static final int MAX_ERROR = 4_000;
 
     private final Dialect dialect;
+    private final DatabaseClock clock;
     private final String processes;
     private final String turns;
     private final String batches;
@@ -39,8 +42,10 @@ public final class ProcessStore {
      *
      * @param dialect the database's dialect
      * @param tables the table prefix
+     * @param clock the node's clock, whose offset each statement that means "now" reads
      */
-    public ProcessStore(Dialect dialect, TablePrefix tables) {
+    public ProcessStore(Dialect dialect, TablePrefix tables, DatabaseClock clock) {
+        this.clock = clock;
         this.dialect = dialect;
         this.processes = tables.processTable();
         this.turns = tables.processTurnTable();
@@ -118,7 +123,8 @@ public final class ProcessStore {
     }
 
     /** Inserts a running process in turn 1 with no batches yet. */
-    public void insertProcess(Connection c, ProcessRow row, long offsetMicros) throws SQLException {
+    public void insertProcess(Connection c, ProcessRow row) throws SQLException {
+        long offsetMicros = offsetMicros();
         try (PreparedStatement insert = c.prepareStatement("INSERT INTO " + processes
                 + " (id, name, state, turn, queue, node_group, retries, batches, created_at)"
                 + " VALUES (?, ?, 'running', 1, ?, ?, ?, 0, " + now + ")")) {
@@ -177,8 +183,8 @@ public final class ProcessStore {
      *
      * @return whether it was running
      */
-    public boolean finish(Connection c, String id, ProcessState state, String error, long offsetMicros)
-            throws SQLException {
+    public boolean finish(Connection c, String id, ProcessState state, String error) throws SQLException {
+        long offsetMicros = offsetMicros();
         try (PreparedStatement update = c.prepareStatement("UPDATE " + processes + " SET state = ?, error = ?,"
                 + " finished_at = " + now + " WHERE id = ? AND state = 'running'")) {
             update.setString(1, state.dbValue());
@@ -223,7 +229,8 @@ public final class ProcessStore {
     // ---- turns ----
 
     /** Inserts a turn; its primary key refuses a second start of the same turn. */
-    public void insertTurn(Connection c, String id, int turn, long offsetMicros) throws SQLException {
+    public void insertTurn(Connection c, String id, int turn) throws SQLException {
+        long offsetMicros = offsetMicros();
         try (PreparedStatement insert = c.prepareStatement(
                 "INSERT INTO " + turns + " (process_id, turn, batches, started_at) VALUES (?, ?, 0, " + now + ")")) {
             insert.setString(1, id);
@@ -261,7 +268,8 @@ public final class ProcessStore {
      * Fails the batches of a turn that are still pending (their task ended without running them: it failed for
      * good, or was cancelled), with the task's last error.
      */
-    public void failUnfinished(Connection c, String id, int turn, long offsetMicros) throws SQLException {
+    public void failUnfinished(Connection c, String id, int turn) throws SQLException {
+        long offsetMicros = offsetMicros();
         try (PreparedStatement update = c.prepareStatement("UPDATE " + batches + " SET state = 'failed',"
                 + " finished_at = " + now + ", error = COALESCE((SELECT t.last_error FROM " + tasks + " t WHERE t.id = "
                 + batches + ".task_id), 'Its task ended without running it')"
@@ -278,8 +286,8 @@ public final class ProcessStore {
      *
      * @return false if the turn was analysed already
      */
-    public boolean closeTurn(Connection c, String id, int turn, int succeeded, int failed, long offsetMicros)
-            throws SQLException {
+    public boolean closeTurn(Connection c, String id, int turn, int succeeded, int failed) throws SQLException {
+        long offsetMicros = offsetMicros();
         try (PreparedStatement update = c.prepareStatement("UPDATE " + turns + " SET succeeded = ?, failed = ?,"
                 + " analysed_at = " + now + " WHERE process_id = ? AND turn = ? AND analysed_at IS NULL")) {
             update.setInt(1, succeeded);
@@ -350,8 +358,9 @@ public final class ProcessStore {
     }
 
     /** Ends a pending batch: {@code error} null for success. */
-    public void endBatch(Connection c, String id, int turn, int number, String nodeId, String error, long offsetMicros)
+    public void endBatch(Connection c, String id, int turn, int number, String nodeId, String error)
             throws SQLException {
+        long offsetMicros = offsetMicros();
         try (PreparedStatement update = c.prepareStatement("UPDATE " + batches + " SET state = ?, node_id = ?,"
                 + " error = ?, finished_at = " + now
                 + " WHERE process_id = ? AND turn = ? AND batch_no = ? AND state = 'pending'")) {
@@ -537,5 +546,10 @@ public final class ProcessStore {
         }
         String cut = error.length() <= MAX_ERROR ? error : error.substring(0, MAX_ERROR);
         return cut.replace('\u0000', '\uFFFD');
+    }
+
+    /** The clock's offset in microseconds, read for each statement that means "now". */
+    private long offsetMicros() {
+        return Micros.of(clock.offset());
     }
 }

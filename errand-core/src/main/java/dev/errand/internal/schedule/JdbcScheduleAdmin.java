@@ -90,7 +90,7 @@ public final class JdbcScheduleAdmin implements ScheduleAdmin {
 
     /** The database's time, as the firing nodes read it, so that the slot written ahead is told right. */
     private Instant now(Connection c) throws SQLException {
-        return schedules.now(c, storage.offsetMicros());
+        return schedules.now(c);
     }
 
     private <T> T run(String operation, Jdbc.ConnectionWork<T> work) {

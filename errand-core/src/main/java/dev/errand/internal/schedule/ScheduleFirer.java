@@ -78,7 +78,7 @@ public final class ScheduleFirer {
             List<String> pausedNow = new ArrayList<>();
             enqueued += storage.transactions().run("fire schedules", c -> {
                 pausedNow.clear();
-                Instant now = schedules.now(c, storage.offsetMicros());
+                Instant now = schedules.now(c);
                 List<ScheduleStore.Stored> due = schedules.lockDue(c, now, SCHEDULES_PER_SWEEP);
                 locked[0] = due.size();
                 Sweep sweep = new Sweep(new ArrayList<>(due.size()), new ArrayList<>(due.size()), pausedNow);

@@ -3,9 +3,11 @@ package dev.errand.internal.schedule;
 import dev.errand.config.Names;
 import dev.errand.internal.outcome.ErrorMessages;
 import dev.errand.internal.store.Dialect;
+import dev.errand.internal.store.Micros;
 import dev.errand.schedule.MisfirePolicy;
 import dev.errand.schedule.Schedule;
 import dev.errand.schedule.ScheduleInfo;
+import dev.errand.spi.DatabaseClock;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -40,6 +42,7 @@ public final class ScheduleStore {
     private static final int MAX_PROBLEM_LENGTH = 500;
 
     private final Dialect dialect;
+    private final DatabaseClock clock;
     private final String table;
 
     /**
@@ -47,8 +50,10 @@ public final class ScheduleStore {
      *
      * @param dialect the database's dialect
      * @param table the schedule table's name
+     * @param clock the node's clock, whose offset each statement that means "now" reads
      */
-    public ScheduleStore(Dialect dialect, String table) {
+    public ScheduleStore(Dialect dialect, String table, DatabaseClock clock) {
+        this.clock = clock;
         this.dialect = dialect;
         this.table = table;
     }
@@ -163,7 +168,8 @@ public final class ScheduleStore {
     }
 
     /** The database's time now, plus the clock's offset. */
-    public Instant now(Connection c, long offsetMicros) throws SQLException {
+    public Instant now(Connection c) throws SQLException {
+        long offsetMicros = offsetMicros();
         try (PreparedStatement statement = c.prepareStatement("SELECT " + dialect.timePlusMicros() + " AS now_at")) {
             statement.setLong(1, offsetMicros);
             try (ResultSet row = statement.executeQuery()) {
@@ -457,5 +463,10 @@ public final class ScheduleStore {
 
     private static String cut(String text, int length) {
         return text == null || text.length() <= length ? text : text.substring(0, length - 3) + "...";
+    }
+
+    /** The clock's offset in microseconds, read for each statement that means "now". */
+    private long offsetMicros() {
+        return Micros.of(clock.offset());
     }
 }

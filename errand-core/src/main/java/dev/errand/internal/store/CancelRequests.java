@@ -1,6 +1,7 @@
 package dev.errand.internal.store;
 
 import dev.errand.admin.Cancellation;
+import dev.errand.spi.DatabaseClock;
 import dev.errand.task.TaskState;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -20,6 +21,7 @@ import java.util.Set;
 public final class CancelRequests {
 
     private final Dialect dialect;
+    private final DatabaseClock clock;
     private final String taskTable;
     private final String requestTable;
     private final String cancelWaitingSql;
@@ -31,8 +33,10 @@ public final class CancelRequests {
      * @param dialect the database's dialect
      * @param taskTable the task table's name
      * @param requestTable the cancel-request table's name
+     * @param clock the node's clock, whose offset each statement that means "now" reads
      */
-    public CancelRequests(Dialect dialect, String taskTable, String requestTable) {
+    public CancelRequests(Dialect dialect, String taskTable, String requestTable, DatabaseClock clock) {
+        this.clock = clock;
         this.dialect = dialect;
         this.taskTable = taskTable;
         this.requestTable = requestTable;
@@ -44,7 +48,8 @@ public final class CancelRequests {
     }
 
     /** Cancels a pending or waiting task now, or asks the node running it to stop it. */
-    public Cancellation cancel(Connection c, long id, long offsetMicros) throws SQLException {
+    public Cancellation cancel(Connection c, long id) throws SQLException {
+        long offsetMicros = offsetMicros();
         String state = state(c, id);
         if (TaskState.PENDING.dbValue().equals(state)
                 || TaskState.WAITING.dbValue().equals(state)) {
@@ -136,7 +141,8 @@ public final class CancelRequests {
      *
      * @return how many pending or waiting tasks this cancelled
      */
-    public int settle(Connection c, long offsetMicros) throws SQLException {
+    public int settle(Connection c) throws SQLException {
+        long offsetMicros = offsetMicros();
         int cancelled;
         try (PreparedStatement statement = c.prepareStatement(cancelRequestedWaitingSql)) {
             statement.setLong(1, offsetMicros);
@@ -147,5 +153,10 @@ public final class CancelRequests {
             statement.executeUpdate();
         }
         return cancelled;
+    }
+
+    /** The clock's offset in microseconds, read for each statement that means "now". */
+    private long offsetMicros() {
+        return Micros.of(clock.offset());
     }
 }

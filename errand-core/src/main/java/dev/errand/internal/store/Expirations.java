@@ -2,6 +2,7 @@ package dev.errand.internal.store;
 
 import dev.errand.config.TablePrefix;
 import dev.errand.spi.ClaimedTask;
+import dev.errand.spi.DatabaseClock;
 import dev.errand.task.TaskState;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -19,12 +20,14 @@ import java.util.List;
 public final class Expirations {
 
     private final Dialect dialect;
+    private final DatabaseClock clock;
     private final String taskTable;
     private final String conditionTable;
     private final String now;
 
-    /** Creates the statements for a table prefix. */
-    public Expirations(Dialect dialect, TablePrefix tables) {
+    /** Creates the statements for a table prefix; its statements read the offset of the node's {@code clock} themselves. */
+    public Expirations(Dialect dialect, TablePrefix tables, DatabaseClock clock) {
+        this.clock = clock;
         this.dialect = dialect;
         this.taskTable = tables.taskTable();
         this.conditionTable = tables.conditionTable();
@@ -41,21 +44,21 @@ public final class Expirations {
     public record Expiring(ClaimedTask task, Instant deadline, String condition) {}
 
     /** Pending and waiting tasks past their own deadline, soonest first. */
-    public List<Expiring> dueTasks(Connection c, int limit, long offsetMicros) throws SQLException {
+    public List<Expiring> dueTasks(Connection c, int limit) throws SQLException {
         String sql = "SELECT " + TaskRows.CLAIMED_COLUMNS + ", expires_at FROM " + taskTable + " WHERE state IN "
                 + States.in(TaskState.PENDING, TaskState.WAITING) + " AND expires_at <= " + now
                 + " ORDER BY expires_at LIMIT ?";
-        return read(c, sql, limit, offsetMicros, false);
+        return read(c, sql, limit, false);
     }
 
     /** Waiting tasks with a condition past its deadline, soonest first. */
-    public List<Expiring> dueConditions(Connection c, int limit, long offsetMicros) throws SQLException {
+    public List<Expiring> dueConditions(Connection c, int limit) throws SQLException {
         String sql = "SELECT t.id, t.kind, t.queue, t.payload, t.attempt, t.max_attempts, t.batch_id, t.has_dependents,"
                 + " t.trace_parent, t.trace_state, w.event,"
                 + " w.expires_at FROM " + conditionTable + " w JOIN " + taskTable + " t ON t.id = w.task_id"
                 + " WHERE w.expires_at <= " + now + " AND t.state = " + States.WAITING
                 + " ORDER BY w.expires_at LIMIT ?";
-        return read(c, sql, limit, offsetMicros, true);
+        return read(c, sql, limit, true);
     }
 
     /**
@@ -64,7 +67,8 @@ public final class Expirations {
      *
      * @return false if it was no longer pending or waiting (it ran, or another node failed it)
      */
-    public boolean failBeforeRun(Connection c, long id, AttemptError error, long offsetMicros) throws SQLException {
+    public boolean failBeforeRun(Connection c, long id, AttemptError error) throws SQLException {
+        long offsetMicros = offsetMicros();
         try (PreparedStatement statement = c.prepareStatement("UPDATE " + taskTable + " SET state = "
                 + States.FAILED + ", finished_at = " + now + ", last_error = ?, errors = "
                 + dialect.appendErrorEntry("errors") + " WHERE id = ? AND state IN "
@@ -76,8 +80,8 @@ public final class Expirations {
         }
     }
 
-    private List<Expiring> read(Connection c, String sql, int limit, long offsetMicros, boolean withCondition)
-            throws SQLException {
+    private List<Expiring> read(Connection c, String sql, int limit, boolean withCondition) throws SQLException {
+        long offsetMicros = offsetMicros();
         List<Expiring> due = new ArrayList<>();
         try (PreparedStatement statement = c.prepareStatement(sql)) {
             statement.setLong(1, offsetMicros);
@@ -92,5 +96,10 @@ public final class Expirations {
             }
         }
         return due;
+    }
+
+    /** The clock's offset in microseconds, read for each statement that means "now". */
+    private long offsetMicros() {
+        return Micros.of(clock.offset());
     }
 }

@@ -1,5 +1,6 @@
 package dev.errand.internal.store;
 
+import dev.errand.spi.DatabaseClock;
 import dev.errand.task.TaskState;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -18,10 +19,12 @@ public final class FinishedTasks {
     public static final int BATCH = 1_000;
 
     private final Dialect dialect;
+    private final DatabaseClock clock;
     private final String table;
 
-    /** Creates the statements for the task table. */
-    public FinishedTasks(Dialect dialect, String table) {
+    /** Creates the statements for the task table; its statements read the offset of the node's {@code clock} themselves. */
+    public FinishedTasks(Dialect dialect, String table, DatabaseClock clock) {
+        this.clock = clock;
         this.dialect = dialect;
         this.table = table;
     }
@@ -48,18 +51,19 @@ public final class FinishedTasks {
      *
      * @return how many it deleted
      */
-    public int prune(Transactions transactions, Selection selection, long offsetMicros) throws SQLException {
+    public int prune(Transactions transactions, Selection selection) throws SQLException {
+        long offsetMicros = offsetMicros();
         int pruned = 0;
         int batch;
         do {
-            batch = transactions.run(
-                    "prune " + selection.state().dbValue(), c -> pruneBatch(c, selection, offsetMicros));
+            batch = transactions.run("prune " + selection.state().dbValue(), c -> pruneBatch(c, selection));
             pruned += batch;
         } while (batch == BATCH);
         return pruned;
     }
 
-    private int pruneBatch(Connection c, Selection selection, long offsetMicros) throws SQLException {
+    private int pruneBatch(Connection c, Selection selection) throws SQLException {
+        long offsetMicros = offsetMicros();
         StringBuilder sql = new StringBuilder(
                 "SELECT id FROM " + table + " WHERE state = ? AND finished_at < " + dialect.timePlusMicros());
         if (selection.kind() != null) {
@@ -95,5 +99,10 @@ public final class FinishedTasks {
             delete.setString(next, selection.state().dbValue());
             return delete.executeUpdate();
         }
+    }
+
+    /** The clock's offset in microseconds, read for each statement that means "now". */
+    private long offsetMicros() {
+        return Micros.of(clock.offset());
     }
 }

@@ -84,6 +84,6 @@ public final class Pruner {
     }
 
     private int prune(FinishedTasks.Selection selection) throws SQLException {
-        return finished.prune(storage.transactions(), selection, storage.offsetMicros());
+        return finished.prune(storage.transactions(), selection);
     }
 }

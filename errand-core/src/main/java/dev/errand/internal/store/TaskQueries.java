@@ -3,6 +3,7 @@ package dev.errand.internal.store;
 import dev.errand.admin.QueueLoads;
 import dev.errand.admin.TaskCounts;
 import dev.errand.admin.TaskQuery;
+import dev.errand.spi.DatabaseClock;
 import dev.errand.task.Task;
 import dev.errand.task.TaskState;
 import java.sql.Connection;
@@ -24,11 +25,13 @@ public final class TaskQueries {
             + " created_at, started_at, finished_at, lease_owner, lease_expires_at, last_error, errors, unique_key";
 
     private final Dialect dialect;
+    private final DatabaseClock clock;
     private final String table;
     private final String now;
 
-    /** Creates the queries for a table. */
-    public TaskQueries(Dialect dialect, String table) {
+    /** Creates the queries for a table; its statements read the offset of the node's {@code clock} themselves. */
+    public TaskQueries(Dialect dialect, String table, DatabaseClock clock) {
+        this.clock = clock;
         this.dialect = dialect;
         this.table = table;
         this.now = dialect.timePlusMicros();
@@ -76,7 +79,8 @@ public final class TaskQueries {
     }
 
     /** Cancels a pending or waiting task. */
-    public boolean cancel(Connection c, long id, long offsetMicros) throws SQLException {
+    public boolean cancel(Connection c, long id) throws SQLException {
+        long offsetMicros = offsetMicros();
         return update(
                 c,
                 "UPDATE " + table + " SET state = " + States.CANCELLED + ", finished_at = " + now
@@ -89,7 +93,8 @@ public final class TaskQueries {
      * Puts a failed or cancelled task back to pending, now, with a fresh count of attempts and without its
      * deadline: an operator who runs an expired task again means it to run.
      */
-    public boolean retryNow(Connection c, long id, long offsetMicros) throws SQLException {
+    public boolean retryNow(Connection c, long id) throws SQLException {
+        long offsetMicros = offsetMicros();
         return update(
                 c,
                 "UPDATE " + table + " SET state = " + States.PENDING + ", attempt = 0, run_at = " + now
@@ -103,7 +108,8 @@ public final class TaskQueries {
      * The same as {@link #retryNow(Connection, long, long)}, but only if the task is in {@code from} (failed
      * or cancelled): the caller moves the task's batch count from exactly that state.
      */
-    public boolean retryNowFrom(Connection c, long id, TaskState from, long offsetMicros) throws SQLException {
+    public boolean retryNowFrom(Connection c, long id, TaskState from) throws SQLException {
+        long offsetMicros = offsetMicros();
         return update(
                 c,
                 "UPDATE " + table + " SET state = " + States.PENDING + ", attempt = 0, run_at = " + now
@@ -134,10 +140,11 @@ public final class TaskQueries {
     }
 
     /** Counts every task by state, kind and queue in one statement, and lists the lease owners. */
-    public TaskCounts counts(Connection c, Duration overdueAfter, long offsetMicros) throws SQLException {
+    public TaskCounts counts(Connection c, Duration overdueAfter) throws SQLException {
+        long offsetMicros = offsetMicros();
         String pending = "state = " + States.PENDING;
         List<TaskCounts.Count> counts = new ArrayList<>();
-        Instant databaseTime = databaseTime(c, offsetMicros);
+        Instant databaseTime = databaseTime(c);
         try (PreparedStatement s = c.prepareStatement("SELECT state, kind, queue, COUNT(*) AS tasks,"
                 + " SUM(CASE WHEN " + pending + " AND run_at <= " + now + " THEN 1 ELSE 0 END) AS due,"
                 + " SUM(CASE WHEN " + pending + " AND run_at < " + now + " THEN 1 ELSE 0 END) AS overdue,"
@@ -172,8 +179,9 @@ public final class TaskQueries {
     }
 
     /** Due tasks per queue, and the failed and overdue counts, from the claim index. */
-    public QueueLoads load(Connection c, Duration overdueAfter, long offsetMicros) throws SQLException {
-        Instant databaseTime = databaseTime(c, offsetMicros);
+    public QueueLoads load(Connection c, Duration overdueAfter) throws SQLException {
+        long offsetMicros = offsetMicros();
+        Instant databaseTime = databaseTime(c);
         Map<String, QueueLoads.QueueLoad> queues = new TreeMap<>();
         long overdue = 0;
         try (PreparedStatement s = c.prepareStatement("SELECT queue, COUNT(*) AS due, MIN(run_at) AS oldest,"
@@ -201,7 +209,8 @@ public final class TaskQueries {
         return new QueueLoads(databaseTime, queues, failed, overdue);
     }
 
-    private Instant databaseTime(Connection c, long offsetMicros) throws SQLException {
+    private Instant databaseTime(Connection c) throws SQLException {
+        long offsetMicros = offsetMicros();
         try (PreparedStatement s = c.prepareStatement("SELECT " + now + " AS db_now")) {
             s.setLong(1, offsetMicros);
             try (ResultSet row = s.executeQuery()) {
@@ -276,5 +285,10 @@ public final class TaskQueries {
             }
             return index;
         }
+    }
+
+    /** The clock's offset in microseconds, read for each statement that means "now". */
+    private long offsetMicros() {
+        return Micros.of(clock.offset());
     }
 }

@@ -1,6 +1,7 @@
 package dev.errand.internal.store;
 
 import dev.errand.spi.ClaimedTask;
+import dev.errand.spi.DatabaseClock;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -39,6 +40,7 @@ public final class TaskStore {
     private static final String TOKENS = "{tokens}";
 
     private final Dialect dialect;
+    private final DatabaseClock clock;
     private final String table;
     private final boolean keepSucceeded;
     private final TaskInserter inserter;
@@ -63,8 +65,10 @@ public final class TaskStore {
      * @param table the task table's name
      * @param keepSucceeded whether succeeded tasks stay (retention on) instead of being deleted
      * @param inserter the inserts of new tasks, the one of this database
+     * @param clock the node's clock, whose offset each statement that means "now" reads
      */
-    public TaskStore(Dialect dialect, String table, boolean keepSucceeded, TaskInserter inserter) {
+    public TaskStore(Dialect dialect, String table, boolean keepSucceeded, TaskInserter inserter, DatabaseClock clock) {
+        this.clock = clock;
         this.dialect = dialect;
         this.inserter = inserter;
         this.table = table;
@@ -121,7 +125,8 @@ public final class TaskStore {
      *
      * @return false if the lease was taken back (the task must not run)
      */
-    public boolean lockForRun(Connection connection, ClaimedTask task, long offsetMicros) throws SQLException {
+    public boolean lockForRun(Connection connection, ClaimedTask task) throws SQLException {
+        long offsetMicros = offsetMicros();
         try (PreparedStatement statement = connection.prepareStatement(startSql)) {
             statement.setLong(1, offsetMicros);
             statement.setLong(2, task.id());
@@ -131,7 +136,8 @@ public final class TaskStore {
     }
 
     /** Completes one task (deletes it, or marks it succeeded under retention). */
-    public boolean succeed(Connection connection, ClaimedTask task, long offsetMicros) throws SQLException {
+    public boolean succeed(Connection connection, ClaimedTask task) throws SQLException {
+        long offsetMicros = offsetMicros();
         try (PreparedStatement statement = connection.prepareStatement(succeedOneSql)) {
             int i = 1;
             if (keepSucceeded) {
@@ -148,7 +154,8 @@ public final class TaskStore {
      *
      * @return how many rows were completed (fewer if some leases were taken back)
      */
-    public int succeedAll(Connection connection, long[] ids, long[] tokens, long offsetMicros) throws SQLException {
+    public int succeedAll(Connection connection, long[] ids, long[] tokens) throws SQLException {
+        long offsetMicros = offsetMicros();
         try (PreparedStatement statement = connection.prepareStatement(withIds(succeedManySql, ids, tokens))) {
             int i = 1;
             if (keepSucceeded) {
@@ -169,8 +176,9 @@ public final class TaskStore {
      * Completes many tasks in one statement and returns the ids it completed (those whose lease was not
      * taken back), so that no statement needs to lock them first. Only where {@link #returnsCompletedIds()}.
      */
-    public java.util.Set<Long> succeedAllReturningIds(
-            Connection connection, long[] ids, long[] tokens, long offsetMicros) throws SQLException {
+    public java.util.Set<Long> succeedAllReturningIds(Connection connection, long[] ids, long[] tokens)
+            throws SQLException {
+        long offsetMicros = offsetMicros();
         java.util.Set<Long> completed = new java.util.HashSet<>();
         try (PreparedStatement statement =
                 connection.prepareStatement(withIds(succeedManySql, ids, tokens) + " RETURNING id")) {
@@ -194,8 +202,9 @@ public final class TaskStore {
      *
      * @param error the attempt's error, or {@code null} for a retry the handler asked for
      */
-    public boolean retry(Connection connection, ClaimedTask task, Duration delay, AttemptError error, long offsetMicros)
+    public boolean retry(Connection connection, ClaimedTask task, Duration delay, AttemptError error)
             throws SQLException {
+        long offsetMicros = offsetMicros();
         try (PreparedStatement statement = connection.prepareStatement(error == null ? retrySql : retryWithErrorSql)) {
             int i = 1;
             statement.setLong(i++, Micros.plus(offsetMicros, Micros.of(delay)));
@@ -209,8 +218,8 @@ public final class TaskStore {
     }
 
     /** Marks a task failed for good and records the error. */
-    public boolean fail(Connection connection, ClaimedTask task, AttemptError error, long offsetMicros)
-            throws SQLException {
+    public boolean fail(Connection connection, ClaimedTask task, AttemptError error) throws SQLException {
+        long offsetMicros = offsetMicros();
         try (PreparedStatement statement = connection.prepareStatement(failSql)) {
             int i = 1;
             statement.setLong(i++, offsetMicros);
@@ -227,7 +236,8 @@ public final class TaskStore {
      *
      * @return false if the lease was lost meanwhile
      */
-    public boolean cancel(Connection connection, ClaimedTask task, long offsetMicros) throws SQLException {
+    public boolean cancel(Connection connection, ClaimedTask task) throws SQLException {
+        long offsetMicros = offsetMicros();
         try (PreparedStatement statement = connection.prepareStatement(cancelSql)) {
             statement.setLong(1, offsetMicros);
             statement.setLong(2, task.id());
@@ -241,8 +251,8 @@ public final class TaskStore {
      *
      * @return how many leases were extended
      */
-    public int heartbeat(Connection connection, long[] ids, String owner, Duration lease, long offsetMicros)
-            throws SQLException {
+    public int heartbeat(Connection connection, long[] ids, String owner, Duration lease) throws SQLException {
+        long offsetMicros = offsetMicros();
         try (PreparedStatement statement = connection.prepareStatement(withIds(heartbeatSql, ids, null))) {
             statement.setLong(1, Micros.plus(offsetMicros, Micros.of(lease)));
             int next = dialect.bindIds(statement, 2, ids);
@@ -255,8 +265,8 @@ public final class TaskStore {
      * Puts one running task back to pending after {@code delay} without counting its attempt or
      * recording an error: its attempt ended for a reason that says nothing about the task.
      */
-    public boolean requeueUncounted(Connection connection, ClaimedTask task, Duration delay, long offsetMicros)
-            throws SQLException {
+    public boolean requeueUncounted(Connection connection, ClaimedTask task, Duration delay) throws SQLException {
+        long offsetMicros = offsetMicros();
         try (PreparedStatement statement = connection.prepareStatement(requeueSql)) {
             statement.setLong(1, Micros.plus(offsetMicros, Micros.of(delay)));
             statement.setLong(2, task.id());
@@ -270,9 +280,9 @@ public final class TaskStore {
      * adds one to its {@code interruptions} and records why in {@code last_error}; fenced by the lease.
      * Returns false, changing nothing, if the fence fails or the task already has {@link #MAX_INTERRUPTIONS}.
      */
-    public boolean requeueInterrupted(
-            Connection connection, ClaimedTask task, Duration delay, String error, long offsetMicros)
+    public boolean requeueInterrupted(Connection connection, ClaimedTask task, Duration delay, String error)
             throws SQLException {
+        long offsetMicros = offsetMicros();
         try (PreparedStatement statement = connection.prepareStatement(interruptedSql)) {
             statement.setString(1, error);
             statement.setLong(2, Micros.plus(offsetMicros, Micros.of(delay)));
@@ -310,7 +320,8 @@ public final class TaskStore {
      * transaction is still open stay locked by it and are never picked: a live transactional run is
      * never rescued.
      */
-    public Optional<ExpiredLease> lockOneExpired(Connection connection, long offsetMicros) throws SQLException {
+    public Optional<ExpiredLease> lockOneExpired(Connection connection) throws SQLException {
+        long offsetMicros = offsetMicros();
         try (PreparedStatement statement = connection.prepareStatement(expiredSql)) {
             statement.setLong(1, offsetMicros);
             try (ResultSet row = statement.executeQuery()) {
@@ -336,5 +347,10 @@ public final class TaskStore {
         statement.setString(i++, dialect.errorEntryParam(error.entryJson()));
         statement.setLong(i++, offsetMicros);
         return i;
+    }
+
+    /** The clock's offset in microseconds, read for each statement that means "now". */
+    private long offsetMicros() {
+        return Micros.of(clock.offset());
     }
 }

@@ -33,7 +33,7 @@ public final class BatchPruner {
         int pruned = 0;
         while (true) {
             int deleted = storage.transactions().run("prune batches", c -> {
-                long[] ids = workflows.prunableBatches(c, retentionMicros, storage.offsetMicros(), PER_TRANSACTION);
+                long[] ids = workflows.prunableBatches(c, retentionMicros, PER_TRANSACTION);
                 return ids.length == 0 ? 0 : workflows.deleteBatches(c, ids);
             });
             pruned += deleted;

@@ -27,6 +27,9 @@ import org.slf4j.LoggerFactory;
  * dependents are released (or cancelled, as their policy says, and so on down the graph), and its
  * batch's counters move on, firing the batch's callbacks when due. The callers pass only the tasks
  * whose row they changed (their writes are fenced), so each task is counted exactly once.
+ *
+ * <p>Every ender goes through a {@link Finish}, the unit of work of one transaction that ends tasks,
+ * which this finisher opens ({@link #open()}).
  */
 public final class Finisher {
 
@@ -38,12 +41,6 @@ public final class Finisher {
      * them hide is fired by the sweep instead, later but still once.
      */
     private static final long NEARLY_DONE = 2_000;
-
-    /**
-     * The batches this thread counted in a transaction and should check again once it commits (or rolls
-     * back: a check only reads, and fires what the committed counts call for).
-     */
-    private static final ThreadLocal<Set<Long>> TO_RECHECK = ThreadLocal.withInitial(LinkedHashSet::new);
 
     private final Storage storage;
     private final WorkflowStore store;
@@ -70,11 +67,13 @@ public final class Finisher {
         }
     }
 
-    /**
-     * Inserts the continuations a handler asked for, each naming {@code predecessor}. Call it only once
-     * the predecessor's success is written in this transaction.
-     */
-    public void continueWith(Connection c, long predecessor, List<NewTask> next) throws SQLException {
+    /** Opens the ending of tasks in a transaction that is about to begin; close it once it is over. */
+    public Finish open() {
+        return new Finish(this);
+    }
+
+    /** Inserts the continuations a handler asked for, each naming {@code predecessor}; see {@link Finish}. */
+    void continueWith(Connection c, long predecessor, List<NewTask> next) throws SQLException {
         for (NewTask task : next) {
             Enqueued enqueued = inserter.insert(c, task, store.channel());
             if (enqueued.created()) {
@@ -83,15 +82,8 @@ public final class Finisher {
         }
     }
 
-    /**
-     * Locks the waiting dependents of {@code tasks}, in id order, before the caller writes the tasks' own
-     * ends. Call it first in the transaction that ends them (after the lock on their own rows). On MariaDB
-     * the end of a task changes its index entries, and a transaction that then waited for a shared dependent
-     * could hold an index entry that the dependent's release in another transaction needs: two middles of a
-     * fan-in deadlocked so. Taking every dependent's row lock before any write means transactions queue on
-     * the first shared dependent, all in one order, and the cycle cannot form.
-     */
-    public void lockAhead(Connection c, Collection<ClaimedTask> tasks) throws SQLException {
+    /** Locks the waiting dependents of {@code tasks}, in id order; see {@link Finish#lockAhead}. */
+    void lockAhead(Connection c, Collection<ClaimedTask> tasks) throws SQLException {
         long[] predecessors = tasks.stream()
                 .filter(task -> task.links().hasDependents())
                 .mapToLong(ClaimedTask::id)
@@ -104,12 +96,10 @@ public final class Finisher {
     /**
      * Applies what follows the end of {@code tasks}, which all ended with {@code outcome}.
      *
-     * <p>Batches that this transaction may not see finish (concurrent transactions hide their counts until
-     * they commit) are remembered for this thread: call {@link #recheckPending()} once the transaction is over.
-     *
-     * @return the batches to {@linkplain #recheck check again} once the transaction commits
+     * @return the batches that this transaction may not see finish (concurrent transactions hide their counts
+     *     until they commit), to {@linkplain #recheck check again} once the transaction is over
      */
-    public Set<Long> finished(Connection c, Collection<Finished> tasks, TaskState outcome) throws SQLException {
+    Set<Long> finished(Connection c, Collection<Finished> tasks, TaskState outcome) throws SQLException {
         Counts counts = new Counts();
         List<Finished> level = new ArrayList<>();
         for (Finished task : tasks) {
@@ -124,28 +114,20 @@ public final class Finisher {
             level = followDependents(c, level, state);
             state = TaskState.CANCELLED;
         }
-        Set<Long> recheck = counts.write(c);
-        TO_RECHECK.get().addAll(recheck);
-        return recheck;
+        return counts.write(c);
     }
 
-    /**
-     * Cancels a batch in the caller's transaction: marks it cancelled and cancels its tasks that have not
-     * started, which count as cancelled. Call {@link #recheckPending()} once the transaction is over.
-     *
-     * @param reason the {@code last_error} of the cancelled tasks
-     * @return how many tasks it cancelled; 0 if the batch was cancelled already; -1 if there is no such batch
-     */
-    public long cancelBatch(Connection c, long batchId, String reason) throws SQLException {
-        if (!store.markCancelled(c, batchId, storage.offsetMicros())) {
+    /** Cancels a batch in the transaction of {@code finish}; see {@link Finish#cancelBatch}. */
+    long cancelBatch(Connection c, long batchId, String reason, Finish finish) throws SQLException {
+        if (!store.markCancelled(c, batchId)) {
             return store.progress(c, batchId).isEmpty() ? -1L : 0L;
         }
         List<WorkflowStore.Dependent> unstarted = store.lockUnstarted(c, batchId);
         long[] ids = unstarted.stream().mapToLong(WorkflowStore.Dependent::id).toArray();
-        int count = store.cancelUnstarted(c, ids, reason, storage.offsetMicros());
+        int count = store.cancelUnstarted(c, ids, reason);
         List<Finished> cancelled = new ArrayList<>(unstarted.size());
         unstarted.forEach(task -> cancelled.add(new Finished(task.id(), task.links())));
-        finished(c, cancelled, TaskState.CANCELLED);
+        finish.ended(c, cancelled, TaskState.CANCELLED);
         return count;
     }
 
@@ -165,17 +147,6 @@ public final class Finisher {
                 was == TaskState.SUCCEEDED ? -1 : 0,
                 was == TaskState.FAILED ? -1 : 0,
                 was == TaskState.CANCELLED ? -1 : 0);
-    }
-
-    /** Checks again the batches this thread's transactions counted since the last call; see {@link #finished}. */
-    public void recheckPending() {
-        Set<Long> pending = TO_RECHECK.get();
-        if (pending.isEmpty()) {
-            return;
-        }
-        Set<Long> batches = new LinkedHashSet<>(pending);
-        pending.clear();
-        recheck(batches);
     }
 
     /**
@@ -227,7 +198,7 @@ public final class Finisher {
 
     private void fire(Connection c, long batchId, BatchEvent event) throws SQLException {
         Optional<NewTask> callback = store.callback(c, batchId, event.dbValue());
-        if (callback.isEmpty() || !store.claimFiring(c, batchId, event.dbValue(), storage.offsetMicros())) {
+        if (callback.isEmpty() || !store.claimFiring(c, batchId, event.dbValue())) {
             return;
         }
         Enqueued enqueued = inserter.insert(c, callback.get(), store.channel());
@@ -268,7 +239,7 @@ public final class Finisher {
         String reason = "Cancelled: a task it depends on (" + idsText(predecessors) + ") "
                 + (outcome == TaskState.FAILED ? "failed" : "was cancelled");
         store.cancelUnstarted(
-                c, cancel.stream().mapToLong(WorkflowStore.Dependent::id).toArray(), reason, storage.offsetMicros());
+                c, cancel.stream().mapToLong(WorkflowStore.Dependent::id).toArray(), reason);
         List<Finished> next = new ArrayList<>(cancel.size());
         cancel.forEach(dependent -> next.add(new Finished(dependent.id(), dependent.links())));
         return next;

@@ -34,9 +34,12 @@ public final class JdbcBatchAdmin implements BatchAdmin {
     @Override
     public long cancel(long batchId) {
         requireId(batchId);
-        long cancelled = run(
-                "cancelBatch",
-                c -> finisher.cancelBatch(c, batchId, "Cancelled: its batch " + batchId + " was cancelled"));
+        long cancelled;
+        try (Finish finish = finisher.open()) {
+            cancelled = run(
+                    "cancelBatch",
+                    c -> finish.cancelBatch(c, batchId, "Cancelled: its batch " + batchId + " was cancelled"));
+        }
         if (cancelled < 0) {
             throw new IllegalArgumentException("There is no batch " + batchId + "; pass the id of EnqueuedBatch.id()");
         }
@@ -67,8 +70,6 @@ public final class JdbcBatchAdmin implements BatchAdmin {
             return storage.transactions().run(operation, work);
         } catch (SQLException e) {
             throw new ErrandException(operation, e);
-        } finally {
-            finisher.recheckPending();
         }
     }
 }

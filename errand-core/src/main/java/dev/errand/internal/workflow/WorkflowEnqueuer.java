@@ -146,9 +146,8 @@ public final class WorkflowEnqueuer {
      * @return the steps' rows, by name, without their dependency conditions
      */
     public Map<String, NewTask> resolve(Workflow workflow) {
-        long offset = storage.offsetMicros();
         Map<String, NewTask> rows = new LinkedHashMap<>();
-        workflow.steps().forEach((name, step) -> rows.put(name, requests.resolve(step.request(), offset)));
+        workflow.steps().forEach((name, step) -> rows.put(name, requests.resolve(step.request())));
         return rows;
     }
 
@@ -200,10 +199,9 @@ public final class WorkflowEnqueuer {
      * @return the queues of its tasks, to wake after the commit
      */
     public Set<String> check(BatchRequest batch) {
-        long offset = storage.offsetMicros();
         Set<String> queues = new LinkedHashSet<>();
         for (TaskRequest request : batch.tasks()) {
-            queues.add(requests.resolve(request, offset).queue());
+            queues.add(requests.resolve(request).queue());
         }
         return queues;
     }
@@ -214,9 +212,8 @@ public final class WorkflowEnqueuer {
      */
     public EnqueuedBatch insert(Connection c, BatchRequest batch) throws SQLException {
         WorkflowStore store = workflows;
-        long offset = storage.offsetMicros();
         List<TaskRequest> requested = batch.tasks();
-        long batchId = store.createBatch(c, requested.size(), offset);
+        long batchId = store.createBatch(c, requested.size());
         for (Map.Entry<BatchEvent, LongFunction<TaskRequest>> callback :
                 batch.callbacks().entrySet()) {
             TaskRequest request = callback.getValue().apply(batchId);
@@ -228,14 +225,14 @@ public final class WorkflowEnqueuer {
             if (request.uniqueKey() != null) {
                 throw new IllegalArgumentException("A batch callback cannot have a unique key; it runs once anyway");
             }
-            store.insertCallback(c, batchId, callback.getKey().dbValue(), requests.resolve(request, offset));
+            store.insertCallback(c, batchId, callback.getKey().dbValue(), requests.resolve(request));
         }
         long[] ids = new long[requested.size()];
         for (int from = 0; from < requested.size(); from += BATCH_CHUNK) {
             int to = Math.min(requested.size(), from + BATCH_CHUNK);
             List<NewTask> rows = new ArrayList<>(to - from);
             for (TaskRequest request : requested.subList(from, to)) {
-                rows.add(requests.resolve(request, offset));
+                rows.add(requests.resolve(request));
             }
             insertChunk(c, rows, ids, from);
             store.setBatch(c, batchId, java.util.Arrays.copyOfRange(ids, from, to));

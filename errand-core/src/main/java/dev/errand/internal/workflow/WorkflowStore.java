@@ -3,10 +3,12 @@ package dev.errand.internal.workflow;
 import dev.errand.batch.BatchProgress;
 import dev.errand.config.TablePrefix;
 import dev.errand.internal.store.Dialect;
+import dev.errand.internal.store.Micros;
 import dev.errand.internal.store.NewTask;
 import dev.errand.internal.store.States;
 import dev.errand.internal.store.TaskGate;
 import dev.errand.spi.ClaimedTask;
+import dev.errand.spi.DatabaseClock;
 import dev.errand.spi.TraceContext;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -34,6 +36,7 @@ public final class WorkflowStore {
     private static final int CHUNK = 1_000;
 
     private final Dialect dialect;
+    private final DatabaseClock clock;
     private final String tasks;
     private final String conditions;
     private final String batches;
@@ -48,8 +51,10 @@ public final class WorkflowStore {
      *
      * @param dialect the database's dialect
      * @param tables the table prefix
+     * @param clock the node's clock, whose offset each statement that means "now" reads
      */
-    public WorkflowStore(Dialect dialect, TablePrefix tables) {
+    public WorkflowStore(Dialect dialect, TablePrefix tables, DatabaseClock clock) {
+        this.clock = clock;
         this.dialect = dialect;
         this.tasks = tables.taskTable();
         this.conditions = tables.conditionTable();
@@ -192,7 +197,8 @@ public final class WorkflowStore {
     // ---- batches ----
 
     /** Creates a batch of {@code total} tasks with its counter stripes; returns its id. */
-    public long createBatch(Connection c, long total, long offsetMicros) throws SQLException {
+    public long createBatch(Connection c, long total) throws SQLException {
+        long offsetMicros = offsetMicros();
         long id;
         try (PreparedStatement insert = c.prepareStatement(
                 "INSERT INTO " + batches + " (total, created_at) VALUES (?, " + now + ")", new String[] {"id"})) {
@@ -352,7 +358,8 @@ public final class WorkflowStore {
      *
      * @return whether this transaction fires it
      */
-    public boolean claimFiring(Connection c, long batchId, String on, long offsetMicros) throws SQLException {
+    public boolean claimFiring(Connection c, long batchId, String on) throws SQLException {
+        long offsetMicros = offsetMicros();
         String columns = " (batch_id, on_event, task_id, fired_at) VALUES (?, ?, 0, " + now + ")";
         String sql = dialect.insertSkippingDuplicates(fired + columns, "");
         try (PreparedStatement insert = c.prepareStatement(sql)) {
@@ -425,8 +432,8 @@ public final class WorkflowStore {
      * Finished batches created before {@code now - retention} whose callbacks have all fired (or were
      * dropped when the batch finished), oldest first: those whose rows can go.
      */
-    public long[] prunableBatches(Connection c, long retentionMicros, long offsetMicros, int limit)
-            throws SQLException {
+    public long[] prunableBatches(Connection c, long retentionMicros, int limit) throws SQLException {
+        long offsetMicros = offsetMicros();
         List<Long> ids = new ArrayList<>();
         try (PreparedStatement query = c.prepareStatement("SELECT b.id FROM " + batches + " b WHERE b.created_at < "
                 + now + " AND b.total <= (SELECT COALESCE(SUM(k.succeeded + k.failed + k.cancelled), 0) FROM "
@@ -465,7 +472,8 @@ public final class WorkflowStore {
     }
 
     /** Marks a batch cancelled; returns false if it does not exist or was cancelled already. */
-    public boolean markCancelled(Connection c, long batchId, long offsetMicros) throws SQLException {
+    public boolean markCancelled(Connection c, long batchId) throws SQLException {
+        long offsetMicros = offsetMicros();
         try (PreparedStatement update = c.prepareStatement(
                 "UPDATE " + batches + " SET cancelled_at = " + now + " WHERE id = ? AND cancelled_at IS NULL")) {
             update.setLong(1, offsetMicros);
@@ -538,7 +546,8 @@ public final class WorkflowStore {
      *
      * @return how many it cancelled
      */
-    public int cancelUnstarted(Connection c, long[] ids, String reason, long offsetMicros) throws SQLException {
+    public int cancelUnstarted(Connection c, long[] ids, String reason) throws SQLException {
+        long offsetMicros = offsetMicros();
         int cancelled = 0;
         for (long[] chunk : chunks(ids)) {
             try (PreparedStatement update = c.prepareStatement("UPDATE " + tasks + " SET state = "
@@ -638,5 +647,10 @@ public final class WorkflowStore {
             chunks.add(java.util.Arrays.copyOfRange(ids, from, Math.min(ids.length, from + CHUNK)));
         }
         return chunks;
+    }
+
+    /** The clock's offset in microseconds, read for each statement that means "now". */
+    private long offsetMicros() {
+        return Micros.of(clock.offset());
     }
 }
