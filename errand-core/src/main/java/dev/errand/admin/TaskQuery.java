@@ -196,7 +196,7 @@ public final class TaskQuery extends PagedQuery {
          * @throws IllegalArgumentException if null, empty or holding null
          */
         public Builder states(Set<TaskState> states) {
-            if (states == null || states.isEmpty() || states.contains(null)) {
+            if (states == null || states.isEmpty() || states.stream().anyMatch(java.util.Objects::isNull)) {
                 throw new IllegalArgumentException(
                         "states must be a non-empty set of task states without null; omit it to match every state");
             }
