@@ -156,6 +156,25 @@ class ConsoleBrowserTest {
 
     @ParameterizedTest
     @MethodSource("databases")
+    void aPendingTasksPriorityIsChangedOnItsPage(TestDatabase database) {
+        RunningApp app = app(database);
+        long id = app.errand()
+                .enqueue(TaskRequest.builder(ConsoleTestApp.WORK, Map.of())
+                        .delay(Duration.ofHours(2))
+                        .build())
+                .id();
+        String console = signIn(app);
+        go(console, "#/tasks/" + id);
+        WebElement priority = browser.find("#task input[name=priority]");
+        priority.clear();
+        priority.sendKeys("2");
+        browser.click("button[data-action=priority]");
+        browser.waitForText("#flash", "Set priority: done");
+        assertThat(app.errand().admin().find(id).orElseThrow().priority()).isEqualTo(2);
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
     void aPendingTaskIsCancelled(TestDatabase database) {
         RunningApp app = app(database);
         long id = app.errand()
