@@ -31,7 +31,7 @@ public interface TaskAdmin {
     /**
      * Lists a page of tasks that match the query, in its order, chosen by its offset, with the count of every
      * match (a scan of the matches: for deep or large listings use {@link #listKeyset(TaskQuery)}). Keyset
-     * cursors ({@code after}, {@code before}) apply as filters.
+     * cursors ({@code after}, {@code before}) apply as filters, to the items and the total.
      */
     Page<Task> list(TaskQuery query);
 

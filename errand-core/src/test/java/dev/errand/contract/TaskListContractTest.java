@@ -181,6 +181,16 @@ class TaskListContractTest extends ErrandTestSupport {
             assertThat(new LinkedHashSet<>(backward)).hasSameSizeAs(backward);
         }
 
+        // An offset page takes the cursors as filters, for its items and its total alike.
+        dev.errand.admin.Page<Task> offsetPage = admin.list(
+                TaskQuery.builder().kind("even").after(even.get(9)).limit(5).build());
+        assertThat(offsetPage.total()).isEqualTo(even.size() - 10);
+        assertThat(ids(offsetPage.items())).containsExactlyElementsOf(even.subList(10, 15));
+        assertThat(admin.count(
+                        TaskQuery.builder().kind("even").after(even.get(9)).build()))
+                .as("count(query) ignores the cursors")
+                .isEqualTo(even.size());
+
         // A page past the end is empty, and its previous cursor leads back to the last matches.
         long last = even.get(even.size() - 1);
         TaskQuery past = TaskQuery.builder().kind("even").after(last).limit(3).build();

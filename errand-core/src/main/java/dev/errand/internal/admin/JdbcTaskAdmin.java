@@ -87,13 +87,13 @@ public final class JdbcTaskAdmin implements TaskAdmin {
         requireQuery(query);
         return run(
                 "list",
-                c -> new Page<>(listing.page(c, query), listing.count(c, query), query.offset(), query.limit()));
+                c -> new Page<>(listing.page(c, query), listing.count(c, query, true), query.offset(), query.limit()));
     }
 
     @Override
     public long count(TaskQuery query) {
         requireQuery(query);
-        return run("count", c -> listing.count(c, query));
+        return run("count", c -> listing.count(c, query, false));
     }
 
     @Override

@@ -40,9 +40,13 @@ final class TaskListing {
                 " LIMIT " + query.limit() + " OFFSET " + query.offset());
     }
 
-    /** How many tasks match the query's filters. */
-    long count(Connection c, TaskQuery query) throws SQLException {
-        TaskFilter filter = TaskFilter.of(dialect, query, false);
+    /**
+     * How many tasks match the query's filters.
+     *
+     * @param cursors whether its keyset cursors apply (as they do to an offset page's items)
+     */
+    long count(Connection c, TaskQuery query, boolean cursors) throws SQLException {
+        TaskFilter filter = TaskFilter.of(dialect, query, cursors);
         return scalar(c, "SELECT COUNT(*) FROM " + table + filter.where(), filter);
     }
 
