@@ -93,7 +93,8 @@ class ConsoleApiTest {
         assertThat(overview.get("kinds").toString()).contains("\"kind\":\"flaky\"");
 
         JsonNode failedTasks = ok(client.get("/api/tasks?state=failed&kind=flaky"));
-        assertThat(failedTasks.get("total").asLong()).isGreaterThanOrEqualTo(1);
+        assertThat(failedTasks.get("count").asLong()).isGreaterThanOrEqualTo(1);
+        assertThat(failedTasks.get("countExact").asBoolean()).isTrue();
         assertThat(failedTasks.get("items").get(0).get("lastError").asString()).contains("gateway down");
 
         JsonNode task = ok(client.get("/api/tasks/" + failed));
@@ -233,6 +234,71 @@ class ConsoleApiTest {
 
     @ParameterizedTest
     @MethodSource("databases")
+    void failedTasksOfAKindAreCountedThenRetriedInBulk(TestDatabase database) {
+        RunningApp app = app(database);
+        Errand errand = app.errand();
+        ConsoleTestApp.FAILING.set(true);
+        java.util.List<Long> ids = new java.util.ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            ids.add(errand.enqueue(TaskRequest.of(ConsoleTestApp.FLAKY, Map.of("n", i)))
+                    .id());
+        }
+        ids.forEach(id -> awaitState(errand, id, TaskState.FAILED));
+        ConsoleTestApp.FAILING.set(false);
+        ConsoleClient client = admin(app);
+
+        JsonNode counted = ok(client.get("/api/tasks/bulk-count?state=failed&kind=flaky"));
+        long count = counted.get("count").asLong();
+        assertThat(count).isGreaterThanOrEqualTo(3);
+        assertThat(counted.get("highestId").asLong()).isGreaterThanOrEqualTo(ids.get(2));
+        JsonNode result = ok(client.post(
+                "/api/tasks/bulk/retry",
+                "{\"filter\":{\"state\":\"failed\",\"kind\":\"flaky\"},\"upToId\":"
+                        + counted.get("highestId").asLong() + ",\"chunkSize\":2}"));
+        assertThat(result.get("matched").asLong()).isEqualTo(count);
+        assertThat(result.get("changed").asLong()).isEqualTo(count);
+        assertThat(result.get("skipped").asLong()).isZero();
+        assertThat(result.get("chunks").asInt()).isEqualTo((int) ((count + 1) / 2));
+        ids.forEach(id -> awaitState(errand, id, TaskState.SUCCEEDED));
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
+    void theTaskListPagesByKeysetBothWaysAndAPriorityChanges(TestDatabase database) {
+        RunningApp app = app(database);
+        Errand errand = app.errand();
+        java.util.List<Long> ids = new java.util.ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            ids.add(errand.enqueue(TaskRequest.builder(ConsoleTestApp.WORK, Map.of("page", i))
+                            .delay(Duration.ofHours(2))
+                            .build())
+                    .id());
+        }
+        ConsoleClient client = admin(app);
+        String filter = "/api/tasks?kind=work&state=pending&order=desc&limit=2&createdFrom="
+                + errand.admin().find(ids.get(0)).orElseThrow().createdAt();
+        java.util.List<Long> seen = new java.util.ArrayList<>();
+        JsonNode page = ok(client.get(filter));
+        assertThat(page.get("previous").isNull()).isTrue();
+        page.get("items").forEach(item -> seen.add(item.get("id").asLong()));
+        while (!page.get("next").isNull()) {
+            page = ok(client.get(filter + "&before=" + page.get("next").asLong()));
+            page.get("items").forEach(item -> seen.add(item.get("id").asLong()));
+        }
+        java.util.List<Long> newestFirst = new java.util.ArrayList<>(ids);
+        java.util.Collections.reverse(newestFirst);
+        assertThat(seen).containsSubsequence(newestFirst).doesNotHaveDuplicates();
+        JsonNode back = ok(client.get(filter + "&after=" + page.get("previous").asLong()));
+        assertThat(back.get("items").size()).isEqualTo(2);
+
+        ok(client.post("/api/tasks/" + ids.get(0) + "/priority", "{\"priority\":2}"));
+        assertThat(errand.admin().find(ids.get(0)).orElseThrow().priority()).isEqualTo(2);
+        assertThat(ok(client.get("/api/tasks/" + ids.get(0))).get("actions").toString())
+                .contains("priority");
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
     void badInputGetsA4xxWithAMessageAndChangesNothing(TestDatabase database) {
         RunningApp app = app(database);
         Errand errand = app.errand();
@@ -251,7 +317,46 @@ class ConsoleApiTest {
         assertError(client.post("/api/tasks/0/cancel", null), 400, "positive whole number");
         assertError(client.get("/api/tasks?limit=-1"), 400, "limit must be a whole number from 1 to 1000");
         assertError(client.get("/api/tasks?limit=100000"), 400, "limit must be");
-        assertError(client.get("/api/tasks?offset=-3"), 400, "offset must be");
+        assertError(client.get("/api/tasks?offset=3"), 400, "not by offset");
+        assertError(client.get("/api/tasks?after=abc"), 400, "after must be a positive whole number");
+        assertError(client.get("/api/tasks?before=-1"), 400, "before must be a positive whole number");
+        assertError(client.get("/api/tasks?order=sideways"), 400, "order must be asc");
+        assertError(client.get("/api/tasks?countUpTo=-1"), 400, "countUpTo must be");
+        assertError(client.get("/api/tasks?state=failed,exploded"), 400, "state must be one of");
+        assertError(client.get("/api/tasks?error=" + "x".repeat(201)), 400, "1 to 200 characters");
+        assertError(client.get("/api/tasks?createdFrom=yesterday"), 400, "ISO-8601");
+        assertError(
+                client.get("/api/tasks?finishedFrom=2026-02-01T00:00:00Z&finishedBefore=2026-01-01T00:00:00Z"),
+                400,
+                "[from, before)");
+        assertError(client.get("/api/tasks/bulk-count?kind=" + "k".repeat(300)), 400, "kind filter");
+        StringBuilder tenThousandIds = new StringBuilder("{\"ids\":[");
+        for (int i = 1; i <= 10_000; i++) {
+            tenThousandIds.append(i == 1 ? "" : ",").append(i);
+        }
+        tenThousandIds.append("],\"filter\":{}}");
+        assertError(client.post("/api/tasks/bulk/delete", tenThousandIds.toString()), 400, "never on a list of ids");
+        assertError(client.post("/api/tasks/bulk/delete", "{\"filter\":{}}"), 400, "needs \"upToId\"");
+        assertError(client.post("/api/tasks/bulk/delete", "{\"upToId\":5}"), 400, "needs \"filter\"");
+        assertError(
+                client.post("/api/tasks/bulk/delete", "{\"filter\":{\"id\":\"1\"},\"upToId\":5}"),
+                400,
+                "The filter takes state");
+        assertError(
+                client.post("/api/tasks/bulk/delete", "{\"filter\":{},\"upToId\":5,\"chunkSize\":0}"),
+                400,
+                "chunk size must be between 1 and 10000");
+        assertError(
+                client.post("/api/tasks/bulk/priority", "{\"filter\":{},\"upToId\":" + id + ",\"priority\":11}"),
+                400,
+                "from 1 (runs first) to 10");
+        assertError(
+                client.post("/api/tasks/bulk/reschedule", "{\"filter\":{},\"upToId\":" + id + "}"),
+                400,
+                "needs the text field \"runAt\"");
+        assertError(client.post("/api/tasks/bulk/explode", "{\"filter\":{},\"upToId\":5}"), 404, "no bulk action");
+        assertError(client.post("/api/tasks/" + id + "/priority", "{\"priority\":0}"), 400, "from 1 (runs first)");
+        assertError(client.post("/api/tasks/abc/priority", "{\"priority\":3}"), 400, "positive whole number");
         assertError(client.get("/api/tasks?state=exploded"), 400, "state must be one of pending, waiting");
         assertError(client.get("/api/history?outcome=x"), 400, "outcome must be one of");
         assertError(client.get("/api/history?from=yesterday"), 400, "ISO-8601");
@@ -280,11 +385,20 @@ class ConsoleApiTest {
 
         for (String hostile : new String[] {"x' OR '1'='1", "%", "_", "'; DROP TABLE errand_task; --", "\\"}) {
             String encoded = URLEncoder.encode(hostile, StandardCharsets.UTF_8);
-            assertThat(ok(client.get("/api/tasks?kind=" + encoded)).get("total").asLong())
+            assertThat(ok(client.get("/api/tasks?kind=" + encoded)).get("count").asLong())
                     .as(hostile)
                     .isZero();
             assertThat(ok(client.get("/api/tasks?queue=" + encoded))
-                            .get("total")
+                            .get("count")
+                            .asLong())
+                    .isZero();
+            assertThat(ok(client.get("/api/tasks?error=" + encoded + "&kind=work&state=pending"))
+                            .get("count")
+                            .asLong())
+                    .as("error text is matched literally: %, _ and \\ are plain characters")
+                    .isZero();
+            assertThat(ok(client.get("/api/tasks/bulk-count?node=" + encoded))
+                            .get("count")
                             .asLong())
                     .isZero();
             ok(client.get("/api/history?error=" + encoded + "&kind=" + encoded));

@@ -119,6 +119,62 @@ class ConsoleBrowserTest {
 
     @ParameterizedTest
     @MethodSource("databases")
+    void failedTasksOfAKindAreFilteredThenRetriedInBulkAfterConfirmation(TestDatabase database) {
+        RunningApp app = app(database);
+        ConsoleTestApp.FAILING.set(true);
+        List<Long> ids = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            ids.add(app.errand()
+                    .enqueue(TaskRequest.of(ConsoleTestApp.FLAKY, Map.of("bulk", i)))
+                    .id());
+        }
+        ids.forEach(id -> awaitState(app.errand(), id, TaskState.FAILED));
+        ConsoleTestApp.FAILING.set(false);
+        String console = signIn(app);
+
+        go(console, "#/tasks");
+        browser.find("#task-filters input[name=state][value=failed]").click();
+        browser.find("#task-filters input[name=kind]").sendKeys("flaky");
+        browser.click("#task-filters button[type=submit]");
+        browser.waitFor(d -> d.getCurrentUrl().contains("state=failed"));
+        browser.waitForText("#task-total", "match");
+        for (long id : ids) {
+            browser.find("a[href='#/tasks/" + id + "']");
+        }
+        browser.click("button[data-bulk=retry]");
+        browser.waitForText("#bulk-count", "match the filter now");
+        assertThat(app.errand().admin().find(ids.get(0)).orElseThrow().state())
+                .as("nothing runs before the confirmation")
+                .isEqualTo(TaskState.FAILED);
+        browser.click("button[data-action=bulk-run]");
+        browser.waitForText("#flash", "Retry: ");
+        browser.waitForText("#flash", "0 skipped");
+        ids.forEach(id -> awaitState(app.errand(), id, TaskState.SUCCEEDED));
+        go(console, "#/tasks?state=failed&kind=flaky");
+        browser.waitForText("#task-total", "0 tasks match");
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
+    void aPendingTasksPriorityIsChangedOnItsPage(TestDatabase database) {
+        RunningApp app = app(database);
+        long id = app.errand()
+                .enqueue(TaskRequest.builder(ConsoleTestApp.WORK, Map.of())
+                        .delay(Duration.ofHours(2))
+                        .build())
+                .id();
+        String console = signIn(app);
+        go(console, "#/tasks/" + id);
+        WebElement priority = browser.find("#task input[name=priority]");
+        priority.clear();
+        priority.sendKeys("2");
+        browser.click("button[data-action=priority]");
+        browser.waitForText("#flash", "Set priority: done");
+        assertThat(app.errand().admin().find(id).orElseThrow().priority()).isEqualTo(2);
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
     void aPendingTaskIsCancelled(TestDatabase database) {
         RunningApp app = app(database);
         long id = app.errand()

@@ -48,6 +48,14 @@ class ConsoleSecurityTest {
         actions.add(
                 new String[] {"POST", "/api/tasks/" + pending + "/reschedule", "{\"runAt\":\"2030-01-01T00:00:00Z\"}"});
         actions.add(new String[] {"DELETE", "/api/tasks/" + failed, null});
+        actions.add(new String[] {"POST", "/api/tasks/" + pending + "/priority", "{\"priority\":1}"});
+        actions.add(new String[] {
+            "POST", "/api/tasks/bulk/retry", "{\"filter\":{\"state\":\"failed\"},\"upToId\":" + failed + "}"
+        });
+        actions.add(new String[] {"POST", "/api/tasks/bulk/delete", "{\"filter\":{},\"upToId\":" + pending + "}"});
+        actions.add(new String[] {
+            "POST", "/api/tasks/bulk/cancel", "{\"filter\":{\"state\":\"pending\"},\"upToId\":" + pending + "}"
+        });
         actions.add(new String[] {"POST", "/api/schedules/pause", "{\"name\":\"guarded\"}"});
         actions.add(new String[] {"POST", "/api/schedules/resume", "{\"name\":\"guarded\"}"});
         actions.add(new String[] {"POST", "/api/batches/" + batch + "/cancel", null});

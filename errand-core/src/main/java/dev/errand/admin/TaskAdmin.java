@@ -28,11 +28,92 @@ public interface TaskAdmin {
      */
     java.util.List<Long> chain(long id);
 
-    /** Lists a page of tasks that match the query, by id. */
+    /**
+     * Lists a page of tasks that match the query, in its order, chosen by its offset, with the count of every
+     * match (a scan of the matches: for deep or large listings use {@link #listKeyset(TaskQuery)}). Keyset
+     * cursors ({@code after}, {@code before}) apply as filters, to the items and the total.
+     */
     Page<Task> list(TaskQuery query);
 
-    /** Counts the tasks that match the query (its offset and limit are ignored). */
+    /** Counts the tasks that match the query (its offset, limit and keyset cursors are ignored). */
     long count(TaskQuery query);
+
+    /**
+     * Lists a page of tasks that match the query, read after or before its keyset cursor in its order (one
+     * index range read wherever the page is), with the cursors of the pages either side and no total.
+     *
+     * @throws IllegalArgumentException if the query is null or has an offset
+     */
+    KeysetPage<Task> listKeyset(TaskQuery query);
+
+    /**
+     * Counts the tasks that match the query (its page and cursors are ignored) exactly up to {@code exactUpTo},
+     * reading at most that many matches plus one; above it, returns the database planner's estimate flagged as
+     * one (PostgreSQL and MariaDB; H2 counts exactly), so that a page that refreshes never counts a large table.
+     *
+     * @param exactUpTo 0 to 10,000,000
+     * @throws IllegalArgumentException if the query is null or {@code exactUpTo} is out of range
+     */
+    TaskCount count(TaskQuery query, long exactUpTo);
+
+    /**
+     * Counts exactly what a bulk action on {@code filter} would select (its page and order are ignored; its
+     * cursors apply), with the highest id counted: show the count, ask, then run the action with
+     * {@link BulkOptions#upToId(long)} set to that id.
+     *
+     * @throws IllegalArgumentException if the filter is null
+     */
+    BulkCount countForBulk(TaskQuery filter);
+
+    /**
+     * Runs every failed or cancelled task that matches {@code filter} again now, as {@link #retryNow(long)}
+     * does one, in chunks of ids picked in id order, one transaction per chunk; tasks in other states or locked
+     * at the time are skipped.
+     *
+     * @throws IllegalArgumentException if the filter or options are null
+     */
+    BulkResult retryAll(TaskQuery filter, BulkOptions options);
+
+    /**
+     * Cancels every pending or waiting task that matches {@code filter}, as {@link #cancel(long)} does one
+     * (batches count them, dependents follow their policy), in chunks; the unfinished analysis task of a
+     * process turn is skipped.
+     *
+     * @throws IllegalArgumentException if the filter or options are null
+     */
+    BulkResult cancelAll(TaskQuery filter, BulkOptions options);
+
+    /**
+     * Deletes every task that matches {@code filter}, as {@link #delete(long)} does one, in chunks; a running
+     * task whose row its handler's transaction holds is skipped, and so is the unfinished analysis task of a
+     * process turn.
+     *
+     * @throws IllegalArgumentException if the filter or options are null
+     */
+    BulkResult deleteAll(TaskQuery filter, BulkOptions options);
+
+    /**
+     * Moves every pending task that matches {@code filter} to {@code runAt}, in chunks.
+     *
+     * @throws IllegalArgumentException if the filter, the time or the options are null or the time is out of range
+     */
+    BulkResult rescheduleAll(TaskQuery filter, Instant runAt, BulkOptions options);
+
+    /**
+     * Sets the priority of every pending or waiting task that matches {@code filter}, in chunks.
+     *
+     * @param priority 1 (first) to 10
+     * @throws IllegalArgumentException if the filter or options are null or the priority is out of range
+     */
+    BulkResult changePriority(TaskQuery filter, int priority, BulkOptions options);
+
+    /**
+     * Sets the priority of a pending or waiting task; returns false if it is in any other state or gone.
+     *
+     * @param priority 1 (first) to 10
+     * @throws IllegalArgumentException if the id is not positive or the priority is out of range
+     */
+    boolean changePriority(long id, int priority);
 
     /**
      * Cancels a pending or waiting task; returns false if it is in any other state or gone.

@@ -1,8 +1,13 @@
 package dev.errand.console.api;
 
 import dev.errand.Errand;
+import dev.errand.admin.BulkCount;
+import dev.errand.admin.BulkOptions;
+import dev.errand.admin.BulkResult;
 import dev.errand.admin.Cancellation;
-import dev.errand.admin.Page;
+import dev.errand.admin.KeysetPage;
+import dev.errand.admin.TaskCount;
+import dev.errand.admin.TaskOrder;
 import dev.errand.admin.TaskQuery;
 import dev.errand.enqueue.TaskRequest;
 import dev.errand.task.Task;
@@ -12,10 +17,15 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.springframework.web.servlet.function.ServerRequest;
 import org.springframework.web.servlet.function.ServerResponse;
+import tools.jackson.databind.JsonNode;
 
-/** Tasks: the filtered list, one task with its attempts and chain, and the actions on one task. */
+/**
+ * Tasks: the filtered list in keyset pages with its count, one task with its attempts and chain, the actions on one
+ * task, and bulk actions on a filter.
+ */
 final class TaskApi {
 
     private final Errand errand;
@@ -24,32 +34,168 @@ final class TaskApi {
         this.errand = errand;
     }
 
+    /** The default bound of the count that comes with a page: exact up to it, an estimate above. */
+    static final int COUNT_UP_TO = 10_000;
+
+    /** The fields a bulk action's body may hold. */
+    private static final Set<String> BULK_FIELDS =
+            Set.of("filter", "upToId", "chunkSize", "atMost", "runAt", "priority");
+
     ServerResponse list(ServerRequest request) {
-        TaskQuery.Builder query = TaskQuery.builder()
-                .offset(Params.integer(request, "offset", 0, 0, Integer.MAX_VALUE))
-                .limit(Params.integer(request, "limit", 50, 1, TaskQuery.MAX_LIMIT));
-        TaskState state = Params.enumeration(request, "state", TaskState.class);
-        if (state != null) {
-            query.state(state);
+        TaskQuery.Builder query = TaskFilters.read(name -> Params.text(request, name))
+                .limit(Params.integer(request, "limit", 50, 1, TaskQuery.MAX_LIMIT))
+                .order(order(Params.text(request, "order")));
+        if (request.param("offset").isPresent()) {
+            throw ApiException.badRequest("The task list pages by after and before (task ids), not by offset");
         }
-        String kind = Params.text(request, "kind");
-        if (kind != null) {
-            query.kind(kind);
+        String after = Params.text(request, "after");
+        if (after != null) {
+            query.after(Params.positiveLong(after, "after"));
         }
-        String queue = Params.text(request, "queue");
-        if (queue != null) {
-            query.queue(queue);
+        String before = Params.text(request, "before");
+        if (before != null) {
+            query.before(Params.positiveLong(before, "before"));
         }
-        Page<Task> page = errand.admin().list(query.build());
+        int countUpTo = Params.integer(request, "countUpTo", COUNT_UP_TO, 0, 1_000_000);
+        TaskQuery built = query.build();
+        KeysetPage<Task> page = errand.admin().listKeyset(built);
+        // A first page with nothing after it holds every match: no second read of them (a filter on error text
+        // scans the rows the other filters leave, and would scan them again to count).
+        TaskCount count = built.after() == null && built.before() == null && !page.hasNext()
+                ? new TaskCount(page.items().size(), true)
+                : errand.admin().count(built, countUpTo);
         List<Object> items = new ArrayList<>();
         page.items().forEach(task -> items.add(Views.taskSummary(task)));
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("items", items);
-        body.put("total", page.total());
-        body.put("offset", page.offset());
-        body.put("limit", page.limit());
-        body.put("hasNext", page.hasNext());
+        body.put("next", page.next());
+        body.put("previous", page.previous());
+        body.put("limit", built.limit());
+        body.put("order", built.order() == TaskOrder.ID_ASCENDING ? "asc" : "desc");
+        body.put("count", count.count());
+        body.put("countExact", count.exact());
         return Json.ok(body);
+    }
+
+    /** What a bulk action on the filter would select: the count to confirm and the highest id to pass back. */
+    ServerResponse bulkCount(ServerRequest request) {
+        BulkCount count = errand.admin()
+                .countForBulk(
+                        TaskFilters.read(name -> Params.text(request, name)).build());
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("count", count.count());
+        body.put("highestId", count.highestId());
+        return Json.ok(body);
+    }
+
+    /** A bulk action on a filter, limited to the ids the operator confirmed ({@code upToId}). */
+    ServerResponse bulk(ServerRequest request) {
+        String action = request.pathVariable("action");
+        if (!List.of("retry", "cancel", "delete", "reschedule", "priority").contains(action)) {
+            throw ApiException.notFound("There is no bulk action '" + Params.cut(action)
+                    + "'; use retry, cancel, delete, reschedule or priority");
+        }
+        JsonNode body = Json.body(request);
+        for (String field : body.propertyNames()) {
+            if (!BULK_FIELDS.contains(field)) {
+                throw ApiException.badRequest("A bulk action's body takes filter, upToId, chunkSize, atMost, runAt"
+                        + " and priority, not \"" + Params.cut(field) + "\" (it acts on a filter, never on a list of"
+                        + " ids)");
+            }
+        }
+        JsonNode filterNode = body.get("filter");
+        if (filterNode == null || !filterNode.isObject()) {
+            throw ApiException.badRequest("The body needs \"filter\", an object of the task list's filters ("
+                    + String.join(", ", TaskFilters.NAMES) + "); {} for every task");
+        }
+        for (String field : filterNode.propertyNames()) {
+            if (!TaskFilters.NAMES.contains(field)) {
+                throw ApiException.badRequest("The filter takes " + String.join(", ", TaskFilters.NAMES) + ", not \""
+                        + Params.cut(field) + "\"");
+            }
+        }
+        TaskQuery filter =
+                TaskFilters.read(name -> Params.optionalField(filterNode, name)).build();
+        Long upToId = optionalLong(body, "upToId");
+        if (upToId == null || upToId < 1) {
+            throw ApiException.badRequest("The body needs \"upToId\", the highest id counted by"
+                    + " GET /api/tasks/bulk-count: a bulk action acts only on the tasks the operator confirmed");
+        }
+        BulkOptions options = BulkOptions.defaults().upToId(upToId);
+        Integer chunkSize = Params.optionalInt(body, "chunkSize");
+        if (chunkSize != null) {
+            options = options.withChunkSize(chunkSize);
+        }
+        Long atMost = optionalLong(body, "atMost");
+        if (atMost != null) {
+            options = options.atMost(atMost);
+        }
+        BulkResult result =
+                switch (action) {
+                    case "retry" -> errand.admin().retryAll(filter, options);
+                    case "cancel" -> errand.admin().cancelAll(filter, options);
+                    case "delete" -> errand.admin().deleteAll(filter, options);
+                    case "reschedule" ->
+                        errand.admin().rescheduleAll(filter, runAt(Params.field(body, "runAt")), options);
+                    default -> errand.admin().changePriority(filter, priority(body), options);
+                };
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("action", action);
+        answer.put("matched", result.matched());
+        answer.put("changed", result.changed());
+        answer.put("skipped", result.skipped());
+        answer.put("chunks", result.chunks());
+        return Json.ok(answer);
+    }
+
+    ServerResponse priority(ServerRequest request) {
+        long id = Params.id(request, "task id");
+        int priority = priority(Json.body(request));
+        Task task = find(id);
+        if (!errand.admin().changePriority(id, priority)) {
+            throw refused(task, "given another priority", "pending or waiting");
+        }
+        return done(id, "priority");
+    }
+
+    private static int priority(JsonNode body) {
+        Integer priority = Params.optionalInt(body, "priority");
+        if (priority == null || priority < 1 || priority > 10) {
+            throw ApiException.badRequest(
+                    "The body needs \"priority\", a whole number from 1 (runs first) to 10 (runs last)");
+        }
+        return priority;
+    }
+
+    private static Long optionalLong(JsonNode body, String name) {
+        JsonNode node = body.get(name);
+        if (node == null || node.isNull()) {
+            return null;
+        }
+        if (!node.isIntegralNumber() || !node.canConvertToLong()) {
+            throw ApiException.badRequest("The body field \"" + name + "\" must be a whole number");
+        }
+        return node.asLong();
+    }
+
+    private static TaskOrder order(String text) {
+        if (text == null || text.equals("asc")) {
+            return TaskOrder.ID_ASCENDING;
+        }
+        if (text.equals("desc")) {
+            return TaskOrder.ID_DESCENDING;
+        }
+        throw ApiException.badRequest(
+                "order must be asc (oldest first) or desc (newest first), got '" + Params.cut(text) + "'");
+    }
+
+    private static Instant runAt(String text) {
+        Instant runAt = Params.instant(text, "runAt");
+        if (runAt.isBefore(TaskRequest.EARLIEST_RUN_AT) || runAt.isAfter(TaskRequest.LATEST_RUN_AT)) {
+            throw ApiException.badRequest("runAt must be between " + TaskRequest.EARLIEST_RUN_AT + " and "
+                    + TaskRequest.LATEST_RUN_AT + ", got " + runAt);
+        }
+        return runAt;
     }
 
     ServerResponse one(ServerRequest request) {
@@ -102,11 +248,7 @@ final class TaskApi {
 
     ServerResponse reschedule(ServerRequest request) {
         long id = Params.id(request, "task id");
-        Instant runAt = Params.instant(Params.field(Json.body(request), "runAt"), "runAt");
-        if (runAt.isBefore(TaskRequest.EARLIEST_RUN_AT) || runAt.isAfter(TaskRequest.LATEST_RUN_AT)) {
-            throw ApiException.badRequest("runAt must be between " + TaskRequest.EARLIEST_RUN_AT + " and "
-                    + TaskRequest.LATEST_RUN_AT + ", got " + runAt);
-        }
+        Instant runAt = runAt(Params.field(Json.body(request), "runAt"));
         Task task = find(id);
         if (!errand.admin().reschedule(id, runAt)) {
             throw refused(task, "rescheduled", "pending (run a failed task again with retry)");
@@ -147,8 +289,12 @@ final class TaskApi {
             case PENDING -> {
                 actions.add("cancel");
                 actions.add("reschedule");
+                actions.add("priority");
             }
-            case WAITING -> actions.add("cancel");
+            case WAITING -> {
+                actions.add("cancel");
+                actions.add("priority");
+            }
             case RUNNING -> actions.add("request-cancel");
             default -> {}
         }

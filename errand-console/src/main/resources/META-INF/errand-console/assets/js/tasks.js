@@ -1,33 +1,84 @@
-// Tasks: the filtered list with paging, and one task with its payload, errors, attempts, chain and actions.
-import { h, link, table, stateBadge, time, fields, pretty, query } from './dom.js';
+// Tasks: the filtered list in keyset pages with its count and bulk actions, and one task with its payload, errors,
+// attempts, chain and actions.
+import { h, link, table, stateBadge, time, fields, pretty, query, replace } from './dom.js';
 import { get, send, segment } from './api.js';
 import { actionButton, missing, canAct, flash } from './ui.js';
 
 const STATES = ['pending', 'waiting', 'running', 'succeeded', 'failed', 'cancelled'];
+const TIMES = { created: 'created', runAt: 'run at', finished: 'finished' };
+// What each bulk action changes, as the confirmation says it.
+const BULK = [
+  ['retry', 'Retry', 'run again now those that are failed or cancelled'],
+  ['cancel', 'Cancel', 'cancel those that are pending or waiting'],
+  ['delete', 'Delete', 'delete them for good, in any state'],
+  ['reschedule', 'Reschedule', 'move those that are pending to the time given'],
+  ['priority', 'Set priority', 'give those that are pending or waiting the priority given'],
+];
+
+/** The API's filter from the page's hash parameters. */
+function apiFilter(params) {
+  const filter = { state: params.state, kind: params.kind, queue: params.queue, node: params.node, error: params.error };
+  if (params.time in TIMES) {
+    filter[params.time + 'From'] = params.from;
+    filter[params.time + 'Before'] = params.until;
+  }
+  for (const name of Object.keys(filter)) if (!filter[name]) delete filter[name];
+  return filter;
+}
+
+/** An instant as the value of a datetime-local input, in the browser's zone. */
+function localInput(instant) {
+  if (!instant) return '';
+  const date = new Date(instant);
+  if (isNaN(date)) return '';
+  return new Date(date.getTime() - date.getTimezoneOffset() * 60000).toISOString().slice(0, 19);
+}
+
+function instantOf(local) {
+  return local ? new Date(local).toISOString() : '';
+}
 
 export async function tasksPage(params) {
-  const limit = Number(params.limit || 50);
-  const offset = Number(params.offset || 0);
-  const page = await get('tasks', { state: params.state, kind: params.kind, queue: params.queue, offset, limit });
+  const order = params.order === 'asc' ? 'asc' : 'desc';
+  const limit = params.limit || 50;
+  const filter = apiFilter(params);
+  const page = await get('tasks', { ...filter, order, limit, after: params.after, before: params.before });
+  const chosen = new Set((params.state || '').split(',').filter(Boolean));
   const form = h('form', { class: 'filters', id: 'task-filters' },
-    h('label', {}, 'state', h('select', { name: 'state' },
-      h('option', { value: '' }, 'any'),
-      STATES.map(state => h('option', { value: state, selected: params.state === state }, state)))),
-    h('label', {}, 'kind', h('input', { name: 'kind', value: params.kind || '', size: 22 })),
-    h('label', {}, 'queue', h('input', { name: 'queue', value: params.queue || '', size: 14 })),
+    h('fieldset', { class: 'states' }, h('legend', {}, 'state'),
+      STATES.map(state => h('label', { class: 'check' },
+        h('input', { type: 'checkbox', name: 'state', value: state, checked: chosen.has(state) }), state))),
+    h('label', {}, 'kind', h('input', { name: 'kind', value: params.kind || '', size: 18 })),
+    h('label', {}, 'queue', h('input', { name: 'queue', value: params.queue || '', size: 10 })),
+    h('label', {}, 'node', h('input', { name: 'node', value: params.node || '', size: 10 })),
+    h('label', {}, 'error contains', h('input', { name: 'error', value: params.error || '', size: 16, maxlength: 200 })),
+    h('label', {}, 'time', h('select', { name: 'time' }, Object.entries(TIMES).map(([value, text]) =>
+      h('option', { value, selected: (params.time || 'created') === value }, text)))),
+    h('label', {}, 'from', h('input', { type: 'datetime-local', step: 1, name: 'from', value: localInput(params.from) })),
+    h('label', {}, 'before', h('input', { type: 'datetime-local', step: 1, name: 'until', value: localInput(params.until) })),
+    h('label', {}, 'order', h('select', { name: 'order' },
+      h('option', { value: 'desc', selected: order === 'desc' }, 'newest first'),
+      h('option', { value: 'asc', selected: order === 'asc' }, 'oldest first'))),
     h('label', {}, 'per page', h('input', { name: 'limit', type: 'number', min: 1, max: 1000, value: limit })),
     h('button', { type: 'submit', class: 'primary' }, 'Filter'));
   form.addEventListener('submit', event => {
     event.preventDefault();
-    const values = Object.fromEntries(new FormData(form));
-    location.hash = '#/tasks' + query({ state: values.state, kind: values.kind.trim(), queue: values.queue.trim(),
-      limit: values.limit === '50' ? '' : values.limit });
+    const data = new FormData(form);
+    const from = instantOf(data.get('from'));
+    const until = instantOf(data.get('until'));
+    location.hash = '#/tasks' + query({
+      state: data.getAll('state').join(','), kind: data.get('kind').trim(), queue: data.get('queue').trim(),
+      node: data.get('node').trim(), error: data.get('error'), time: from || until ? data.get('time') : '',
+      from, until, order: data.get('order') === 'desc' ? '' : 'asc',
+      limit: data.get('limit') === '50' ? '' : data.get('limit') });
   });
-  const base = { state: params.state, kind: params.kind, queue: params.queue, limit: params.limit };
+  const base = { ...params, after: '', before: '' };
+  const forward = order === 'asc' ? 'after' : 'before';
+  const backward = order === 'asc' ? 'before' : 'after';
   const view = h('div', { id: 'tasks' },
     h('h1', {}, 'Tasks'),
     form,
-    h('p', { id: 'task-total' }, page.total + (page.total === 1 ? ' task matches' : ' tasks match')),
+    h('p', { id: 'task-total' }, countText(page.count, page.countExact)),
     table([
       ['id', t => link(String(t.id), '#/tasks/' + t.id), { num: true }],
       ['kind', t => t.kind],
@@ -35,14 +86,63 @@ export async function tasksPage(params) {
       ['state', t => stateBadge(t.state)],
       ['attempts', t => t.attempt + ' / ' + t.maxAttempts, { num: true }],
       ['run at', t => time(t.runAt)],
+      ['node', t => t.leaseOwner || ''],
       ['last error', t => t.lastError || '', { class: 'error' }],
     ], page.items, 'No task matches.'),
     h('div', { class: 'pager' },
-      offset > 0 ? link('← previous', '#/tasks', { ...base, offset: Math.max(0, offset - limit) || '' }) : null,
-      h('span', { class: 'muted' }, page.items.length ? (offset + 1) + '–' + (offset + page.items.length) : ''),
-      page.hasNext ? link('next →', '#/tasks', { ...base, offset: offset + limit }) : null),
-    missing('Filtering by node, error text or time, keyset paging and bulk actions on a filter'));
+      page.previous !== null ? link('← previous', '#/tasks', { ...base, [backward]: page.previous }) : null,
+      page.next !== null ? link('next →', '#/tasks', { ...base, [forward]: page.next }) : null),
+    bulkActions(filter));
   return { node: view };
+}
+
+function countText(count, exact) {
+  const n = count.toLocaleString('en');
+  return (exact ? '' : 'about ') + n + (count === 1 ? ' task matches' : ' tasks match');
+}
+
+/** Bulk actions on the current filter: count first, confirm, then act on the ids counted (upToId). */
+function bulkActions(filter) {
+  if (!canAct()) return null;
+  const status = h('div', { id: 'bulk-confirm' });
+  const runAt = h('input', { type: 'datetime-local', step: 1, name: 'bulkRunAt' });
+  const priority = h('input', { type: 'number', min: 1, max: 10, value: 5, name: 'bulkPriority', size: 3 });
+  const start = async (action, label, effect) => {
+    const extra = {};
+    if (action === 'reschedule') {
+      if (!runAt.value) { flash('Choose the new run time first', true); return; }
+      extra.runAt = instantOf(runAt.value);
+    }
+    if (action === 'priority') extra.priority = Number(priority.value);
+    let counted;
+    try {
+      counted = await get('tasks/bulk-count', filter);
+    } catch (error) {
+      flash(label + ' failed: ' + error.message, true);
+      return;
+    }
+    if (counted.count === 0) {
+      replace(status, h('p', { class: 'muted' }, 'No task matches the filter.'));
+      return;
+    }
+    const run = actionButton('Yes, ' + label.toLowerCase() + ' them', () =>
+      send('tasks/bulk/' + action, { filter, upToId: counted.highestId, ...extra }), {
+      danger: true, name: 'bulk-run',
+      done: result => label + ': ' + result.changed + ' of ' + result.matched + ' changed, ' + result.skipped
+        + ' skipped, in ' + result.chunks + (result.chunks === 1 ? ' chunk' : ' chunks') });
+    replace(status, h('div', { class: 'inline confirm' },
+      h('span', { id: 'bulk-count' }, counted.count.toLocaleString('en') + (counted.count === 1 ? ' task matches' : ' tasks match')
+        + ' the filter now. ' + label + ': ' + effect + '?'), run,
+      h('button', { type: 'button', onclick: () => replace(status) }, 'No')));
+  };
+  return h('div', { id: 'bulk' },
+    h('h2', {}, 'Bulk actions on this filter'),
+    h('div', { class: 'actions' },
+      BULK.map(([action, label, effect]) => [
+        action === 'reschedule' ? runAt : action === 'priority' ? priority : null,
+        h('button', { type: 'button', class: action === 'retry' ? 'primary' : 'danger', 'data-bulk': action,
+          onclick: () => start(action, label, effect) }, label + '…')])),
+    status);
 }
 
 export async function taskPage(id) {
@@ -66,9 +166,15 @@ export async function taskPage(id) {
         return send(path + '/reschedule', { runAt: new Date(input.value).toISOString() });
       }, { name: 'reschedule' }));
   }
+  let priority = null;
+  if (actions.includes('priority') && canAct()) {
+    const input = h('input', { type: 'number', name: 'priority', min: 1, max: 10, value: task.priority, size: 3 });
+    priority = h('span', { class: 'inline' }, input,
+      actionButton('Set priority', () => send(path + '/priority', { priority: Number(input.value) }), { name: 'priority' }));
+  }
   const view = h('div', { id: 'task' },
     h('h1', {}, 'Task ' + task.id + ' ', stateBadge(task.state)),
-    h('div', { class: 'actions' }, buttons, reschedule),
+    h('div', { class: 'actions' }, buttons, reschedule, priority),
     fields([
       ['kind', h('span', { id: 'task-kind' }, task.kind)],
       ['queue', task.queue],

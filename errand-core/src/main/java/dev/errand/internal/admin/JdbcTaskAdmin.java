@@ -1,9 +1,14 @@
 package dev.errand.internal.admin;
 
+import dev.errand.admin.BulkCount;
+import dev.errand.admin.BulkOptions;
+import dev.errand.admin.BulkResult;
 import dev.errand.admin.Cancellation;
+import dev.errand.admin.KeysetPage;
 import dev.errand.admin.Page;
 import dev.errand.admin.QueueLoads;
 import dev.errand.admin.TaskAdmin;
+import dev.errand.admin.TaskCount;
 import dev.errand.admin.TaskCounts;
 import dev.errand.admin.TaskQuery;
 import dev.errand.config.TimeLimits;
@@ -32,11 +37,16 @@ public final class JdbcTaskAdmin implements TaskAdmin {
     /** How often delete reads a task's state again when its state changed before the delete. */
     private static final int DELETE_ATTEMPTS = 5;
 
+    /** The largest {@code exactUpTo} of a bounded count. */
+    private static final long MAX_EXACT_COUNT = 10_000_000;
+
     private final Storage storage;
     private final Stores stores;
     private final TaskQueries queries;
     private final FinishedTasks finishedTasks;
     private final Finisher finisher;
+    private final TaskListing listing;
+    private final BulkActions bulk;
 
     /** Creates the admin API on a node's stores, the task queries and the pruning statements. */
     public JdbcTaskAdmin(Stores stores, TaskQueries queries, FinishedTasks finishedTasks) {
@@ -45,6 +55,8 @@ public final class JdbcTaskAdmin implements TaskAdmin {
         this.queries = queries;
         this.finishedTasks = finishedTasks;
         this.finisher = stores.finisher();
+        this.listing = new TaskListing(storage.dialect(), storage.tasks().table(), queries);
+        this.bulk = new BulkActions(stores);
     }
 
     @Override
@@ -76,13 +88,92 @@ public final class JdbcTaskAdmin implements TaskAdmin {
         requireQuery(query);
         return run(
                 "list",
-                c -> new Page<>(queries.list(c, query), queries.count(c, query), query.offset(), query.limit()));
+                c -> new Page<>(listing.page(c, query), listing.count(c, query, true), query.offset(), query.limit()));
     }
 
     @Override
     public long count(TaskQuery query) {
         requireQuery(query);
-        return run("count", c -> queries.count(c, query));
+        return run("count", c -> listing.count(c, query, false));
+    }
+
+    @Override
+    public KeysetPage<Task> listKeyset(TaskQuery query) {
+        requireQuery(query);
+        if (query.offset() != 0) {
+            throw new IllegalArgumentException("listKeyset pages by after/before, not by offset; got offset "
+                    + query.offset() + " (use list for offset pages)");
+        }
+        return run("listKeyset", c -> listing.keyset(c, query));
+    }
+
+    @Override
+    public TaskCount count(TaskQuery query, long exactUpTo) {
+        requireQuery(query);
+        if (exactUpTo < 0 || exactUpTo > MAX_EXACT_COUNT) {
+            throw new IllegalArgumentException(
+                    "exactUpTo must be between 0 and " + MAX_EXACT_COUNT + ", got " + exactUpTo);
+        }
+        return run("count", c -> listing.count(c, query, exactUpTo));
+    }
+
+    @Override
+    public BulkCount countForBulk(TaskQuery filter) {
+        requireQuery(filter);
+        return run("countForBulk", c -> listing.countForBulk(c, filter));
+    }
+
+    @Override
+    public BulkResult retryAll(TaskQuery filter, BulkOptions options) {
+        requireBulk(filter, options);
+        return bulk("retryAll", () -> bulk.retry(filter, options));
+    }
+
+    @Override
+    public BulkResult cancelAll(TaskQuery filter, BulkOptions options) {
+        requireBulk(filter, options);
+        return bulk("cancelAll", () -> bulk.cancel(filter, options));
+    }
+
+    @Override
+    public BulkResult deleteAll(TaskQuery filter, BulkOptions options) {
+        requireBulk(filter, options);
+        return bulk("deleteAll", () -> bulk.delete(filter, options));
+    }
+
+    @Override
+    public BulkResult rescheduleAll(TaskQuery filter, Instant runAt, BulkOptions options) {
+        requireBulk(filter, options);
+        TaskRequest.requireRunAt(runAt);
+        return bulk("rescheduleAll", () -> bulk.reschedule(filter, runAt, options));
+    }
+
+    @Override
+    public BulkResult changePriority(TaskQuery filter, int priority, BulkOptions options) {
+        requireBulk(filter, options);
+        requirePriority(priority);
+        return bulk("changePriority", () -> bulk.priority(filter, priority, options));
+    }
+
+    @Override
+    public boolean changePriority(long id, int priority) {
+        requireId(id);
+        requirePriority(priority);
+        return run("changePriority", c -> bulk.priority(c, id, priority));
+    }
+
+    /** A bulk action: its chunks run in transactions of their own. */
+    @FunctionalInterface
+    private interface BulkWork {
+        BulkResult run() throws SQLException;
+    }
+
+    private static BulkResult bulk(String operation, BulkWork work) {
+        try {
+            return work.run();
+        } catch (SQLException e) {
+            throw new ErrandException("admin " + operation, e);
+        }
     }
 
     @Override
@@ -256,6 +347,23 @@ public final class JdbcTaskAdmin implements TaskAdmin {
     private static void requireQuery(TaskQuery query) {
         if (query == null) {
             throw new IllegalArgumentException("query must not be null; use TaskQuery.all() to match every task");
+        }
+    }
+
+    private static void requireBulk(TaskQuery filter, BulkOptions options) {
+        if (filter == null) {
+            throw new IllegalArgumentException(
+                    "filter must not be null; use TaskQuery.all() to act on every task the action applies to");
+        }
+        if (options == null) {
+            throw new IllegalArgumentException("options must not be null; use BulkOptions.defaults()");
+        }
+    }
+
+    private static void requirePriority(int priority) {
+        if (priority < 1 || priority > 10) {
+            throw new IllegalArgumentException(
+                    "priority must be between 1 (runs first) and 10 (runs last), got " + priority);
         }
     }
 

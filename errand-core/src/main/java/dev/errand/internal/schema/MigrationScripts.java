@@ -26,7 +26,8 @@ public final class MigrationScripts {
             "V11__add_processes.sql",
             "V12__schedule_fire_ahead.sql",
             "V13__schedule_pause_reason.sql",
-            "V14__add_trace_context.sql");
+            "V14__add_trace_context.sql",
+            "V15__task_list_index.sql");
 
     private MigrationScripts() {}
 

@@ -234,6 +234,19 @@ public interface Dialect {
     }
 
     /**
+     * The planner's estimate of how many rows {@code select} returns, read from {@code EXPLAIN} without running
+     * it, or empty where this dialect has none (the caller then counts). For counts too large to count on
+     * every page refresh.
+     *
+     * @param select a {@code SELECT} with {@code ?} parameters
+     * @param parameters its parameters, bound with {@code setObject} in order
+     */
+    default java.util.OptionalLong estimateRows(Connection connection, String select, java.util.List<Object> parameters)
+            throws SQLException {
+        return java.util.OptionalLong.empty();
+    }
+
+    /**
      * How this session reads SQL quoting (see {@link SqlQuoting}), with the session settings that change it as
      * they are now: a guard that reads a caller's SQL must read it as the session that runs it.
      */

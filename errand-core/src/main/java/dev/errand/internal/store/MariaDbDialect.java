@@ -164,6 +164,24 @@ public final class MariaDbDialect implements Dialect {
         return true;
     }
 
+    /** The {@code rows} that {@code EXPLAIN} expects to read from the table (an upper bound of the matches). */
+    @Override
+    public java.util.OptionalLong estimateRows(Connection connection, String select, java.util.List<Object> parameters)
+            throws SQLException {
+        try (PreparedStatement explain = connection.prepareStatement("EXPLAIN " + select)) {
+            for (int i = 0; i < parameters.size(); i++) {
+                explain.setObject(i + 1, parameters.get(i));
+            }
+            try (ResultSet plan = explain.executeQuery()) {
+                if (plan.next()) {
+                    long rows = plan.getLong("rows");
+                    return plan.wasNull() ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(rows);
+                }
+            }
+        }
+        return java.util.OptionalLong.empty();
+    }
+
     /** Reads the session's {@code sql_mode} for {@code NO_BACKSLASH_ESCAPES} and {@code ANSI_QUOTES}. */
     @Override
     public SqlQuoting sqlQuoting(Connection connection) throws SQLException {

@@ -116,6 +116,28 @@ public final class PostgresDialect implements Dialect {
         }
     }
 
+    /** The {@code rows=} of the plan's top node. */
+    @Override
+    public java.util.OptionalLong estimateRows(Connection connection, String select, java.util.List<Object> parameters)
+            throws SQLException {
+        try (PreparedStatement explain = connection.prepareStatement("EXPLAIN " + select)) {
+            for (int i = 0; i < parameters.size(); i++) {
+                explain.setObject(i + 1, parameters.get(i));
+            }
+            try (ResultSet plan = explain.executeQuery()) {
+                if (plan.next()) {
+                    java.util.regex.Matcher rows = PLAN_ROWS.matcher(plan.getString(1));
+                    if (rows.find()) {
+                        return java.util.OptionalLong.of(Long.parseLong(rows.group(1)));
+                    }
+                }
+            }
+        }
+        return java.util.OptionalLong.empty();
+    }
+
+    private static final java.util.regex.Pattern PLAN_ROWS = java.util.regex.Pattern.compile(" rows=(\\d+)");
+
     /** Reads {@code standard_conforming_strings}: off, a backslash escapes in every {@code '...'} literal. */
     @Override
     public SqlQuoting sqlQuoting(Connection connection) throws SQLException {

@@ -21,7 +21,8 @@ import java.util.TreeMap;
 /** The admin API's SQL: reads of task rows and counts, and the operator's state changes. */
 public final class TaskQueries {
 
-    private static final String COLUMNS = "id, kind, queue, payload, priority, state, run_at, attempt, max_attempts,"
+    /** The columns {@link #read(ResultSet)} reads. */
+    public static final String COLUMNS = "id, kind, queue, payload, priority, state, run_at, attempt, max_attempts,"
             + " created_at, started_at, finished_at, lease_owner, lease_expires_at, last_error, errors, unique_key";
 
     private final Dialect dialect;
@@ -237,7 +238,8 @@ public final class TaskQueries {
         }
     }
 
-    private Task read(ResultSet row) throws SQLException {
+    /** Reads a row of {@link #COLUMNS} into a task. */
+    public Task read(ResultSet row) throws SQLException {
         return new Task(
                 row.getLong("id"),
                 row.getString("kind"),

@@ -1,0 +1,124 @@
+package dev.errand.internal.admin;
+
+import dev.errand.admin.TaskQuery;
+import dev.errand.internal.store.Dialect;
+import dev.errand.internal.store.States;
+import dev.errand.task.TaskState;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The WHERE clause of a {@link TaskQuery} and its parameters, every value from the caller bound, never spliced
+ * (states are the enum's own literals). Error text is matched as a literal: {@code %}, {@code _} and the escape character are escaped.
+ *
+ * @param conditions the conditions, combined with AND
+ * @param parameters their parameters in order
+ */
+record TaskFilter(List<String> conditions, List<Object> parameters) {
+
+    /** The escape character of the LIKE pattern: not a backslash, which MariaDB's string literals also read. */
+    static final char ESCAPE = '!';
+
+    TaskFilter {
+        conditions = List.copyOf(conditions);
+        parameters = java.util.Collections.unmodifiableList(new ArrayList<>(parameters));
+    }
+
+    /**
+     * The query's filters.
+     *
+     * @param cursors whether its keyset cursors ({@code after}, {@code before}) apply
+     */
+    static TaskFilter of(Dialect dialect, TaskQuery query, boolean cursors) {
+        List<String> conditions = new ArrayList<>();
+        List<Object> parameters = new ArrayList<>();
+        if (!query.states().isEmpty()) {
+            // Literals of the enum's values, not parameters: PostgreSQL proves a partial index's predicate
+            // (task_list_kind_idx, task_finished_idx) from literals only, also in a cached generic plan.
+            conditions.add(
+                    "state IN " + States.in(query.states().stream().sorted().toArray(TaskState[]::new)));
+        }
+        equal(conditions, parameters, "kind", query.kind());
+        equal(conditions, parameters, "queue", query.queue());
+        equal(conditions, parameters, "lease_owner", query.leaseOwner());
+        if (query.errorContains() != null) {
+            conditions.add("LOWER(last_error) LIKE LOWER(?) ESCAPE '" + ESCAPE + "'");
+            parameters.add("%" + escapeLike(query.errorContains()) + "%");
+        }
+        range(dialect, conditions, parameters, "created_at", query.created());
+        range(dialect, conditions, parameters, "run_at", query.runAt());
+        range(dialect, conditions, parameters, "finished_at", query.finished());
+        if (cursors && query.after() != null) {
+            conditions.add("id > ?");
+            parameters.add(query.after());
+        }
+        if (cursors && query.before() != null) {
+            conditions.add("id < ?");
+            parameters.add(query.before());
+        }
+        return new TaskFilter(conditions, parameters);
+    }
+
+    /** This filter and one more condition. */
+    TaskFilter and(String condition, Object... values) {
+        List<String> more = new ArrayList<>(conditions);
+        more.add(condition);
+        List<Object> values2 = new ArrayList<>(parameters);
+        values2.addAll(List.of(values));
+        return new TaskFilter(more, values2);
+    }
+
+    /** {@code " WHERE …"}, or {@code ""} without conditions. */
+    String where() {
+        return conditions.isEmpty() ? "" : " WHERE " + String.join(" AND ", conditions);
+    }
+
+    /**
+     * Binds the parameters from {@code index}.
+     *
+     * @return the index of the next parameter
+     */
+    int bind(PreparedStatement statement, int index) throws SQLException {
+        for (Object parameter : parameters) {
+            statement.setObject(index++, parameter);
+        }
+        return index;
+    }
+
+    /** {@code text} with the LIKE metacharacters and the escape character escaped. */
+    static String escapeLike(String text) {
+        StringBuilder escaped = new StringBuilder(text.length() + 8);
+        for (int i = 0; i < text.length(); i++) {
+            char ch = text.charAt(i);
+            if (ch == '%' || ch == '_' || ch == ESCAPE) {
+                escaped.append(ESCAPE);
+            }
+            escaped.append(ch);
+        }
+        return escaped.toString();
+    }
+
+    private static void equal(List<String> conditions, List<Object> parameters, String column, String value) {
+        if (value != null) {
+            conditions.add(column + " = ?");
+            parameters.add(value);
+        }
+    }
+
+    private static void range(
+            Dialect dialect, List<String> conditions, List<Object> parameters, String column, TaskQuery.Range range) {
+        if (range == null) {
+            return;
+        }
+        if (range.from() != null) {
+            conditions.add(column + " >= " + dialect.timestampParam());
+            parameters.add(dialect.timestampValue(range.from()));
+        }
+        if (range.before() != null) {
+            conditions.add(column + " < " + dialect.timestampParam());
+            parameters.add(dialect.timestampValue(range.before()));
+        }
+    }
+}
