@@ -8,6 +8,7 @@ import dev.errand.internal.process.ProcessRegistry;
 import dev.errand.internal.store.Dialect;
 import dev.errand.internal.store.States;
 import dev.errand.internal.store.Storage;
+import dev.errand.internal.workflow.Finish;
 import dev.errand.internal.workflow.Finisher;
 import dev.errand.task.TaskState;
 import java.sql.Connection;
@@ -45,7 +46,7 @@ final class BulkActions {
     }
 
     BulkResult retry(TaskQuery filter, BulkOptions options) throws SQLException {
-        return runner.run("retryAll", filter, options, RETRYABLE, (c, tasks) -> {
+        return runner.run("retryAll", filter, options, RETRYABLE, (c, finish, tasks) -> {
             // The rows are locked and in these states: each moves from the state read with its lock.
             long[] ids = BulkRunner.ids(tasks);
             int changed = update(
@@ -65,7 +66,7 @@ final class BulkActions {
     }
 
     BulkResult cancel(TaskQuery filter, BulkOptions options) throws SQLException {
-        return runner.run("cancelAll", filter, options, UNSTARTED, (c, locked) -> {
+        return runner.run("cancelAll", filter, options, UNSTARTED, (c, finish, locked) -> {
             List<BulkRunner.Locked> tasks = withoutProcessAnalysis(locked);
             if (tasks.isEmpty()) {
                 return 0;
@@ -78,13 +79,13 @@ final class BulkActions {
                     storage.offsetMicros());
             // A cancelled task waits for nothing: its conditions must not absorb a later trigger.
             forgetConditions(c, tasks);
-            cancelled(c, tasks);
+            cancelled(c, finish, tasks);
             return changed;
         });
     }
 
     BulkResult delete(TaskQuery filter, BulkOptions options) throws SQLException {
-        return runner.run("deleteAll", filter, options, ANY, (c, locked) -> {
+        return runner.run("deleteAll", filter, options, ANY, (c, finish, locked) -> {
             List<BulkRunner.Locked> tasks = withoutProcessAnalysis(locked);
             if (tasks.isEmpty()) {
                 return 0;
@@ -99,7 +100,9 @@ final class BulkActions {
             forgetConditions(c, tasks);
             // An unfinished task deleted never ends by itself: it counts as cancelled, as delete(id) does.
             cancelled(
-                    c, tasks.stream().filter(task -> isUnfinished(task.state())).toList());
+                    c,
+                    finish,
+                    tasks.stream().filter(task -> isUnfinished(task.state())).toList());
             return changed;
         });
     }
@@ -111,7 +114,7 @@ final class BulkActions {
                 filter,
                 options,
                 pending,
-                (c, tasks) -> update(
+                (c, finish, tasks) -> update(
                         c,
                         "SET run_at = " + dialect.timestampParam(),
                         BulkRunner.ids(tasks),
@@ -125,7 +128,7 @@ final class BulkActions {
                 filter,
                 options,
                 UNSTARTED,
-                (c, tasks) -> update(c, "SET priority = ?", BulkRunner.ids(tasks), UNSTARTED, priority));
+                (c, finish, tasks) -> update(c, "SET priority = ?", BulkRunner.ids(tasks), UNSTARTED, priority));
     }
 
     /** Sets one pending or waiting task's priority. */
@@ -140,7 +143,7 @@ final class BulkActions {
     }
 
     /** Moves the batches and dependents of tasks that ended cancelled on, as the one-task actions do. */
-    private void cancelled(Connection c, List<BulkRunner.Locked> tasks) throws SQLException {
+    private void cancelled(Connection c, Finish finish, List<BulkRunner.Locked> tasks) throws SQLException {
         List<Finisher.Finished> linked = new ArrayList<>();
         for (BulkRunner.Locked task : tasks) {
             if (!task.links().isNone()) {
@@ -148,7 +151,7 @@ final class BulkActions {
             }
         }
         if (!linked.isEmpty()) {
-            stores.finisher().finished(c, linked, TaskState.CANCELLED);
+            finish.ended(c, linked, TaskState.CANCELLED);
         }
     }
 

@@ -7,6 +7,7 @@ import dev.errand.internal.store.Dialect;
 import dev.errand.internal.store.Jdbc;
 import dev.errand.internal.store.States;
 import dev.errand.internal.store.Storage;
+import dev.errand.internal.workflow.Finish;
 import dev.errand.internal.workflow.Finisher;
 import dev.errand.spi.ClaimedTask;
 import dev.errand.task.TaskState;
@@ -49,6 +50,12 @@ final class BulkRunner {
          *
          * @return how many it changed
          */
+        long apply(Connection c, Finish finish, List<Locked> tasks) throws SQLException;
+    }
+
+    /** An action bound to its chunk's unit of ending. */
+    @FunctionalInterface
+    private interface ChunkWork {
         long apply(Connection c, List<Locked> tasks) throws SQLException;
     }
 
@@ -69,11 +76,19 @@ final class BulkRunner {
             int size = (int) Math.min(options.chunkSize(), options.atMost() - matched);
             long from = last;
             Chunk chunk;
-            try {
+            // One unit of ending per chunk: closing it checks again the batches the chunk brought near their end.
+            try (Finish finish = finisher.open()) {
                 chunk = storage.transactions()
-                        .run("admin " + operation, c -> chunk(c, base, from, upToId, size, states, action));
-            } finally {
-                finisher.recheckPending();
+                        .run(
+                                "admin " + operation,
+                                c -> chunk(
+                                        c,
+                                        base,
+                                        from,
+                                        upToId,
+                                        size,
+                                        states,
+                                        (locked, tasks) -> action.apply(locked, finish, tasks)));
             }
             if (chunk.candidates() == 0) {
                 break;
@@ -92,7 +107,7 @@ final class BulkRunner {
     private record Chunk(int candidates, long changed, long lastId) {}
 
     private Chunk chunk(
-            Connection c, TaskFilter base, long after, long upToId, int size, Set<TaskState> states, Action action)
+            Connection c, TaskFilter base, long after, long upToId, int size, Set<TaskState> states, ChunkWork action)
             throws SQLException {
         TaskFilter filter = base.and("id > ?", after).and("id <= ?", upToId);
         long[] candidates;
