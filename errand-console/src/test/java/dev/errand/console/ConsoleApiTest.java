@@ -233,6 +233,29 @@ class ConsoleApiTest {
 
     @ParameterizedTest
     @MethodSource("databases")
+    void aScheduleRunsNowOnceForADoubleClick(TestDatabase database) {
+        RunningApp app = app(database);
+        app.errand()
+                .schedules()
+                .upsert(Schedule.cron("yearly", ConsoleTestApp.WORK, "0 0 1 1 *")
+                        .build());
+        app.errand().schedules().pause("yearly");
+        ConsoleClient client = admin(app);
+        JsonNode run = ok(client.post("/api/schedules/run-now", "{\"name\":\"yearly\"}"));
+        long taskId = run.get("taskId").asLong();
+        assertThat(run.get("action").asString()).isEqualTo("run-now");
+        awaitState(app.errand(), taskId, TaskState.SUCCEEDED);
+        assertThat(app.errand().schedules().find("yearly").orElseThrow().paused())
+                .as("still paused")
+                .isTrue();
+        assertError(client.post("/api/schedules/run-now", "{\"name\":\"no-such\"}"), 404, "no schedule named");
+        assertError(client.post("/api/schedules/run-now", "{}"), 400, "\"name\"");
+        assertError(
+                client.post("/api/schedules/run-now", "{\"name\":\"" + "x".repeat(101) + "\"}"), 400, "at most 100");
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
     void badInputGetsA4xxWithAMessageAndChangesNothing(TestDatabase database) {
         RunningApp app = app(database);
         Errand errand = app.errand();

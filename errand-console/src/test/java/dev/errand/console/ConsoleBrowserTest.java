@@ -225,6 +225,40 @@ class ConsoleBrowserTest {
 
     @ParameterizedTest
     @MethodSource("databases")
+    void aScheduleRunsNowAndItsTaskRuns(TestDatabase database) {
+        RunningApp app = app(database);
+        app.errand()
+                .schedules()
+                .upsert(Schedule.cron("monthly-invoices", ConsoleTestApp.WORK, "0 0 1 1 *")
+                        .payload(Map.of("month", "now"))
+                        .build());
+        java.time.Instant nextSlot =
+                app.errand().schedules().find("monthly-invoices").orElseThrow().nextRunAt();
+        String console = signIn(app);
+        go(console, "#/schedules");
+        browser.waitForText("#schedules", "monthly-invoices");
+        WebElement row = browser.driver().findElements(By.cssSelector("#schedules tbody tr")).stream()
+                .filter(tr -> tr.getText().contains("monthly-invoices"))
+                .findFirst()
+                .orElseThrow();
+        row.findElement(By.cssSelector("button[data-action=run-schedule-now]")).click();
+        browser.waitForText("#flash", "runs now as task");
+        String flash = browser.find("#flash").getText();
+        long taskId = Long.parseLong(flash.replaceAll(".*as task (\\d+).*", "$1"));
+        awaitState(app.errand(), taskId, TaskState.SUCCEEDED);
+        assertThat(app.errand().admin().find(taskId).orElseThrow().payloadJson())
+                .contains("now");
+        assertThat(app.errand()
+                        .schedules()
+                        .find("monthly-invoices")
+                        .orElseThrow()
+                        .nextRunAt())
+                .as("the schedule's slots did not move")
+                .isEqualTo(nextSlot);
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
     void aBatchsProgressReachesItsCallback(TestDatabase database) {
         RunningApp app = app(database);
         BatchRequest.Builder batch = BatchRequest.builder();

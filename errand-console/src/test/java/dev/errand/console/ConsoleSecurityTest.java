@@ -50,6 +50,7 @@ class ConsoleSecurityTest {
         actions.add(new String[] {"DELETE", "/api/tasks/" + failed, null});
         actions.add(new String[] {"POST", "/api/schedules/pause", "{\"name\":\"guarded\"}"});
         actions.add(new String[] {"POST", "/api/schedules/resume", "{\"name\":\"guarded\"}"});
+        actions.add(new String[] {"POST", "/api/schedules/run-now", "{\"name\":\"guarded\"}"});
         actions.add(new String[] {"POST", "/api/batches/" + batch + "/cancel", null});
         actions.add(new String[] {"POST", "/api/processes/cancel", "{\"id\":\"p\"}"});
         actions.add(new String[] {"POST", "/api/processes/rerun-failed", "{\"id\":\"p\"}"});

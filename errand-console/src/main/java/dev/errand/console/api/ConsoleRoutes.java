@@ -108,6 +108,7 @@ public final class ConsoleRoutes {
                 .GET(api + "/schedules", schedules::list)
                 .POST(api + "/schedules/pause", schedules::pause)
                 .POST(api + "/schedules/resume", schedules::resume)
+                .POST(api + "/schedules/run-now", schedules::runNow)
                 .GET(api + "/batches/{id}", batches::one)
                 .POST(api + "/batches/{id}/cancel", batches::cancel)
                 .GET(api + "/processes", processes::list)

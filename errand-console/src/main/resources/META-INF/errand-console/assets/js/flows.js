@@ -17,11 +17,14 @@ export async function schedulesPage() {
       ['paused', s => s.paused ? h('span', { class: 'bad' }, 'paused') : yesNo(false)],
       ['next slot', s => time(s.nextRunAt)],
       ['last slot', s => time(s.lastRunAt)],
-      ['', s => s.paused
+      ['', s => [s.paused
         ? actionButton('Resume', () => send('schedules/resume', { name: s.name }), { name: 'resume-schedule' })
-        : actionButton('Pause', () => send('schedules/pause', { name: s.name }), { name: 'pause-schedule' })],
-    ], data.items, 'No schedule.'),
-    missing('Running a schedule now'));
+        : actionButton('Pause', () => send('schedules/pause', { name: s.name }), { name: 'pause-schedule' }),
+      ' ',
+      actionButton('Run now', () => send('schedules/run-now', { name: s.name }), { name: 'run-schedule-now',
+        done: r => r.created ? 'Schedule ' + r.name + ' runs now as task ' + r.taskId
+          : 'Schedule ' + r.name + ' already runs this second as task ' + r.taskId })]],
+    ], data.items, 'No schedule.'));
   return { node: view };
 }
 
