@@ -259,6 +259,30 @@ class ConsoleBrowserTest {
 
     @ParameterizedTest
     @MethodSource("databases")
+    void theClusterPageCountsTheRunningTasksOfEachNode(TestDatabase database) {
+        RunningApp app = app(database);
+        java.util.concurrent.CountDownLatch holding = new java.util.concurrent.CountDownLatch(1);
+        ConsoleTestApp.HOLDING.set(holding);
+        try {
+            long id = app.errand()
+                    .enqueue(TaskRequest.of(ConsoleTestApp.HOLD, Map.of()))
+                    .id();
+            awaitState(app.errand(), id, TaskState.RUNNING);
+            String console = signIn(app);
+            go(console, "#/cluster");
+            browser.waitForText("[data-running='console-test']", "1");
+            holding.countDown();
+            awaitState(app.errand(), id, TaskState.SUCCEEDED);
+            // The same route again is no navigation: reload the page to read the cluster again.
+            browser.driver().navigate().refresh();
+            browser.waitForText("[data-running='console-test']", "0");
+        } finally {
+            holding.countDown();
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
     void aBatchsProgressReachesItsCallback(TestDatabase database) {
         RunningApp app = app(database);
         BatchRequest.Builder batch = BatchRequest.builder();
