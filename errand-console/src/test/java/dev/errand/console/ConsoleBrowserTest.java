@@ -283,6 +283,30 @@ class ConsoleBrowserTest {
 
     @ParameterizedTest
     @MethodSource("databases")
+    void theEventsPageCountsEveryWaitingTaskPerEventAndTriggersOne(TestDatabase database) {
+        RunningApp app = app(database);
+        String event = "stock-arrived:" + System.nanoTime();
+        List<Long> ids = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            ids.add(app.errand()
+                    .enqueue(TaskRequest.builder(ConsoleTestApp.WORK, Map.of("item", i))
+                            .condition(event)
+                            .build())
+                    .id());
+        }
+        String console = signIn(app);
+        go(console, "#/events");
+        String cell = "[data-waiters='" + event + "']";
+        browser.waitForText(cell, "3");
+        WebElement row = browser.find(cell).findElement(By.xpath("./ancestor::tr"));
+        row.findElement(By.cssSelector("button[data-action=trigger-row]")).click();
+        browser.waitForText("#flash", "3 tasks released");
+        ids.forEach(id -> awaitState(app.errand(), id, TaskState.SUCCEEDED));
+        assertThat(browser.driver().findElements(By.cssSelector(cell))).isEmpty();
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
     void aBatchsProgressReachesItsCallback(TestDatabase database) {
         RunningApp app = app(database);
         BatchRequest.Builder batch = BatchRequest.builder();

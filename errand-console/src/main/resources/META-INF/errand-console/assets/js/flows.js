@@ -139,14 +139,17 @@ export async function eventsPage(params) {
     h('h1', {}, 'Events'),
     trigger ? h('div', { class: 'inline' }, h('label', {}, 'trigger an event by hand', input), trigger) : null,
     h('h2', {}, 'Waiting tasks per event'),
-    h('p', { class: 'muted' }, data.complete ? 'All waiting tasks:' : 'Among the oldest ' + data.limit + ' waiting tasks:'),
-    table([
+    h('p', { class: 'muted' }, data.byEventComplete ? 'Every event a task waits for, most waiters first:'
+      : 'The ' + data.limit + ' events with the most waiting tasks:'),
+    h('div', { id: 'events-by-name' }, table([
       ['event', e => link(e.event, '#/events', { event: e.event })],
-      ['waiting tasks', e => String(e.waitingTasks), { num: true }],
+      ['waiting tasks', e => h('span', { 'data-waiters': e.event }, String(e.waitingTasks)), { num: true }],
+      ['oldest', e => [link('task ' + e.oldestTaskId, '#/tasks/' + e.oldestTaskId), ' · ', time(e.oldestCreatedAt)]],
       ['', e => e.event.startsWith('errand:after:') ? h('span', { class: 'muted' }, 'workflow dependency')
         : actionButton('Trigger', () => send('events/trigger', { event: e.event }), { name: 'trigger-row', done: triggered })],
-    ], data.byEvent, 'No task waits for an event.'),
-    h('h2', {}, data.event ? ['Tasks waiting for ', h('code', {}, data.event)] : 'Waiting tasks'),
+    ], data.byEvent, 'No task waits for an event.')),
+    data.event ? h('h2', {}, 'Tasks waiting for ', h('code', {}, data.event)) : h('h2', {}, 'Waiting tasks, oldest first'),
+    data.complete ? null : h('p', { class: 'muted' }, 'The oldest ' + data.limit + ':'),
     table([
       ['id', t => link(String(t.id), '#/tasks/' + t.id), { num: true }],
       ['kind', t => t.kind],
@@ -163,8 +166,7 @@ export async function eventsPage(params) {
       ['times', e => String(e.times), { num: true }],
       ['', e => actionButton('Delete', () => send('events/delete-premature', { event: e.event }),
         { danger: true, name: 'delete-premature', confirm: 'Delete this premature event?' })],
-    ], data.premature, 'None.'),
-    missing('The number of waiting tasks per event over all of them')) };
+    ], data.premature, 'None.')) };
 }
 
 function triggered(result) {
