@@ -28,6 +28,15 @@ public interface TaskAdmin {
      */
     java.util.List<Long> chain(long id);
 
+    /**
+     * What task {@code id} is linked to: its batch, its workflow and step, the tasks it runs after and before in
+     * its workflow, and the conditions it still waits for. A few reads by key.
+     *
+     * @return empty if there is no such task
+     * @throws IllegalArgumentException if {@code id} is not positive
+     */
+    Optional<TaskLinks> links(long id);
+
     /** Lists a page of tasks that match the query, by id. */
     Page<Task> list(TaskQuery query);
 

@@ -25,7 +25,8 @@ public final class MigrationScripts {
             "V10__add_interruptions.sql",
             "V11__add_processes.sql",
             "V12__schedule_fire_ahead.sql",
-            "V13__schedule_pause_reason.sql");
+            "V13__schedule_pause_reason.sql",
+            "V14__workflow_graph.sql");
 
     private MigrationScripts() {}
 
