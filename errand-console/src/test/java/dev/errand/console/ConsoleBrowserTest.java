@@ -307,6 +307,65 @@ class ConsoleBrowserTest {
 
     @ParameterizedTest
     @MethodSource("databases")
+    void aWorkflowIsDrawnFromItsTaskAndItsBatchIsListed(TestDatabase database) {
+        RunningApp app = app(database);
+        String hostileStep = "<img src=x onerror=\"window.xssFired='step'\">";
+        dev.errand.workflow.EnqueuedWorkflow flow = app.errand()
+                .enqueueWorkflow(dev.errand.workflow.Workflow.builder()
+                        .step("fetch", TaskRequest.of(ConsoleTestApp.WORK, Map.of()))
+                        .step(
+                                "approve",
+                                TaskRequest.builder(ConsoleTestApp.WORK, Map.of())
+                                        .condition("approved:" + System.nanoTime())
+                                        .build(),
+                                "fetch")
+                        .step(hostileStep, TaskRequest.of(ConsoleTestApp.WORK, Map.of()), "approve")
+                        .build());
+        long fetch = flow.taskId("fetch");
+        long approve = flow.taskId("approve");
+        long batch = app.errand()
+                .enqueueBatch(BatchRequest.builder()
+                        .add(TaskRequest.of(ConsoleTestApp.WORK, Map.of()))
+                        .on(BatchEvent.COMPLETE, id -> TaskRequest.of(ConsoleTestApp.WORK, Map.of("done", id)))
+                        .build())
+                .id();
+        awaitState(app.errand(), fetch, TaskState.SUCCEEDED);
+        String console = signIn(app);
+
+        // The Batches page lists the batch, newest first, with its callback.
+        go(console, "#/batches");
+        browser.waitForText("#batches", "batch " + batch);
+        browser.waitForText("#batches", "complete: fired");
+
+        // From a step's task page, through its links, to the workflow's graph.
+        go(console, "#/tasks/" + approve);
+        browser.waitForText("#task-links", "workflow " + fetch);
+        browser.waitForText("#task-links", "approved:");
+        browser.click("#task-links a[href='#/workflows/" + approve + "']");
+        browser.waitFor(
+                d -> !d.findElements(By.cssSelector("#workflow-graph g.step")).isEmpty());
+        screenshot("workflow");
+        List<WebElement> steps = browser.driver().findElements(By.cssSelector("#workflow-graph g.step"));
+        assertThat(steps).hasSize(3);
+        assertThat(browser.driver().findElements(By.cssSelector("#workflow-graph path.edge")))
+                .hasSize(2);
+        WebElement fetchBox = browser.find("#workflow-graph g[data-task='" + fetch + "']");
+        assertThat(fetchBox.getAttribute("class")).contains("step-succeeded");
+        assertThat(browser.find("#workflow-graph g[data-task='" + approve + "']")
+                        .getAttribute("class"))
+                .contains("step-waiting", "current");
+        // The hostile step name is text in the SVG and the table, and nothing ran.
+        assertThat(browser.find("#workflow").getText()).contains(hostileStep);
+        assertThat(browser.driver().findElements(By.cssSelector("#workflow img")))
+                .isEmpty();
+        assertThat(browser.script("return window.xssFired === undefined")).isEqualTo(true);
+        // A click on a step opens its task.
+        fetchBox.click();
+        browser.waitForText("#task h1", "Task " + fetch);
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
     void aBatchsProgressReachesItsCallback(TestDatabase database) {
         RunningApp app = app(database);
         BatchRequest.Builder batch = BatchRequest.builder();
@@ -316,9 +375,11 @@ class ConsoleBrowserTest {
                     .build());
         }
         batch.on(BatchEvent.COMPLETE, batchId -> TaskRequest.of(ConsoleTestApp.WORK, Map.of("batch", batchId)));
-        long id = app.errand().enqueueBatch(batch.build()).id();
         String console = signIn(app);
         go(console, "#/batches");
+        browser.find("#batch-lookup input");
+        // Enqueued once the page is there: its first task ends two seconds later, and the page must see it unfinished.
+        long id = app.errand().enqueueBatch(batch.build()).id();
         browser.find("#batch-lookup input").sendKeys(String.valueOf(id));
         browser.click("#batch-lookup button");
         browser.waitForText("#batch-progress", "of 5 finished");

@@ -158,7 +158,9 @@ class ConsoleSecurityTest {
                     "/api/cluster",
                     "/api/processes",
                     "/api/history",
-                    "/api/batches/" + fixture.batch())) {
+                    "/api/batches/" + fixture.batch(),
+                    "/api/batches",
+                    "/api/tasks/" + fixture.pending() + "/links")) {
                 ok(viewer.get(path));
             }
             Answer page = viewer.get("/");

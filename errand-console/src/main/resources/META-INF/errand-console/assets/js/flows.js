@@ -1,7 +1,8 @@
 // Schedules, batches, processes and events.
 import { h, link, table, time, fields, yesNo, query } from './dom.js';
 import { get, send, segment } from './api.js';
-import { actionButton, missing, flash } from './ui.js';
+import { actionButton, flash } from './ui.js';
+import { callbackList } from './graphs.js';
 
 export async function schedulesPage() {
   const data = await get('schedules');
@@ -28,18 +29,6 @@ export async function schedulesPage() {
   return { node: view };
 }
 
-export async function batchesPage() {
-  const input = h('input', { name: 'batch', type: 'number', min: 1, placeholder: 'batch id' });
-  const form = h('form', { class: 'filters', id: 'batch-lookup' }, h('label', {}, 'batch id', input),
-    h('button', { type: 'submit', class: 'primary' }, 'Open'));
-  form.addEventListener('submit', event => {
-    event.preventDefault();
-    if (/^\d+$/.test(input.value)) location.hash = '#/batches/' + input.value;
-  });
-  return { node: h('div', { id: 'batches' }, h('h1', {}, 'Batches'), form,
-    missing('A list of batches and workflows (with their progress and a workflow\'s graph)')) };
-}
-
 export async function batchPage(id) {
   const b = await get('batches/' + segment(id));
   const done = b.succeeded + b.failed + b.cancelled;
@@ -60,6 +49,8 @@ export async function batchPage(id) {
       ['finished', h('span', { id: 'batch-finished' }, b.finished ? 'yes' : 'no')],
       ['cancelled at', time(b.cancelledAt)],
     ]),
+    h('h2', {}, 'Callbacks'),
+    h('p', { id: 'batch-declared' }, callbackList(b.callbacks)),
     h('h2', {}, 'Callbacks that fired'),
     h('div', { id: 'batch-callbacks' }, table([
       ['event', c => c[0]],
