@@ -91,6 +91,8 @@ class ConsoleApiTest {
         assertThat(overview.get("leader").asString()).isEqualTo("console-test");
         assertThat(overview.get("queues").toString()).contains("\"queue\":\"default\"");
         assertThat(overview.get("kinds").toString()).contains("\"kind\":\"flaky\"");
+        assertThat(overview.get("throughput").get("buckets")).hasSize(60);
+        assertThat(overview.get("throughput").get("bucketSeconds").asLong()).isEqualTo(60);
 
         JsonNode failedTasks = ok(client.get("/api/tasks?state=failed&kind=flaky"));
         assertThat(failedTasks.get("total").asLong()).isGreaterThanOrEqualTo(1);

@@ -366,6 +366,27 @@ class ConsoleBrowserTest {
 
     @ParameterizedTest
     @MethodSource("databases")
+    void theOverviewDrawsTheThroughputOfTheLastHour(TestDatabase database) {
+        RunningApp app = app(database);
+        long id = app.errand()
+                .enqueue(TaskRequest.of(ConsoleTestApp.WORK, Map.of("chart", 1)))
+                .id();
+        awaitState(app.errand(), id, TaskState.SUCCEEDED);
+        String console = signIn(app);
+        go(console, "#/");
+        browser.waitFor(d -> !d.findElements(By.cssSelector("#throughput svg.throughput-chart g"))
+                .isEmpty());
+        assertThat(browser.driver().findElements(By.cssSelector("#throughput svg.throughput-chart > g")))
+                .hasSize(60);
+        assertThat(Long.parseLong(
+                        browser.find("#throughput [data-total=succeeded]").getText()))
+                .isGreaterThanOrEqualTo(1);
+        assertThat(browser.driver().findElements(By.cssSelector("#throughput rect.bar-ok")))
+                .isNotEmpty();
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
     void aBatchsProgressReachesItsCallback(TestDatabase database) {
         RunningApp app = app(database);
         BatchRequest.Builder batch = BatchRequest.builder();

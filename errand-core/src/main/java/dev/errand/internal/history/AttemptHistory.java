@@ -31,6 +31,7 @@ public final class AttemptHistory {
             + " duration_ms, outcome, error_type, error_message, stack_trace, logs";
 
     private final Dialect dialect;
+    private final TablePrefix tables;
     private final String table;
     private final String node;
     private final boolean enabled;
@@ -48,6 +49,7 @@ public final class AttemptHistory {
      */
     public AttemptHistory(Dialect dialect, TablePrefix tables, String node, boolean enabled, boolean capturesLogs) {
         this.dialect = dialect;
+        this.tables = tables;
         this.table = tables.attemptTable();
         this.node = node;
         this.enabled = enabled;
@@ -56,6 +58,11 @@ public final class AttemptHistory {
         this.insertSql = "INSERT INTO " + table + " (task_id, kind, queue, attempt, node, started_at, finished_at,"
                 + " duration_ms, outcome, error_type, error_message, stack_trace, logs) VALUES (?, ?, ?, ?, ?, " + now
                 + ", " + now + ", ?, ?, ?, ?, ?, ?)";
+    }
+
+    /** The table prefix of the history's table. */
+    TablePrefix tables() {
+        return tables;
     }
 
     /** Whether attempts are recorded. */
