@@ -78,8 +78,10 @@ public final class JdbcHistoryAdmin implements HistoryAdmin {
             return Optional.empty();
         }
         int count = (int) (window.toSeconds() / bucket.toSeconds());
-        return Optional.of(
-                run("throughput", c -> throughput.read(c, throughput.now(c, storage.offsetMicros()), bucket, count)));
+        return Optional.of(run(
+                "throughput",
+                c -> throughput.read(
+                        c, throughput.now(c, storage.offsetMicros()), bucket, count, storage.offsetMicros())));
     }
 
     private <T> T run(String operation, Jdbc.ConnectionWork<T> work) {
