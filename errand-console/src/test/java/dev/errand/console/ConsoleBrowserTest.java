@@ -447,8 +447,9 @@ class ConsoleBrowserTest {
 
     private void assertNoScriptRan() {
         assertThat(browser.script("return window.xssFired === undefined")).isEqualTo(true);
-        assertThat(browser.script("return document.querySelectorAll('#main script, #main img, #main svg,"
-                        + " #main iframe').length"))
+        // The console's own drawings (the overview's throughput chart, a workflow's graph) are the only SVG allowed.
+        assertThat(browser.script("return document.querySelectorAll('#main script, #main img,"
+                        + " #main svg:not(.throughput-chart):not(.workflow-graph), #main iframe').length"))
                 .isEqualTo(0L);
     }
 
