@@ -91,6 +91,8 @@ class ConsoleApiTest {
         assertThat(overview.get("leader").asString()).isEqualTo("console-test");
         assertThat(overview.get("queues").toString()).contains("\"queue\":\"default\"");
         assertThat(overview.get("kinds").toString()).contains("\"kind\":\"flaky\"");
+        assertThat(overview.get("throughput").get("buckets")).hasSize(60);
+        assertThat(overview.get("throughput").get("bucketSeconds").asLong()).isEqualTo(60);
 
         JsonNode failedTasks = ok(client.get("/api/tasks?state=failed&kind=flaky"));
         assertThat(failedTasks.get("count").asLong()).isGreaterThanOrEqualTo(1);
@@ -264,6 +266,29 @@ class ConsoleApiTest {
 
     @ParameterizedTest
     @MethodSource("databases")
+    void aScheduleRunsNowOnceForADoubleClick(TestDatabase database) {
+        RunningApp app = app(database);
+        app.errand()
+                .schedules()
+                .upsert(Schedule.cron("yearly", ConsoleTestApp.WORK, "0 0 1 1 *")
+                        .build());
+        app.errand().schedules().pause("yearly");
+        ConsoleClient client = admin(app);
+        JsonNode run = ok(client.post("/api/schedules/run-now", "{\"name\":\"yearly\"}"));
+        long taskId = run.get("taskId").asLong();
+        assertThat(run.get("action").asString()).isEqualTo("run-now");
+        awaitState(app.errand(), taskId, TaskState.SUCCEEDED);
+        assertThat(app.errand().schedules().find("yearly").orElseThrow().paused())
+                .as("still paused")
+                .isTrue();
+        assertError(client.post("/api/schedules/run-now", "{\"name\":\"no-such\"}"), 404, "no schedule named");
+        assertError(client.post("/api/schedules/run-now", "{}"), 400, "\"name\"");
+        assertError(
+                client.post("/api/schedules/run-now", "{\"name\":\"" + "x".repeat(101) + "\"}"), 400, "at most 100");
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
     void theTaskListPagesByKeysetBothWaysAndAPriorityChanges(TestDatabase database) {
         RunningApp app = app(database);
         Errand errand = app.errand();
@@ -295,6 +320,52 @@ class ConsoleApiTest {
         assertThat(errand.admin().find(ids.get(0)).orElseThrow().priority()).isEqualTo(2);
         assertThat(ok(client.get("/api/tasks/" + ids.get(0))).get("actions").toString())
                 .contains("priority");
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
+    void batchesWorkflowsAndATasksLinks(TestDatabase database) {
+        RunningApp app = app(database);
+        Errand errand = app.errand();
+        dev.errand.workflow.EnqueuedWorkflow flow = errand.enqueueWorkflow(dev.errand.workflow.Workflow.builder()
+                .step(
+                        "first",
+                        TaskRequest.builder(ConsoleTestApp.WORK, Map.of())
+                                .delay(Duration.ofHours(1))
+                                .build())
+                .step("second", TaskRequest.of(ConsoleTestApp.WORK, Map.of()), "first")
+                .build());
+        long batch = errand.enqueueBatch(BatchRequest.builder()
+                        .add(TaskRequest.builder(ConsoleTestApp.WORK, Map.of())
+                                .delay(Duration.ofHours(1))
+                                .build())
+                        .on(BatchEvent.SUCCESS, id -> TaskRequest.of(ConsoleTestApp.WORK, Map.of()))
+                        .build())
+                .id();
+        ConsoleClient client = admin(app);
+
+        JsonNode unfinished = ok(client.get("/api/batches?finished=false&limit=5"));
+        assertThat(unfinished.get("items").get(0).get("batchId").asLong()).isEqualTo(batch);
+        assertThat(unfinished.get("items").get(0).get("callbacks").toString())
+                .contains("\"event\":\"success\"", "\"fired\":false");
+        JsonNode one = ok(client.get("/api/batches/" + batch));
+        assertThat(one.get("callbacks").get(0).get("event").asString()).isEqualTo("success");
+
+        JsonNode graph = ok(client.get("/api/workflows/" + flow.taskId("second")));
+        assertThat(graph.get("workflowId").asLong()).isEqualTo(flow.taskId("first"));
+        assertThat(graph.get("steps").toString()).contains("\"step\":\"first\"", "\"state\":\"waiting\"");
+        assertThat(graph.get("edges").get(0).get("to").asLong()).isEqualTo(flow.taskId("second"));
+
+        JsonNode links = ok(client.get("/api/tasks/" + flow.taskId("second") + "/links"));
+        assertThat(links.get("step").asString()).isEqualTo("second");
+        assertThat(links.get("dependsOn").get(0).asLong()).isEqualTo(flow.taskId("first"));
+
+        assertError(client.get("/api/batches?finished=maybe"), 400, "true or false");
+        assertError(client.get("/api/batches?before=-3"), 400, "positive");
+        assertError(client.get("/api/batches?limit=0"), 400, "limit");
+        assertError(client.get("/api/workflows/abc"), 400, "positive");
+        assertError(client.get("/api/workflows/" + batch * 1000), 404, "no step");
+        assertError(client.get("/api/tasks/99999999/links"), 404, "no task");
     }
 
     @ParameterizedTest

@@ -281,6 +281,168 @@ class ConsoleBrowserTest {
 
     @ParameterizedTest
     @MethodSource("databases")
+    void aScheduleRunsNowAndItsTaskRuns(TestDatabase database) {
+        RunningApp app = app(database);
+        app.errand()
+                .schedules()
+                .upsert(Schedule.cron("monthly-invoices", ConsoleTestApp.WORK, "0 0 1 1 *")
+                        .payload(Map.of("month", "now"))
+                        .build());
+        java.time.Instant nextSlot =
+                app.errand().schedules().find("monthly-invoices").orElseThrow().nextRunAt();
+        String console = signIn(app);
+        go(console, "#/schedules");
+        browser.waitForText("#schedules", "monthly-invoices");
+        WebElement row = browser.driver().findElements(By.cssSelector("#schedules tbody tr")).stream()
+                .filter(tr -> tr.getText().contains("monthly-invoices"))
+                .findFirst()
+                .orElseThrow();
+        row.findElement(By.cssSelector("button[data-action=run-schedule-now]")).click();
+        browser.waitForText("#flash", "runs now as task");
+        String flash = browser.find("#flash").getText();
+        long taskId = Long.parseLong(flash.replaceAll(".*as task (\\d+).*", "$1"));
+        awaitState(app.errand(), taskId, TaskState.SUCCEEDED);
+        assertThat(app.errand().admin().find(taskId).orElseThrow().payloadJson())
+                .contains("now");
+        assertThat(app.errand()
+                        .schedules()
+                        .find("monthly-invoices")
+                        .orElseThrow()
+                        .nextRunAt())
+                .as("the schedule's slots did not move")
+                .isEqualTo(nextSlot);
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
+    void theClusterPageCountsTheRunningTasksOfEachNode(TestDatabase database) {
+        RunningApp app = app(database);
+        java.util.concurrent.CountDownLatch holding = new java.util.concurrent.CountDownLatch(1);
+        ConsoleTestApp.HOLDING.set(holding);
+        try {
+            long id = app.errand()
+                    .enqueue(TaskRequest.of(ConsoleTestApp.HOLD, Map.of()))
+                    .id();
+            awaitState(app.errand(), id, TaskState.RUNNING);
+            String console = signIn(app);
+            go(console, "#/cluster");
+            browser.waitForText("[data-running='console-test']", "1");
+            holding.countDown();
+            awaitState(app.errand(), id, TaskState.SUCCEEDED);
+            // The same route again is no navigation: reload the page to read the cluster again.
+            browser.driver().navigate().refresh();
+            browser.waitForText("[data-running='console-test']", "0");
+        } finally {
+            holding.countDown();
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
+    void theEventsPageCountsEveryWaitingTaskPerEventAndTriggersOne(TestDatabase database) {
+        RunningApp app = app(database);
+        String event = "stock-arrived:" + System.nanoTime();
+        List<Long> ids = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            ids.add(app.errand()
+                    .enqueue(TaskRequest.builder(ConsoleTestApp.WORK, Map.of("item", i))
+                            .condition(event)
+                            .build())
+                    .id());
+        }
+        String console = signIn(app);
+        go(console, "#/events");
+        String cell = "[data-waiters='" + event + "']";
+        browser.waitForText(cell, "3");
+        WebElement row = browser.find(cell).findElement(By.xpath("./ancestor::tr"));
+        row.findElement(By.cssSelector("button[data-action=trigger-row]")).click();
+        browser.waitForText("#flash", "3 tasks released");
+        ids.forEach(id -> awaitState(app.errand(), id, TaskState.SUCCEEDED));
+        assertThat(browser.driver().findElements(By.cssSelector(cell))).isEmpty();
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
+    void aWorkflowIsDrawnFromItsTaskAndItsBatchIsListed(TestDatabase database) {
+        RunningApp app = app(database);
+        String hostileStep = "<img src=x onerror=\"window.xssFired='step'\">";
+        dev.errand.workflow.EnqueuedWorkflow flow = app.errand()
+                .enqueueWorkflow(dev.errand.workflow.Workflow.builder()
+                        .step("fetch", TaskRequest.of(ConsoleTestApp.WORK, Map.of()))
+                        .step(
+                                "approve",
+                                TaskRequest.builder(ConsoleTestApp.WORK, Map.of())
+                                        .condition("approved:" + System.nanoTime())
+                                        .build(),
+                                "fetch")
+                        .step(hostileStep, TaskRequest.of(ConsoleTestApp.WORK, Map.of()), "approve")
+                        .build());
+        long fetch = flow.taskId("fetch");
+        long approve = flow.taskId("approve");
+        long batch = app.errand()
+                .enqueueBatch(BatchRequest.builder()
+                        .add(TaskRequest.of(ConsoleTestApp.WORK, Map.of()))
+                        .on(BatchEvent.COMPLETE, id -> TaskRequest.of(ConsoleTestApp.WORK, Map.of("done", id)))
+                        .build())
+                .id();
+        awaitState(app.errand(), fetch, TaskState.SUCCEEDED);
+        String console = signIn(app);
+
+        // The Batches page lists the batch, newest first, with its callback.
+        go(console, "#/batches");
+        browser.waitForText("#batches", "batch " + batch);
+        browser.waitForText("#batches", "complete: fired");
+
+        // From a step's task page, through its links, to the workflow's graph.
+        go(console, "#/tasks/" + approve);
+        browser.waitForText("#task-links", "workflow " + fetch);
+        browser.waitForText("#task-links", "approved:");
+        browser.click("#task-links a[href='#/workflows/" + approve + "']");
+        browser.waitFor(
+                d -> !d.findElements(By.cssSelector("#workflow-graph g.step")).isEmpty());
+        screenshot("workflow");
+        List<WebElement> steps = browser.driver().findElements(By.cssSelector("#workflow-graph g.step"));
+        assertThat(steps).hasSize(3);
+        assertThat(browser.driver().findElements(By.cssSelector("#workflow-graph path.edge")))
+                .hasSize(2);
+        WebElement fetchBox = browser.find("#workflow-graph g[data-task='" + fetch + "']");
+        assertThat(fetchBox.getAttribute("class")).contains("step-succeeded");
+        assertThat(browser.find("#workflow-graph g[data-task='" + approve + "']")
+                        .getAttribute("class"))
+                .contains("step-waiting", "current");
+        // The hostile step name is text in the SVG and the table, and nothing ran.
+        assertThat(browser.find("#workflow").getText()).contains(hostileStep);
+        assertThat(browser.driver().findElements(By.cssSelector("#workflow img")))
+                .isEmpty();
+        assertThat(browser.script("return window.xssFired === undefined")).isEqualTo(true);
+        // A click on a step opens its task.
+        fetchBox.click();
+        browser.waitForText("#task h1", "Task " + fetch);
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
+    void theOverviewDrawsTheThroughputOfTheLastHour(TestDatabase database) {
+        RunningApp app = app(database);
+        long id = app.errand()
+                .enqueue(TaskRequest.of(ConsoleTestApp.WORK, Map.of("chart", 1)))
+                .id();
+        awaitState(app.errand(), id, TaskState.SUCCEEDED);
+        String console = signIn(app);
+        go(console, "#/");
+        browser.waitFor(d -> !d.findElements(By.cssSelector("#throughput svg.throughput-chart g"))
+                .isEmpty());
+        assertThat(browser.driver().findElements(By.cssSelector("#throughput svg.throughput-chart > g")))
+                .hasSize(60);
+        assertThat(Long.parseLong(
+                        browser.find("#throughput [data-total=succeeded]").getText()))
+                .isGreaterThanOrEqualTo(1);
+        assertThat(browser.driver().findElements(By.cssSelector("#throughput rect.bar-ok")))
+                .isNotEmpty();
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
     void aBatchsProgressReachesItsCallback(TestDatabase database) {
         RunningApp app = app(database);
         BatchRequest.Builder batch = BatchRequest.builder();
@@ -290,9 +452,11 @@ class ConsoleBrowserTest {
                     .build());
         }
         batch.on(BatchEvent.COMPLETE, batchId -> TaskRequest.of(ConsoleTestApp.WORK, Map.of("batch", batchId)));
-        long id = app.errand().enqueueBatch(batch.build()).id();
         String console = signIn(app);
         go(console, "#/batches");
+        browser.find("#batch-lookup input");
+        // Enqueued once the page is there: its first task ends two seconds later, and the page must see it unfinished.
+        long id = app.errand().enqueueBatch(batch.build()).id();
         browser.find("#batch-lookup input").sendKeys(String.valueOf(id));
         browser.click("#batch-lookup button");
         browser.waitForText("#batch-progress", "of 5 finished");
@@ -339,8 +503,9 @@ class ConsoleBrowserTest {
 
     private void assertNoScriptRan() {
         assertThat(browser.script("return window.xssFired === undefined")).isEqualTo(true);
-        assertThat(browser.script("return document.querySelectorAll('#main script, #main img, #main svg,"
-                        + " #main iframe').length"))
+        // The console's own drawings (the overview's throughput chart, a workflow's graph) are the only SVG allowed.
+        assertThat(browser.script("return document.querySelectorAll('#main script, #main img,"
+                        + " #main svg:not(.throughput-chart):not(.workflow-graph), #main iframe').length"))
                 .isEqualTo(0L);
     }
 

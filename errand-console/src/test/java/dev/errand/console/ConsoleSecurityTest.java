@@ -58,6 +58,7 @@ class ConsoleSecurityTest {
         });
         actions.add(new String[] {"POST", "/api/schedules/pause", "{\"name\":\"guarded\"}"});
         actions.add(new String[] {"POST", "/api/schedules/resume", "{\"name\":\"guarded\"}"});
+        actions.add(new String[] {"POST", "/api/schedules/run-now", "{\"name\":\"guarded\"}"});
         actions.add(new String[] {"POST", "/api/batches/" + batch + "/cancel", null});
         actions.add(new String[] {"POST", "/api/processes/cancel", "{\"id\":\"p\"}"});
         actions.add(new String[] {"POST", "/api/processes/rerun-failed", "{\"id\":\"p\"}"});
@@ -165,7 +166,9 @@ class ConsoleSecurityTest {
                     "/api/cluster",
                     "/api/processes",
                     "/api/history",
-                    "/api/batches/" + fixture.batch())) {
+                    "/api/batches/" + fixture.batch(),
+                    "/api/batches",
+                    "/api/tasks/" + fixture.pending() + "/links")) {
                 ok(viewer.get(path));
             }
             Answer page = viewer.get("/");

@@ -29,6 +29,15 @@ public interface TaskAdmin {
     java.util.List<Long> chain(long id);
 
     /**
+     * What task {@code id} is linked to: its batch, its workflow and step, the tasks it runs after and before in
+     * its workflow, and the conditions it still waits for. A few reads by key.
+     *
+     * @return empty if there is no such task
+     * @throws IllegalArgumentException if {@code id} is not positive
+     */
+    Optional<TaskLinks> links(long id);
+
+    /**
      * Lists a page of tasks that match the query, in its order, chosen by its offset, with the count of every
      * match (a scan of the matches: for deep or large listings use {@link #listKeyset(TaskQuery)}). Keyset
      * cursors ({@code after}, {@code before}) apply as filters, to the items and the total.

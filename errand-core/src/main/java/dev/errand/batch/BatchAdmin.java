@@ -1,5 +1,7 @@
 package dev.errand.batch;
 
+import dev.errand.workflow.WorkflowGraph;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -30,4 +32,22 @@ public interface BatchAdmin {
      * @throws IllegalArgumentException if {@code batchId} is not positive
      */
     Map<BatchEvent, Long> firedCallbacks(long batchId);
+
+    /**
+     * Batches, newest first (by id), finished or not, with their progress and callbacks. One read of the batch
+     * table in id order with its counters summed per batch, and one read of the callbacks of the page.
+     *
+     * @throws IllegalArgumentException if the query is null
+     */
+    List<BatchSummary> list(BatchQuery query);
+
+    /**
+     * The graph of the workflow a task is a step of: every step with its name and state now, and the edges.
+     * Workflows enqueued before the schema stored graphs (version 14) have none.
+     *
+     * @param taskId the id of any step's task; the workflow's own id is its first step's
+     * @return empty if the task is no step of a stored workflow
+     * @throws IllegalArgumentException if {@code taskId} is not positive
+     */
+    Optional<WorkflowGraph> workflow(long taskId);
 }

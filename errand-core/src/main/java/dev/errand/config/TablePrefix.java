@@ -85,6 +85,16 @@ public record TablePrefix(String value) {
         return value + "batch_fired";
     }
 
+    /** The table of workflows' steps: each step's task, its workflow and its name. */
+    public String workflowStepTable() {
+        return value + "workflow_step";
+    }
+
+    /** The table of workflows' edges: each step that runs after another. */
+    public String workflowEdgeTable() {
+        return value + "workflow_edge";
+    }
+
     /** The table of distributed processes. */
     public String processTable() {
         return value + "process";

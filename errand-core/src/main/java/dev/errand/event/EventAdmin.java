@@ -46,6 +46,17 @@ public interface EventAdmin {
     List<WaitingTask> waitingFor(String event, int limit);
 
     /**
+     * Per event name, how many waiting tasks have it among their open conditions and the oldest of them: most
+     * waiters first, then by name. One grouped read of the open conditions (whose rows exist only for waiting
+     * tasks), so it costs the number of open conditions, not the size of the task table. Workflow dependencies
+     * are conditions too, named {@code errand:after:<task id>}.
+     *
+     * @param limit how many event names at most, 1 to 10,000
+     * @throws IllegalArgumentException if the limit is out of range
+     */
+    List<EventWaiters> waitingCounts(int limit);
+
+    /**
      * Stored premature events, oldest first.
      *
      * @param limit how many at most, 1 to 10,000

@@ -3,6 +3,7 @@ package dev.errand.history;
 import dev.errand.admin.Page;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Reading and pruning the attempt history. Each method runs in a transaction of its own; database failures
@@ -32,4 +33,21 @@ public interface HistoryAdmin {
      * @throws IllegalArgumentException if the age is null, negative or longer than 36,500 days
      */
     int prune(Duration age);
+
+    /** The longest window {@link #throughput} reads. */
+    Duration MAX_THROUGHPUT_WINDOW = Duration.ofHours(24);
+
+    /**
+     * How many attempts ended per bucket over the last {@code window}, up to the database's time now: succeeded,
+     * failed for good, retried. One grouped read of the history's rows in the window (served by its
+     * {@code finished_at} index). Buckets start at whole multiples of their length since the epoch; the last one
+     * holds now and is still filling.
+     *
+     * @param window 1 bucket to 24 hours, a whole number of buckets
+     * @param bucket 10 seconds to 1 hour, whole seconds
+     * @return empty if the attempt history is off on this node ({@code historyEnabled})
+     * @throws IllegalArgumentException if the window or the bucket is null or out of range, or the window is not a
+     *     whole number of buckets
+     */
+    Optional<Throughput> throughput(Duration window, Duration bucket);
 }

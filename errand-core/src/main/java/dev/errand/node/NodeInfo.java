@@ -16,6 +16,8 @@ import java.util.Set;
  * @param leader whether it holds the leader lease
  * @param times when it started, last sent a heartbeat, and stopped (null unless stopped)
  * @param process where it runs
+ * @param runningTasks how many running tasks it holds the lease of now (a stopped or dead node may still hold
+ *     some until their leases expire or are rescued)
  */
 public record NodeInfo(
         String nodeId,
@@ -26,7 +28,8 @@ public record NodeInfo(
         boolean exclusive,
         boolean leader,
         Times times,
-        Process process) {
+        Process process,
+        long runningTasks) {
 
     /** Copies the groups. */
     public NodeInfo {

@@ -1,5 +1,6 @@
 package dev.errand.schedule;
 
+import dev.errand.enqueue.Enqueued;
 import java.util.List;
 import java.util.Optional;
 
@@ -72,4 +73,20 @@ public interface ScheduleAdmin {
      *     characters
      */
     boolean remove(String name);
+
+    /**
+     * Runs a schedule's task now, outside its slots: enqueues one task of the schedule's kind, queue and payload,
+     * due at once. The schedule is not moved: its next slot stays where it was, and a paused schedule stays
+     * paused (this runs it all the same). The task's unique key holds the schedule's name and the database's
+     * current second ({@code schedule-now:<name>@<epoch second>}), so that two calls in the same second while
+     * the first task has not ended (a double click) write one task; the second call returns it, deduplicated.
+     * A row this node cannot read into a {@link Schedule} (see {@link ScheduleInfo#problem()}) runs too: its
+     * kind, queue and payload columns are what it enqueues.
+     *
+     * @return the task written, or the one a call in the same second wrote; empty if there is no schedule of
+     *     that name
+     * @throws IllegalArgumentException if the name is null or longer than {@value Schedule#MAX_NAME_LENGTH}
+     *     characters
+     */
+    Optional<Enqueued> runNow(String name);
 }

@@ -1,6 +1,7 @@
 package dev.errand.console.api;
 
 import dev.errand.Errand;
+import dev.errand.event.EventWaiters;
 import dev.errand.event.PrematureEvent;
 import dev.errand.event.Triggered;
 import dev.errand.event.WaitingTask;
@@ -8,11 +9,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import org.springframework.web.servlet.function.ServerRequest;
 import org.springframework.web.servlet.function.ServerResponse;
 
-/** Events: the waiting tasks (grouped by event name), the premature events, triggering, deleting a premature one. */
+/** Events: the waiting tasks, their counts per event name over all of them, the premature events, triggering, deleting a premature one. */
 final class EventApi {
 
     private final Errand errand;
@@ -26,10 +26,8 @@ final class EventApi {
         String event = Params.text(request, "event");
         List<WaitingTask> waiting =
                 event == null ? errand.events().waiting(limit) : errand.events().waitingFor(event, limit);
-        Map<String, Long> byEvent = new TreeMap<>();
         List<Object> tasks = new ArrayList<>();
         for (WaitingTask task : waiting) {
-            task.openConditions().forEach(condition -> byEvent.merge(condition.event(), 1L, Long::sum));
             Map<String, Object> view = new LinkedHashMap<>();
             view.put("id", task.id());
             view.put("kind", task.kind());
@@ -39,8 +37,8 @@ final class EventApi {
             view.put("openConditions", task.openConditions());
             tasks.add(view);
         }
-        List<Object> events = new ArrayList<>();
-        byEvent.forEach((name, count) -> events.add(Map.of("event", name, "waitingTasks", count)));
+        // Over every waiting task: one grouped read of the open conditions, most waiters first.
+        List<EventWaiters> events = errand.events().waitingCounts(limit);
         List<Object> premature = new ArrayList<>();
         for (PrematureEvent stored : errand.events().premature(limit)) {
             premature.add(stored);
@@ -51,6 +49,7 @@ final class EventApi {
         body.put("waiting", tasks);
         body.put("complete", waiting.size() < limit);
         body.put("byEvent", events);
+        body.put("byEventComplete", events.size() < limit);
         body.put("premature", premature);
         return Json.ok(body);
     }

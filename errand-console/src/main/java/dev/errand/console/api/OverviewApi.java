@@ -3,11 +3,13 @@ package dev.errand.console.api;
 import dev.errand.Errand;
 import dev.errand.admin.QueueLoads;
 import dev.errand.admin.TaskCounts;
+import dev.errand.history.Throughput;
 import dev.errand.node.NodeHealth;
 import dev.errand.node.NodeInfo;
 import dev.errand.node.QueueActivity;
 import dev.errand.node.QueueControl;
 import dev.errand.spring.TaskStatistics;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,6 +47,7 @@ final class OverviewApi {
         body.put("nodes", nodeViews);
         body.put("leader", errand.cluster().leader().orElse(null));
         body.put("node", thisNode());
+        body.put("throughput", throughput());
         return Json.ok(body);
     }
 
@@ -111,5 +114,28 @@ final class OverviewApi {
         Map<String, Long> states = new LinkedHashMap<>();
         byState.forEach((state, count) -> states.put(state.dbValue(), count));
         return states;
+    }
+
+    /** Attempts ended per minute over the last hour, from the attempt history; null when it is off. */
+    private Map<String, Object> throughput() {
+        return errand.history()
+                .throughput(Duration.ofHours(1), Duration.ofMinutes(1))
+                .map(throughput -> {
+                    Map<String, Object> view = new LinkedHashMap<>();
+                    view.put("databaseTime", throughput.databaseTime());
+                    view.put("bucketSeconds", throughput.bucket().toSeconds());
+                    List<Object> buckets = new ArrayList<>();
+                    for (Throughput.Bucket bucket : throughput.buckets()) {
+                        Map<String, Object> one = new LinkedHashMap<>();
+                        one.put("start", bucket.start());
+                        one.put("succeeded", bucket.succeeded());
+                        one.put("failed", bucket.failed());
+                        one.put("retried", bucket.retried());
+                        buckets.add(one);
+                    }
+                    view.put("buckets", buckets);
+                    return view;
+                })
+                .orElse(null);
     }
 }

@@ -1,6 +1,7 @@
 package dev.errand.console.api;
 
 import dev.errand.Errand;
+import dev.errand.enqueue.Enqueued;
 import dev.errand.schedule.ScheduleInfo;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -10,7 +11,7 @@ import java.util.Map;
 import org.springframework.web.servlet.function.ServerRequest;
 import org.springframework.web.servlet.function.ServerResponse;
 
-/** Schedules: the list, pause and resume. */
+/** Schedules: the list, pause, resume and run now. */
 final class ScheduleApi {
 
     private final Errand errand;
@@ -39,6 +40,24 @@ final class ScheduleApi {
             throw ApiException.notFound("There is no schedule named '" + Params.cut(name) + "'");
         }
         return Json.ok(Map.of("name", name, "action", "resume", "result", "done"));
+    }
+
+    /**
+     * Enqueues the schedule's task now. A second click in the same second gets the task of the first
+     * ({@code created: false}) rather than a second run.
+     */
+    ServerResponse runNow(ServerRequest request) {
+        String name = Params.field(Json.body(request), "name");
+        Enqueued task = errand.schedules()
+                .runNow(name)
+                .orElseThrow(() -> ApiException.notFound("There is no schedule named '" + Params.cut(name) + "'"));
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("name", name);
+        body.put("action", "run-now");
+        body.put("result", "done");
+        body.put("taskId", task.id());
+        body.put("created", task.created());
+        return Json.ok(body);
     }
 
     private static Map<String, Object> view(ScheduleInfo schedule) {

@@ -81,6 +81,7 @@ final class Views {
         view.put("heartbeatAt", node.times().heartbeatAt());
         view.put("stoppedAt", node.times().stoppedAt());
         view.put("heartbeatAgeSeconds", seconds(node.times().heartbeatAt(), databaseTime));
+        view.put("runningTasks", node.runningTasks());
         view.put("host", node.process().host());
         view.put("pid", node.process().pid());
         view.put("version", node.process().version());

@@ -4,17 +4,19 @@ import { loadSession, ApiError } from './api.js';
 import { clearFlash, onAction, flash } from './ui.js';
 import { overviewPage } from './overview.js';
 import { tasksPage, taskPage } from './tasks.js';
-import { schedulesPage, batchesPage, batchPage, processesPage, processPage, eventsPage } from './flows.js';
+import { schedulesPage, batchPage, processesPage, processPage, eventsPage } from './flows.js';
+import { batchesPage, workflowPage, withLinks } from './graphs.js';
 import { clusterPage } from './cluster.js';
 import { historyPage } from './history.js';
 
 const ROUTES = [
   [/^\/?$/, 'overview', () => overviewPage],
   [/^\/tasks$/, 'tasks', () => tasksPage],
-  [/^\/tasks\/(\d+)$/, 'tasks', match => params => taskPage(match[1], params)],
+  [/^\/tasks\/(\d+)$/, 'tasks', match => async params => withLinks(await taskPage(match[1], params), match[1])],
   [/^\/schedules$/, 'schedules', () => schedulesPage],
   [/^\/batches$/, 'batches', () => batchesPage],
   [/^\/batches\/(\d+)$/, 'batches', match => params => batchPage(match[1], params)],
+  [/^\/workflows\/(\d+)$/, 'batches', match => () => workflowPage(match[1])],
   [/^\/processes$/, 'processes', () => processesPage],
   [/^\/process$/, 'processes', () => processPage],
   [/^\/events$/, 'events', () => eventsPage],

@@ -23,6 +23,7 @@ export async function clusterPage() {
       ['state', n => n.state],
       ['alive', n => yesNo(n.alive)],
       ['processing', n => yesNo(n.processing)],
+      ['running tasks', n => h('span', { 'data-running': n.nodeId }, String(n.runningTasks)), { num: true }],
       ['leader', n => yesNo(n.leader)],
       ['heartbeat age', n => seconds(n.heartbeatAgeSeconds), { num: true }],
       ['', n => n.state === 'running' ? [

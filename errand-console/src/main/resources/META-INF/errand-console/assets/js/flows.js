@@ -1,7 +1,8 @@
 // Schedules, batches, processes and events.
 import { h, link, table, time, fields, yesNo, query } from './dom.js';
 import { get, send, segment } from './api.js';
-import { actionButton, missing, flash } from './ui.js';
+import { actionButton, flash } from './ui.js';
+import { callbackList } from './graphs.js';
 
 export async function schedulesPage() {
   const data = await get('schedules');
@@ -17,24 +18,15 @@ export async function schedulesPage() {
       ['paused', s => s.paused ? h('span', { class: 'bad' }, 'paused') : yesNo(false)],
       ['next slot', s => time(s.nextRunAt)],
       ['last slot', s => time(s.lastRunAt)],
-      ['', s => s.paused
+      ['', s => [s.paused
         ? actionButton('Resume', () => send('schedules/resume', { name: s.name }), { name: 'resume-schedule' })
-        : actionButton('Pause', () => send('schedules/pause', { name: s.name }), { name: 'pause-schedule' })],
-    ], data.items, 'No schedule.'),
-    missing('Running a schedule now'));
+        : actionButton('Pause', () => send('schedules/pause', { name: s.name }), { name: 'pause-schedule' }),
+      ' ',
+      actionButton('Run now', () => send('schedules/run-now', { name: s.name }), { name: 'run-schedule-now',
+        done: r => r.created ? 'Schedule ' + r.name + ' runs now as task ' + r.taskId
+          : 'Schedule ' + r.name + ' already runs this second as task ' + r.taskId })]],
+    ], data.items, 'No schedule.'));
   return { node: view };
-}
-
-export async function batchesPage() {
-  const input = h('input', { name: 'batch', type: 'number', min: 1, placeholder: 'batch id' });
-  const form = h('form', { class: 'filters', id: 'batch-lookup' }, h('label', {}, 'batch id', input),
-    h('button', { type: 'submit', class: 'primary' }, 'Open'));
-  form.addEventListener('submit', event => {
-    event.preventDefault();
-    if (/^\d+$/.test(input.value)) location.hash = '#/batches/' + input.value;
-  });
-  return { node: h('div', { id: 'batches' }, h('h1', {}, 'Batches'), form,
-    missing('A list of batches and workflows (with their progress and a workflow\'s graph)')) };
 }
 
 export async function batchPage(id) {
@@ -57,6 +49,8 @@ export async function batchPage(id) {
       ['finished', h('span', { id: 'batch-finished' }, b.finished ? 'yes' : 'no')],
       ['cancelled at', time(b.cancelledAt)],
     ]),
+    h('h2', {}, 'Callbacks'),
+    h('p', { id: 'batch-declared' }, callbackList(b.callbacks)),
     h('h2', {}, 'Callbacks that fired'),
     h('div', { id: 'batch-callbacks' }, table([
       ['event', c => c[0]],
@@ -136,14 +130,17 @@ export async function eventsPage(params) {
     h('h1', {}, 'Events'),
     trigger ? h('div', { class: 'inline' }, h('label', {}, 'trigger an event by hand', input), trigger) : null,
     h('h2', {}, 'Waiting tasks per event'),
-    h('p', { class: 'muted' }, data.complete ? 'All waiting tasks:' : 'Among the oldest ' + data.limit + ' waiting tasks:'),
-    table([
+    h('p', { class: 'muted' }, data.byEventComplete ? 'Every event a task waits for, most waiters first:'
+      : 'The ' + data.limit + ' events with the most waiting tasks:'),
+    h('div', { id: 'events-by-name' }, table([
       ['event', e => link(e.event, '#/events', { event: e.event })],
-      ['waiting tasks', e => String(e.waitingTasks), { num: true }],
+      ['waiting tasks', e => h('span', { 'data-waiters': e.event }, String(e.waitingTasks)), { num: true }],
+      ['oldest', e => [link('task ' + e.oldestTaskId, '#/tasks/' + e.oldestTaskId), ' · ', time(e.oldestCreatedAt)]],
       ['', e => e.event.startsWith('errand:after:') ? h('span', { class: 'muted' }, 'workflow dependency')
         : actionButton('Trigger', () => send('events/trigger', { event: e.event }), { name: 'trigger-row', done: triggered })],
-    ], data.byEvent, 'No task waits for an event.'),
-    h('h2', {}, data.event ? ['Tasks waiting for ', h('code', {}, data.event)] : 'Waiting tasks'),
+    ], data.byEvent, 'No task waits for an event.')),
+    data.event ? h('h2', {}, 'Tasks waiting for ', h('code', {}, data.event)) : h('h2', {}, 'Waiting tasks, oldest first'),
+    data.complete ? null : h('p', { class: 'muted' }, 'The oldest ' + data.limit + ':'),
     table([
       ['id', t => link(String(t.id), '#/tasks/' + t.id), { num: true }],
       ['kind', t => t.kind],
@@ -160,8 +157,7 @@ export async function eventsPage(params) {
       ['times', e => String(e.times), { num: true }],
       ['', e => actionButton('Delete', () => send('events/delete-premature', { event: e.event }),
         { danger: true, name: 'delete-premature', confirm: 'Delete this premature event?' })],
-    ], data.premature, 'None.'),
-    missing('The number of waiting tasks per event over all of them')) };
+    ], data.premature, 'None.')) };
 }
 
 function triggered(result) {

@@ -1,7 +1,7 @@
 // The overview: counts by state per queue and kind, lag per queue, nodes and leader, health. Refreshes itself.
 import { h, link, table, card, stateBadge, yesNo, seconds, time, fields } from './dom.js';
 import { get, currentSession } from './api.js';
-import { missing } from './ui.js';
+import { throughputChart } from './chart.js';
 
 const STATES = ['pending', 'waiting', 'running', 'succeeded', 'failed', 'cancelled'];
 
@@ -35,7 +35,7 @@ export async function overviewPage() {
         ? link(String(k.states[state]), '#/tasks', { kind: k.kind, state }) : '0', { num: true }]),
     ], data.kinds, 'No tasks.'),
     h('h2', {}, 'Throughput'),
-    missing('Succeeded, failed and retried tasks per minute over the last hour'),
+    throughputChart(data.throughput),
     h('h2', {}, 'Nodes'),
     h('p', {}, 'Leader: ', data.leader ? h('strong', {}, data.leader) : h('span', { class: 'bad' }, 'none')),
     table([

@@ -2,7 +2,7 @@
 // attempts, chain and actions.
 import { h, link, table, stateBadge, time, fields, pretty, query, replace } from './dom.js';
 import { get, send, segment } from './api.js';
-import { actionButton, missing, canAct, flash } from './ui.js';
+import { actionButton, canAct, flash } from './ui.js';
 
 const STATES = ['pending', 'waiting', 'running', 'succeeded', 'failed', 'cancelled'];
 const TIMES = { created: 'created', runAt: 'run at', finished: 'finished' };
@@ -201,9 +201,7 @@ export async function taskPage(id) {
     data.chain.length > 1
       ? h('ol', {}, data.chain.map(step => h('li', {}, String(step) === String(id) ? h('strong', {}, 'task ' + step)
         : link('task ' + step, '#/tasks/' + step))))
-      : h('p', { class: 'muted' }, 'No predecessor or successor.'),
-    h('h2', {}, 'Conditions, workflow and batch'),
-    missing('The events this task waits for, its workflow\'s graph and its batch'));
+      : h('p', { class: 'muted' }, 'No predecessor or successor.'));
   // A task that runs, or is about to, is shown again until it has moved on; a later one is left alone, so that
   // the reschedule field is not reset while someone types in it.
   const soon = task.state === 'running' || (task.state === 'pending' && new Date(task.runAt) - Date.now() < 5000);

@@ -62,8 +62,3 @@ export function actionButton(label, action, options) {
   }
   return button;
 }
-
-/** A note that a part of the page waits for an addition to Errand's core API. */
-export function missing(what) {
-  return h('p', { class: 'note' }, what + ' needs an addition to Errand\'s admin API (docs/CONSOLE-CORE-API.md).');
-}

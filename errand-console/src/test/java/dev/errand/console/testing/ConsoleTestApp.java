@@ -36,6 +36,13 @@ public class ConsoleTestApp {
     /** A kind whose handler succeeds. */
     public static final String WORK = "work";
 
+    /** A kind whose handler runs until {@link #HOLDING} is counted down (at most a minute). */
+    public static final String HOLD = "hold";
+
+    /** Holds the tasks of {@link #HOLD}; a test that uses it sets a new latch first and counts it down. */
+    public static final java.util.concurrent.atomic.AtomicReference<java.util.concurrent.CountDownLatch> HOLDING =
+            new java.util.concurrent.atomic.AtomicReference<>(new java.util.concurrent.CountDownLatch(0));
+
     /** Makes {@link #FLAKY} fail. */
     public static final AtomicBoolean FAILING = new AtomicBoolean(true);
 
@@ -58,6 +65,14 @@ public class ConsoleTestApp {
     @Bean
     TaskDefinition<Map> work() {
         return TaskDefinition.builder(WORK, Map.class, (payload, context) -> {}).build();
+    }
+
+    @Bean
+    TaskDefinition<Map> hold() {
+        return TaskDefinition.builder(HOLD, Map.class, (payload, context) -> {
+                    HOLDING.get().await(1, java.util.concurrent.TimeUnit.MINUTES);
+                })
+                .build();
     }
 
     @Bean

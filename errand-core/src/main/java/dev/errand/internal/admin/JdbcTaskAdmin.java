@@ -10,6 +10,7 @@ import dev.errand.admin.QueueLoads;
 import dev.errand.admin.TaskAdmin;
 import dev.errand.admin.TaskCount;
 import dev.errand.admin.TaskCounts;
+import dev.errand.admin.TaskLinks;
 import dev.errand.admin.TaskQuery;
 import dev.errand.config.TimeLimits;
 import dev.errand.enqueue.TaskRequest;
@@ -67,6 +68,19 @@ public final class JdbcTaskAdmin implements TaskAdmin {
                 c -> queries.find(c, id).isEmpty()
                         ? java.util.List.<Long>of()
                         : stores.workflows().chain(c, id));
+    }
+
+    @Override
+    public Optional<TaskLinks> links(long id) {
+        requireId(id);
+        return run("links", c -> {
+            Optional<dev.errand.spi.ClaimedTask.Links> row = stores.workflows().links(c, id);
+            if (row.isEmpty()) {
+                return Optional.<TaskLinks>empty();
+            }
+            return Optional.of(
+                    stores.workflows().graphs().taskLinks(c, id, row.get().batchId()));
+        });
     }
 
     /** Moves the workflow on after an operator cancelled a task that had not started. */

@@ -14,6 +14,7 @@ import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -154,6 +155,23 @@ public final class ClusterStore {
             s.setString(2, nodeId);
             s.executeUpdate();
         }
+    }
+
+    /**
+     * How many running tasks each node holds the lease of: one grouped count over the running rows, which the
+     * rescue index ({@code state, lease_expires_at}; a partial index on running rows on PostgreSQL) serves. A
+     * plain read, which waits for no lock.
+     */
+    public Map<String, Long> runningPerNode(Connection c) throws SQLException {
+        Map<String, Long> running = new HashMap<>();
+        try (PreparedStatement s = c.prepareStatement("SELECT lease_owner, COUNT(*) FROM " + tasks + " WHERE state = "
+                        + States.RUNNING + " AND lease_owner IS NOT NULL GROUP BY lease_owner");
+                ResultSet rows = s.executeQuery()) {
+            while (rows.next()) {
+                running.put(rows.getString(1), rows.getLong(2));
+            }
+        }
+        return running;
     }
 
     /** Every node row, with whether its heartbeat is younger than {@code timeoutMicros}. */

@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.UnaryOperator;
@@ -61,14 +62,15 @@ public final class JdbcClusterAdmin implements ClusterAdmin {
         return read("list nodes", c -> {
             Optional<String> leader = store.leaseHolder(c, "maintenance");
             List<NodeInfo> nodes = new ArrayList<>();
+            Map<String, Long> running = store.runningPerNode(c);
             for (NodeRow row : store.nodes(c, Micros.of(deadNodeTimeout))) {
-                nodes.add(info(row, leader));
+                nodes.add(info(row, leader, running.getOrDefault(row.identity().nodeId(), 0L)));
             }
             return nodes;
         });
     }
 
-    private static NodeInfo info(NodeRow row, Optional<String> leader) {
+    private static NodeInfo info(NodeRow row, Optional<String> leader, long runningTasks) {
         NodeState state = NodeState.valueOf(row.flags().state().toUpperCase(Locale.ROOT));
         String id = row.identity().nodeId();
         Set<String> groups = Arrays.stream(row.identity().groups().split(","))
@@ -88,7 +90,8 @@ public final class JdbcClusterAdmin implements ClusterAdmin {
                         row.times().heartbeatAt(),
                         row.times().stoppedAt()),
                 new NodeInfo.Process(
-                        row.process().host(), row.process().pid(), row.process().version()));
+                        row.process().host(), row.process().pid(), row.process().version()),
+                runningTasks);
     }
 
     @Override

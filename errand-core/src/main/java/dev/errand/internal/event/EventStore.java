@@ -1,6 +1,7 @@
 package dev.errand.internal.event;
 
 import dev.errand.config.TablePrefix;
+import dev.errand.event.EventWaiters;
 import dev.errand.event.PrematureEvent;
 import dev.errand.event.WaitingTask;
 import dev.errand.internal.store.Dialect;
@@ -13,7 +14,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -192,6 +195,44 @@ public final class EventStore {
             statement.setLong(1, taskId);
             return statement.executeUpdate() == 1;
         }
+    }
+
+    /**
+     * Per event, its open conditions and the lowest task id among them, most first; then the creation time of
+     * each of those tasks, in one more read by id.
+     */
+    public List<EventWaiters> waitingCounts(Connection c, int limit) throws SQLException {
+        record Group(String event, long count, long oldest) {}
+        List<Group> groups = new ArrayList<>();
+        try (PreparedStatement statement =
+                c.prepareStatement("SELECT event, COUNT(*) AS waiting, MIN(task_id) AS oldest" + " FROM "
+                        + conditionTable + " GROUP BY event ORDER BY waiting DESC, event LIMIT ?")) {
+            statement.setInt(1, limit);
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    groups.add(new Group(rows.getString(1), rows.getLong(2), rows.getLong(3)));
+                }
+            }
+        }
+        if (groups.isEmpty()) {
+            return List.of();
+        }
+        long[] ids = groups.stream().mapToLong(Group::oldest).distinct().toArray();
+        Map<Long, Instant> created = new HashMap<>();
+        try (PreparedStatement statement = c.prepareStatement(
+                "SELECT id, created_at FROM " + taskTable + " WHERE " + dialect.idIn("id", ids.length))) {
+            dialect.bindIds(statement, 1, ids);
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    created.put(rows.getLong(1), dialect.readInstant(rows, "created_at"));
+                }
+            }
+        }
+        List<EventWaiters> counts = new ArrayList<>(groups.size());
+        for (Group group : groups) {
+            counts.add(new EventWaiters(group.event(), group.count(), group.oldest(), created.get(group.oldest())));
+        }
+        return counts;
     }
 
     /** Waiting tasks with their open conditions, oldest first; only those waiting for {@code event} if given. */

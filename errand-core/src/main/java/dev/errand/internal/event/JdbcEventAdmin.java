@@ -4,6 +4,7 @@ import dev.errand.config.TimeLimits;
 import dev.errand.error.ErrandException;
 import dev.errand.event.Condition;
 import dev.errand.event.EventAdmin;
+import dev.errand.event.EventWaiters;
 import dev.errand.event.PrematureEvent;
 import dev.errand.event.Triggered;
 import dev.errand.event.WaitingTask;
@@ -79,6 +80,12 @@ public final class JdbcEventAdmin implements EventAdmin {
         Condition.requireEvent(event);
         requireLimit(limit);
         return run("waitingFor", c -> events.waiting(c, event, limit));
+    }
+
+    @Override
+    public List<EventWaiters> waitingCounts(int limit) {
+        requireLimit(limit);
+        return run("waitingCounts", c -> events.waitingCounts(c, limit));
     }
 
     @Override

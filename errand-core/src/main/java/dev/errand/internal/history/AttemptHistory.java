@@ -1,6 +1,7 @@
 package dev.errand.internal.history;
 
 import dev.errand.config.ErrandSettings;
+import dev.errand.config.TablePrefix;
 import dev.errand.history.Attempt;
 import dev.errand.history.AttemptOutcome;
 import dev.errand.history.AttemptQuery;
@@ -33,6 +34,7 @@ public final class AttemptHistory {
 
     private final Dialect dialect;
     private final DatabaseClock clock;
+    private final TablePrefix tables;
     private final String table;
     private final String node;
     private final boolean enabled;
@@ -54,10 +56,16 @@ public final class AttemptHistory {
         this.node = settings.nodeId();
         this.enabled = settings.historyEnabled();
         this.capturesLogs = enabled && settings.processingLogsEnabled();
+        this.tables = settings.tablePrefix();
         String now = dialect.timePlusMicros();
         this.insertSql = "INSERT INTO " + table + " (task_id, kind, queue, attempt, node, started_at, finished_at,"
                 + " duration_ms, outcome, error_type, error_message, stack_trace, logs) VALUES (?, ?, ?, ?, ?, " + now
                 + ", " + now + ", ?, ?, ?, ?, ?, ?)";
+    }
+
+    /** The table prefix of the history's table. */
+    TablePrefix tables() {
+        return tables;
     }
 
     /** Whether attempts are recorded. */
@@ -72,7 +80,6 @@ public final class AttemptHistory {
 
     /** Records one attempt on {@code c}, in its transaction. */
     public void record(Connection c, AttemptRow row) throws SQLException {
-        long offsetMicros = offsetMicros();
         if (!enabled) {
             return;
         }

@@ -6,23 +6,27 @@ import dev.errand.error.ErrandException;
 import dev.errand.history.Attempt;
 import dev.errand.history.AttemptQuery;
 import dev.errand.history.HistoryAdmin;
+import dev.errand.history.Throughput;
 import dev.errand.internal.store.Jdbc;
 import dev.errand.internal.store.Micros;
 import dev.errand.internal.store.Storage;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /** The history API on the attempt table: checks the arguments, then reads or prunes. */
 public final class JdbcHistoryAdmin implements HistoryAdmin {
 
     private final Storage storage;
     private final AttemptHistory attempts;
+    private final ThroughputQuery throughput;
 
     /** Creates the API on a node's storage and its attempt history. */
     public JdbcHistoryAdmin(Storage storage, AttemptHistory attempts) {
         this.storage = storage;
         this.attempts = attempts;
+        this.throughput = new ThroughputQuery(storage.dialect(), attempts.tables());
     }
 
     @Override
@@ -52,6 +56,32 @@ public final class JdbcHistoryAdmin implements HistoryAdmin {
         } catch (SQLException e) {
             throw new ErrandException("history prune", e);
         }
+    }
+
+    @Override
+    public Optional<Throughput> throughput(Duration window, Duration bucket) {
+        if (bucket == null
+                || bucket.compareTo(Duration.ofSeconds(10)) < 0
+                || bucket.compareTo(Duration.ofHours(1)) > 0
+                || bucket.getNano() != 0) {
+            throw new IllegalArgumentException("bucket must be 10 seconds to 1 hour in whole seconds, got " + bucket);
+        }
+        if (window == null
+                || window.compareTo(bucket) < 0
+                || window.compareTo(MAX_THROUGHPUT_WINDOW) > 0
+                || window.toSeconds() % bucket.toSeconds() != 0
+                || window.getNano() != 0) {
+            throw new IllegalArgumentException("window must be one bucket (" + bucket + ") to 24 hours, a whole number"
+                    + " of buckets, got " + window);
+        }
+        if (!attempts.enabled()) {
+            return Optional.empty();
+        }
+        int count = (int) (window.toSeconds() / bucket.toSeconds());
+        return Optional.of(run(
+                "throughput",
+                c -> throughput.read(
+                        c, throughput.now(c, storage.offsetMicros()), bucket, count, storage.offsetMicros())));
     }
 
     private <T> T run(String operation, Jdbc.ConnectionWork<T> work) {

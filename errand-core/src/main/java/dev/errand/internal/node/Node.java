@@ -31,6 +31,7 @@ import dev.errand.internal.runtime.Duty;
 import dev.errand.internal.runtime.DutyHost;
 import dev.errand.internal.schedule.FireAhead;
 import dev.errand.internal.schedule.JdbcScheduleAdmin;
+import dev.errand.internal.schedule.ManualRuns;
 import dev.errand.internal.schedule.ScheduleChanges;
 import dev.errand.internal.schedule.ScheduleChecks;
 import dev.errand.internal.schedule.ScheduleFirer;
@@ -188,7 +189,8 @@ public final class Node {
                                 new SlotTasks(dialect, table),
                                 new FireAhead(settings.scheduleLookahead())),
                         new ScheduleChecks(
-                                kinds.definitions(), settings.queues().keySet(), kinds.codec())),
+                                kinds.definitions(), settings.queues().keySet(), kinds.codec()),
+                        new ManualRuns(storage, kinds.definitions(), settings, wakeUps::wake)),
                 new JdbcEventAdmin(
                         storage,
                         eventStore,

@@ -1,6 +1,7 @@
 package dev.errand.internal.schedule;
 
 import dev.errand.config.Names;
+import dev.errand.enqueue.Enqueued;
 import dev.errand.error.ErrandException;
 import dev.errand.internal.store.Jdbc;
 import dev.errand.internal.store.Storage;
@@ -20,6 +21,7 @@ public final class JdbcScheduleAdmin implements ScheduleAdmin {
     private final ScheduleStore schedules;
     private final ScheduleChanges changes;
     private final ScheduleChecks checks;
+    private final ManualRuns manualRuns;
 
     /**
      * Creates the admin API.
@@ -28,12 +30,19 @@ public final class JdbcScheduleAdmin implements ScheduleAdmin {
      * @param schedules the schedule table
      * @param changes how declarations and changes are applied to it
      * @param checks what this node refuses to store: unregistered kinds, undeclared queues, unfit payloads
+     * @param manualRuns how a schedule's task is run by hand
      */
-    public JdbcScheduleAdmin(Storage storage, ScheduleStore schedules, ScheduleChanges changes, ScheduleChecks checks) {
+    public JdbcScheduleAdmin(
+            Storage storage,
+            ScheduleStore schedules,
+            ScheduleChanges changes,
+            ScheduleChecks checks,
+            ManualRuns manualRuns) {
         this.storage = storage;
         this.schedules = schedules;
         this.changes = changes;
         this.checks = checks;
+        this.manualRuns = manualRuns;
     }
 
     @Override
@@ -86,6 +95,24 @@ public final class JdbcScheduleAdmin implements ScheduleAdmin {
             return false;
         }
         return run("remove", c -> changes.remove(c, name, now(c)));
+    }
+
+    @Override
+    public Optional<Enqueued> runNow(String name) {
+        if (!storable(name)) {
+            return Optional.empty();
+        }
+        String[] queue = new String[1];
+        Optional<Enqueued> enqueued = run("run now", c -> {
+            Optional<ScheduleStore.Stored> stored = schedules.find(c, name, false);
+            if (stored.isEmpty()) {
+                return Optional.<Enqueued>empty();
+            }
+            queue[0] = stored.get().columns().queue();
+            return Optional.of(manualRuns.insert(c, stored.get(), now(c)));
+        });
+        enqueued.ifPresent(task -> manualRuns.wake(queue[0]));
+        return enqueued;
     }
 
     /** The database's time, as the firing nodes read it, so that the slot written ahead is told right. */

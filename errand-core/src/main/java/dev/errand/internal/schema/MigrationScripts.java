@@ -27,7 +27,8 @@ public final class MigrationScripts {
             "V12__schedule_fire_ahead.sql",
             "V13__schedule_pause_reason.sql",
             "V14__add_trace_context.sql",
-            "V15__task_list_index.sql");
+            "V15__task_list_index.sql",
+            "V16__workflow_graph.sql");
 
     private MigrationScripts() {}
 

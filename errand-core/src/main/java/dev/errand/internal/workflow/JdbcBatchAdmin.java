@@ -3,10 +3,14 @@ package dev.errand.internal.workflow;
 import dev.errand.batch.BatchAdmin;
 import dev.errand.batch.BatchEvent;
 import dev.errand.batch.BatchProgress;
+import dev.errand.batch.BatchQuery;
+import dev.errand.batch.BatchSummary;
 import dev.errand.error.ErrandException;
 import dev.errand.internal.store.Storage;
+import dev.errand.workflow.WorkflowGraph;
 import java.sql.SQLException;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -56,6 +60,24 @@ public final class JdbcBatchAdmin implements BatchAdmin {
                     .forEach((event, task) -> fired.put(BatchEvent.valueOf(event.toUpperCase(Locale.ROOT)), task));
             return fired;
         });
+    }
+
+    @Override
+    public List<BatchSummary> list(BatchQuery query) {
+        if (query == null) {
+            throw new IllegalArgumentException(
+                    "query must not be null: use BatchQuery.newest(limit) and its with... methods");
+        }
+        return run("listBatches", c -> workflows.graphs().list(c, query));
+    }
+
+    @Override
+    public Optional<WorkflowGraph> workflow(long taskId) {
+        if (taskId <= 0) {
+            throw new IllegalArgumentException(
+                    "taskId must be positive, was " + taskId + "; use a step's id from EnqueuedWorkflow.taskIds()");
+        }
+        return run("workflowGraph", c -> workflows.graphs().graphOf(c, taskId));
     }
 
     private static void requireId(long batchId) {

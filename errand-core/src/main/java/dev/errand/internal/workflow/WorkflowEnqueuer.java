@@ -157,6 +157,7 @@ public final class WorkflowEnqueuer {
         Map<String, Long> ids = new LinkedHashMap<>();
         Set<Long> predecessors = new LinkedHashSet<>();
         List<Long> dependents = new ArrayList<>();
+        List<long[]> edges = new ArrayList<>();
         for (Workflow.Step step : workflow.steps().values()) {
             NewTask row = rows.get(step.name());
             List<TaskGate.NewCondition> conditions = new ArrayList<>(row.gate().conditions());
@@ -175,6 +176,9 @@ public final class WorkflowEnqueuer {
             if (!conditions.isEmpty()) {
                 gate.admit(c, enqueued.id(), gated.gate());
             }
+            for (String after : step.after()) {
+                edges.add(new long[] {ids.get(after), enqueued.id()});
+            }
             if (!step.after().isEmpty()) {
                 dependents.add(enqueued.id());
             }
@@ -184,6 +188,7 @@ public final class WorkflowEnqueuer {
                 c, predecessors.stream().mapToLong(Long::longValue).toArray());
         store.setDependencyPolicy(
                 c, dependents.stream().mapToLong(Long::longValue).toArray(), workflow.policy() == DependencyPolicy.RUN);
+        store.graphs().write(c, ids, edges);
         return new EnqueuedWorkflow(ids);
     }
 

@@ -45,6 +45,7 @@ public final class WorkflowStore {
     private final String fired;
     private final String now;
     private final String channel;
+    private final WorkflowGraphs graphs;
 
     /**
      * Creates the statements.
@@ -65,6 +66,12 @@ public final class WorkflowStore {
         this.now = dialect.timePlusMicros();
         // The same channel as the enqueuer's wake-ups (Enqueuer.notificationChannel).
         this.channel = tables.value() + "task_ready";
+        this.graphs = new WorkflowGraphs(dialect, tables);
+    }
+
+    /** The read side of workflows and batches, and the write of a workflow's graph at enqueue. */
+    public WorkflowGraphs graphs() {
+        return graphs;
     }
 
     /** The PostgreSQL channel that wake-ups of new and released tasks are sent on. */
