@@ -8,7 +8,6 @@ import dev.errand.task.TaskKind;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -98,7 +97,7 @@ public final class OldTasksBench {
                 }
                 return ratios;
             } finally {
-                dropTables(dataSource, prefix);
+                BenchTables.dropTables(dataSource, prefix);
             }
         }
     }
@@ -114,16 +113,16 @@ public final class OldTasksBench {
             int old)
             throws Exception {
         String table = prefix + "task";
-        execute(dataSource, "DELETE FROM " + table);
+        BenchTables.execute(dataSource, "DELETE FROM " + table);
         enqueue(errand, old, oldKind.equals("pinned-away"));
         String twoHoursAgo =
                 postgres ? "statement_timestamp() - INTERVAL '2 hours'" : "UTC_TIMESTAMP(6) - INTERVAL 2 HOUR";
-        execute(
+        BenchTables.execute(
                 dataSource,
                 "UPDATE " + table + " SET run_at = " + twoHoursAgo
                         + (oldKind.equals("waiting") ? ", state = 'waiting'" : ""));
         enqueue(errand, tasks, false);
-        execute(dataSource, (postgres ? "ANALYZE " : "ANALYZE TABLE ") + table);
+        BenchTables.execute(dataSource, (postgres ? "ANALYZE " : "ANALYZE TABLE ") + table);
         String sql = claimSql(table, postgres, recent);
         String update = "UPDATE " + table + " SET state = 'running', lease_owner = 'bench-node' WHERE id IN ("
                 + String.join(",", java.util.Collections.nCopies(LIMIT, "?")) + ")";
@@ -192,40 +191,6 @@ public final class OldTasksBench {
                 batch.add((pinnedAway ? request.node("gone") : request).build());
             }
             errand.enqueueAll(batch);
-        }
-    }
-
-    private static void dropTables(HikariDataSource dataSource, String prefix) throws Exception {
-        List<String> tables = new ArrayList<>();
-        try (Connection c = dataSource.getConnection()) {
-            for (String pattern : List.of(prefix.toLowerCase(Locale.ROOT), prefix.toUpperCase(Locale.ROOT))) {
-                try (var rows = c.getMetaData().getTables(c.getCatalog(), null, pattern + "%", null)) {
-                    while (rows.next()) {
-                        String table = rows.getString("TABLE_NAME");
-                        if (table.toLowerCase(Locale.ROOT).startsWith(prefix.toLowerCase(Locale.ROOT))) {
-                            tables.add(table);
-                        }
-                    }
-                }
-            }
-        }
-        for (int pass = 0; pass < 5 && !tables.isEmpty(); pass++) {
-            List<String> left = new ArrayList<>();
-            for (String table : tables) {
-                try {
-                    execute(dataSource, "DROP TABLE " + table);
-                } catch (Exception dependedOn) {
-                    left.add(table);
-                }
-            }
-            tables = left;
-        }
-    }
-
-    private static void execute(HikariDataSource dataSource, String sql) throws Exception {
-        try (Connection c = dataSource.getConnection();
-                Statement s = c.createStatement()) {
-            s.execute(sql);
         }
     }
 

@@ -13,7 +13,6 @@ import dev.errand.spi.ClaimRequest;
 import dev.errand.spi.ClaimStrategy;
 import dev.errand.task.TaskKind;
 import java.sql.Connection;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -71,7 +70,7 @@ public final class PinnedClaimBench {
             try {
                 return runVariants(dataSource, url, prefix, tasks, rounds);
             } finally {
-                dropTables(dataSource, prefix);
+                BenchTables.dropTables(dataSource, prefix);
             }
         }
     }
@@ -101,40 +100,10 @@ public final class PinnedClaimBench {
     /** One variant's name and the run's table prefix. */
     private record Variant(String name, String prefix) {}
 
-    /** Drops every table of this run: Errand's, and Flyway's history table under the same prefix. */
-    private static void dropTables(HikariDataSource dataSource, String prefix) throws Exception {
-        List<String> tables = new ArrayList<>();
-        try (Connection c = dataSource.getConnection()) {
-            for (String pattern : List.of(prefix.toLowerCase(Locale.ROOT), prefix.toUpperCase(Locale.ROOT))) {
-                try (var rows = c.getMetaData().getTables(c.getCatalog(), null, pattern + "%", null)) {
-                    while (rows.next()) {
-                        // "_" is a wildcard in the pattern: keep only the names that really start with it.
-                        String table = rows.getString("TABLE_NAME");
-                        if (table.toLowerCase(Locale.ROOT).startsWith(prefix.toLowerCase(Locale.ROOT))) {
-                            tables.add(table);
-                        }
-                    }
-                }
-            }
-        }
-        // Referencing tables first would be needed for foreign keys; retry the rest until none is left.
-        for (int pass = 0; pass < 5 && !tables.isEmpty(); pass++) {
-            List<String> left = new ArrayList<>();
-            for (String table : tables) {
-                try {
-                    execute(dataSource, "DROP TABLE " + table);
-                } catch (Exception dependedOn) {
-                    left.add(table);
-                }
-            }
-            tables = left;
-        }
-    }
-
     private static double trial(
             HikariDataSource dataSource, Errand errand, ClaimStrategy strategy, Variant variant, int tasks)
             throws Exception {
-        execute(dataSource, "DELETE FROM " + variant.prefix() + "task");
+        BenchTables.execute(dataSource, "DELETE FROM " + variant.prefix() + "task");
         if (variant.name().equals("walk-past")) {
             // Older due tasks pinned to another node come first in the claim index.
             enqueue(errand, tasks, r -> r.node("elsewhere"));
@@ -146,7 +115,7 @@ public final class PinnedClaimBench {
                     default -> r -> r;
                 };
         enqueue(errand, tasks, pin);
-        execute(
+        BenchTables.execute(
                 dataSource,
                 dataSource.getJdbcUrl().startsWith("jdbc:postgresql")
                         ? "ANALYZE " + variant.prefix() + "task"
@@ -187,13 +156,6 @@ public final class PinnedClaimBench {
                 batch.add(pin.apply(TaskRequest.builder(KIND, i)).build());
             }
             errand.enqueueAll(batch);
-        }
-    }
-
-    private static void execute(HikariDataSource dataSource, String sql) throws Exception {
-        try (Connection c = dataSource.getConnection();
-                Statement s = c.createStatement()) {
-            s.execute(sql);
         }
     }
 

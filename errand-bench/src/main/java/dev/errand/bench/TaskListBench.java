@@ -77,7 +77,7 @@ public final class TaskListBench {
                 return time(errand.admin(), dataSource, prefix + "task", rounds);
             } finally {
                 errand.stop(java.time.Duration.ofSeconds(5));
-                dropTables(dataSource, prefix);
+                BenchTables.dropTables(dataSource, prefix);
             }
         }
     }
@@ -100,11 +100,11 @@ public final class TaskListBench {
         String select = "SELECT " + kind + ", 'default', '{\"n\": 1}', " + state + ", " + runAt + ", "
                 + "CASE WHEN " + i + " % 20 IN (0, 1) THEN 3 ELSE 1 END, 3, " + created + ", " + finished + ", "
                 + error + (postgres ? " FROM generate_series(1, " + tasks + ") AS g" : " FROM seq_1_to_" + tasks);
-        execute(
+        BenchTables.execute(
                 dataSource,
                 "INSERT INTO " + table + " (kind, queue, payload, state, run_at, attempt, max_attempts, created_at,"
                         + " finished_at, last_error) " + select);
-        execute(dataSource, (postgres ? "ANALYZE " : "ANALYZE TABLE ") + table);
+        BenchTables.execute(dataSource, (postgres ? "ANALYZE " : "ANALYZE TABLE ") + table);
     }
 
     private static Map<String, double[]> time(TaskAdmin admin, HikariDataSource dataSource, String table, int rounds)
@@ -161,39 +161,5 @@ public final class TaskListBench {
         // As the console's API: a first page with nothing after it is its own count.
         boolean complete = query.after() == null && query.before() == null && !page.hasNext();
         return List.of(page, complete ? page.items().size() : admin.count(query, 10_000));
-    }
-
-    private static void dropTables(HikariDataSource dataSource, String prefix) throws Exception {
-        List<String> tables = new ArrayList<>();
-        try (Connection c = dataSource.getConnection()) {
-            for (String pattern : List.of(prefix.toLowerCase(Locale.ROOT), prefix.toUpperCase(Locale.ROOT))) {
-                try (var rows = c.getMetaData().getTables(c.getCatalog(), null, pattern + "%", null)) {
-                    while (rows.next()) {
-                        String table = rows.getString("TABLE_NAME");
-                        if (table.toLowerCase(Locale.ROOT).startsWith(prefix.toLowerCase(Locale.ROOT))) {
-                            tables.add(table);
-                        }
-                    }
-                }
-            }
-        }
-        for (int pass = 0; pass < 5 && !tables.isEmpty(); pass++) {
-            List<String> left = new ArrayList<>();
-            for (String table : tables) {
-                try {
-                    execute(dataSource, "DROP TABLE " + table);
-                } catch (Exception dependedOn) {
-                    left.add(table);
-                }
-            }
-            tables = left;
-        }
-    }
-
-    private static void execute(HikariDataSource dataSource, String sql) throws Exception {
-        try (Connection c = dataSource.getConnection();
-                Statement s = c.createStatement()) {
-            s.execute(sql);
-        }
     }
 }
