@@ -2,7 +2,6 @@ package dev.errand.internal.store;
 
 import dev.errand.admin.QueueLoads;
 import dev.errand.admin.TaskCounts;
-import dev.errand.admin.TaskQuery;
 import dev.errand.spi.DatabaseClock;
 import dev.errand.task.Task;
 import dev.errand.task.TaskState;
@@ -45,36 +44,6 @@ public final class TaskQueries {
             statement.setLong(1, id);
             try (ResultSet row = statement.executeQuery()) {
                 return row.next() ? Optional.of(read(row)) : Optional.empty();
-            }
-        }
-    }
-
-    /** The tasks that match a query, one page of them, by id. */
-    public List<Task> list(Connection c, TaskQuery query) throws SQLException {
-        Filter filter = Filter.of(query);
-        List<Task> items = new ArrayList<>();
-        try (PreparedStatement statement = c.prepareStatement(
-                "SELECT " + COLUMNS + " FROM " + table + filter.where() + " ORDER BY id LIMIT ? OFFSET ?")) {
-            int next = filter.bind(statement);
-            statement.setInt(next++, query.limit());
-            statement.setInt(next, query.offset());
-            try (ResultSet row = statement.executeQuery()) {
-                while (row.next()) {
-                    items.add(read(row));
-                }
-            }
-        }
-        return items;
-    }
-
-    /** How many tasks match a query. */
-    public long count(Connection c, TaskQuery query) throws SQLException {
-        Filter filter = Filter.of(query);
-        try (PreparedStatement statement = c.prepareStatement("SELECT COUNT(*) FROM " + table + filter.where())) {
-            filter.bind(statement);
-            try (ResultSet row = statement.executeQuery()) {
-                row.next();
-                return row.getLong(1);
             }
         }
     }
@@ -258,35 +227,6 @@ public final class TaskQueries {
                 row.getString("last_error"),
                 row.getString("errors"),
                 row.getString("unique_key"));
-    }
-
-    /** The WHERE clause of a query and its parameters. */
-    private record Filter(String where, List<String> parameters) {
-        static Filter of(TaskQuery query) {
-            List<String> conditions = new ArrayList<>();
-            List<String> parameters = new ArrayList<>();
-            if (query.state() != null) {
-                conditions.add("state = ?");
-                parameters.add(query.state().dbValue());
-            }
-            if (query.kind() != null) {
-                conditions.add("kind = ?");
-                parameters.add(query.kind());
-            }
-            if (query.queue() != null) {
-                conditions.add("queue = ?");
-                parameters.add(query.queue());
-            }
-            return new Filter(conditions.isEmpty() ? "" : " WHERE " + String.join(" AND ", conditions), parameters);
-        }
-
-        int bind(PreparedStatement statement) throws SQLException {
-            int index = 1;
-            for (String parameter : parameters) {
-                statement.setString(index++, parameter);
-            }
-            return index;
-        }
     }
 
     /** The clock's offset in microseconds, read for each statement that means "now". */
