@@ -102,6 +102,11 @@ public final class Workflow {
                 throw new IllegalArgumentException("step name must be 1 to " + MAX_STEP_NAME_LENGTH
                         + " characters and not blank, was " + Names.echo(name));
             }
+            if (name.indexOf('\u0000') >= 0) {
+                // Step names are stored with the workflow's graph, and PostgreSQL's text refuses NUL.
+                throw new IllegalArgumentException("step name must not contain NUL (U+0000), which the database"
+                        + " cannot store; was " + Names.echo(name));
+            }
             if (steps.containsKey(name)) {
                 throw new IllegalArgumentException(
                         "Step " + Names.echo(name) + " is already in this workflow; give each step its own name");

@@ -128,9 +128,10 @@ class DatabaseOutageTest extends ErrandTestSupport {
                         .matches("^(\\d\\d:\\d\\d:.*|\\s*)$");
             }
         }
+        // One per thread and duty: 17 since the leader's dead-node and pin sweeps run as duties of their own.
         assertThat(errandLines.stream().filter(l -> l.contains(" WARN ")).count())
                 .as("one WARN per episode and thread, not per task: %s", errandLines)
-                .isLessThanOrEqualTo(15);
+                .isLessThanOrEqualTo(17);
         assertThat(errandLines).as("the end of the episode is said").anyMatch(l -> l.contains("works again"));
     }
 

@@ -298,10 +298,12 @@ class EnqueueBoundaryContractTest extends ErrandTestSupport {
     @Test
     void workflow() throws Exception {
         Errand errand = idleNode();
-        Rule<String> stepName =
-                value -> value == null || value.isBlank() || value.length() > Workflow.MAX_STEP_NAME_LENGTH
-                        ? Expect.refused("step name")
-                        : Expect.RETURNS;
+        Rule<String> stepName = value -> value == null
+                        || value.isBlank()
+                        || value.length() > Workflow.MAX_STEP_NAME_LENGTH
+                        || value.contains("\u0000")
+                ? Expect.refused("step name")
+                : Expect.RETURNS;
         TaskRequest request = TaskRequest.of("k", 1);
         Boundaries.run(List.of(
                 Row.of(
