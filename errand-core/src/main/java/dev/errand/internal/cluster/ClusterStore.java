@@ -399,6 +399,22 @@ public final class ClusterStore {
         return rows;
     }
 
+    /**
+     * Deletes the rows of nodes that stopped or were declared dead more than {@code retentionMicros} ago: a
+     * stopped node counts from its stop, a dead one from its last heartbeat. Running rows are never touched,
+     * and a node that comes back registers again.
+     *
+     * @return how many rows it deleted
+     */
+    public int deleteGoneNodes(Connection c, long retentionMicros) throws SQLException {
+        long offsetMicros = offsetMicros();
+        try (PreparedStatement s = c.prepareStatement("DELETE FROM " + nodes + " WHERE state IN ('stopped', 'dead')"
+                + " AND COALESCE(stopped_at, heartbeat_at) < " + dialect.timePlusMicros())) {
+            s.setLong(1, offsetMicros - retentionMicros);
+            return s.executeUpdate();
+        }
+    }
+
     /** Deletes commands older than {@code ageMicros}; every node has read them by then. */
     public int deleteCommandsOlderThan(Connection c, long ageMicros) throws SQLException {
         long offsetMicros = offsetMicros();
