@@ -115,6 +115,32 @@ class NodeRegistryCleanupTest extends ErrandTestSupport {
     }
 
     @Test
+    void aRunningRowOfAnotherProcessUnderTheSameIdIsWarnedAbout() throws Exception {
+        Errand first = node(builder().nodeId("shared").threadNamePrefix("first-"));
+        first.start();
+        // As if another process on another host ran under this id: its row is running with a fresh heartbeat.
+        try (Connection c = dataSource().getConnection();
+                Statement s = c.createStatement()) {
+            s.executeUpdate("UPDATE " + prefix + "node SET host = 'elsewhere', pid = 1 WHERE node_id = 'shared'");
+        }
+        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream original = System.err;
+        System.setErr(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            Errand second = node(builder().nodeId("shared").threadNamePrefix("second-"));
+            second.start();
+        } finally {
+            System.setErr(original);
+        }
+        String log = captured.toString(java.nio.charset.StandardCharsets.UTF_8);
+        original.print(log);
+        assertThat(log)
+                .contains("WARN dev.errand.internal.cluster.NodeRegistry - Node id shared is registered as running by"
+                        + " process 1 on host elsewhere")
+                .contains("two nodes share one id");
+    }
+
+    @Test
     void badValuesAreRejectedWithAClearMessage() {
         assertThatThrownBy(() -> builder().nodeRetention(Duration.ofSeconds(30)))
                 .isInstanceOf(IllegalArgumentException.class)

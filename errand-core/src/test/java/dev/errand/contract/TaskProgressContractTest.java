@@ -58,7 +58,7 @@ class TaskProgressContractTest extends ErrandTestSupport {
         Errand errand = node(builder(db.dataSource())
                 .register(TaskDefinition.builder(IMPORT, (n, ctx) -> {
                             recordEffect(ctx.connection(), ctx.taskId(), "importing");
-                            ctx.progress(1, 10_000, "reading rows");
+                            ctx.progress(1, 10_000, "reading rows: données ✓ 数据");
                             reported.countDown();
                             hold(looped);
                             // A tight loop: the throttle lets about one write a second through, and the last.
@@ -80,7 +80,7 @@ class TaskProgressContractTest extends ErrandTestSupport {
         TaskProgress first = errand.admin().progress(id).orElseThrow();
         assertThat(first.done()).isEqualTo(1);
         assertThat(first.total()).isEqualTo(10_000);
-        assertThat(first.message()).isEqualTo("reading rows");
+        assertThat(first.message()).isEqualTo("reading rows: données ✓ 数据");
         assertThat(first.attempt()).isEqualTo(1);
         assertThat(first.updatedAt()).isNotNull();
         assertThat(effects()).as("the handler's own write is not committed yet").isZero();

@@ -13,7 +13,7 @@ CREATE TABLE ${prefix}task_progress (
     total       BIGINT        NOT NULL,
     message     VARCHAR(500),
     updated_at  DATETIME(6)   NOT NULL
-);
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
 
 -- The small JSON result a batch handler returned (at most 16 KB), handed to the analysis of its turn.
 ALTER TABLE ${prefix}process_batch ADD COLUMN result LONGTEXT;
