@@ -153,6 +153,31 @@ class TaskProgressContractTest extends ErrandTestSupport {
     }
 
     @Test
+    void tasksThatReportNoProgressCostNoProgressStatement() throws Exception {
+        CountingDataSource db = new CountingDataSource(dataSource());
+        Errand errand = node(builder(db.dataSource())
+                .register(TaskDefinition.builder(IMPORT, (n, ctx) -> recordEffect(ctx.connection(), ctx.taskId(), "tx"))
+                        .mode(ExecutionMode.TRANSACTIONAL)
+                        .build())
+                .register(
+                        TaskDefinition.builder("plain", Integer.class, (n, ctx) -> recordEffect(ctx.taskId(), "plain"))
+                                .mode(ExecutionMode.NON_TRANSACTIONAL)
+                                .build()));
+        errand.start();
+        for (int i = 0; i < 20; i++) {
+            errand.enqueue(TaskRequest.builder(IMPORT, i).build());
+            errand.enqueue(TaskRequest.of("plain", i));
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> effects() == 40 && taskRows() == 0);
+        assertThat(db.transactions(thread -> true).stream()
+                        .flatMap(t -> t.statements().stream())
+                        .filter(sql -> !sql.startsWith("--") && !sql.startsWith("CREATE"))
+                        .filter(sql -> sql.contains("task_progress")))
+                .as("ending tasks that reported nothing deletes nothing")
+                .isEmpty();
+    }
+
+    @Test
     void badReportsAreRefusedWithAClearMessage() throws Exception {
         List<Throwable> refusals = new CopyOnWriteArrayList<>();
         AtomicReference<TaskContext> kept = new AtomicReference<>();

@@ -1,4 +1,4 @@
--- Progress of running tasks (TaskContext.progress; docs/TASKS.md) and results of a process's batches
+-- Progress of running tasks (TaskContext.progress; README.md, "Reporting progress") and results of a process's batches
 -- (docs/PROCESSES.md). Times are on the database clock.
 
 -- One row per running task that reported progress: written by the node that runs the attempt, in a
