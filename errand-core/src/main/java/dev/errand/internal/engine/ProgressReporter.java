@@ -51,7 +51,8 @@ final class ProgressReporter {
         }
         TaskProgress progress = new TaskProgress(done, total, message, task.attempt(), null);
         try {
-            storage.transactions().runStatement("progress", c -> {
+            // A transaction rather than one auto-committed statement: the first report is an UPDATE then an INSERT.
+            storage.transactions().run("progress", c -> {
                 storage.tasks().progress().write(c, task.id(), task.attempt(), progress);
                 return null;
             });
