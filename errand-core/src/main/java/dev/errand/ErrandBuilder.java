@@ -1,6 +1,7 @@
 package dev.errand;
 
 import dev.errand.config.ErrandSettings;
+import dev.errand.config.NodeIds;
 import dev.errand.config.Setting;
 import dev.errand.config.Settings;
 import dev.errand.config.TablePrefix;
@@ -143,9 +144,31 @@ public final class ErrandBuilder {
         return this;
     }
 
-    /** Sets this node's id: 1 to 200 characters (default: host name, process id and a random suffix). */
+    /**
+     * Sets this node's id: 1 to 200 characters (default: host name, process id and a random part, new at each
+     * start; see {@link #nodeIdFromHost} for an id that stays the same across restarts).
+     */
     public ErrandBuilder nodeId(String nodeId) {
         settings.nodeId(nodeId);
+        return this;
+    }
+
+    /**
+     * Sets a stable node id, {@code <host name>-<suffix>} ({@link NodeIds#of}), so that a restarted node takes its
+     * row in the registry back instead of adding one. Two nodes that run on one host at once need different
+     * suffixes (for example {@code api} and {@code worker}, or an instance number).
+     *
+     * @param suffix 1 to 50 letters, digits, {@code .}, {@code _} or {@code -}
+     * @throws IllegalArgumentException for a bad suffix
+     * @throws IllegalStateException if the platform gives no host name; set {@link #nodeId} instead
+     */
+    public ErrandBuilder nodeIdFromHost(String suffix) {
+        NodeIds.requireSuffix(suffix);
+        String host = NodeIds.hostName()
+                .orElseThrow(() -> new IllegalStateException("nodeIdFromHost(\"" + suffix + "\"): this platform gives"
+                        + " no host name (neither the local host's name nor HOSTNAME or COMPUTERNAME); set nodeId(...)"
+                        + " instead"));
+        settings.nodeId(NodeIds.of(host, suffix));
         return this;
     }
 
@@ -191,6 +214,15 @@ public final class ErrandBuilder {
     /** {@link Settings#DEAD_NODE_TIMEOUT}: how old a heartbeat may be before the node is dead (default 30 s). */
     public ErrandBuilder deadNodeTimeout(Duration timeout) {
         settings.deadNodeTimeout(timeout);
+        return this;
+    }
+
+    /**
+     * {@link Settings#NODE_RETENTION}: how long the registry keeps the row of a stopped or dead node before the
+     * leader deletes it (default 7 days; 1 minute to 3650 days).
+     */
+    public ErrandBuilder nodeRetention(Duration retention) {
+        settings.nodeRetention(retention);
         return this;
     }
 

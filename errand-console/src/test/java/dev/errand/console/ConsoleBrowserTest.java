@@ -339,6 +339,29 @@ class ConsoleBrowserTest {
 
     @ParameterizedTest
     @MethodSource("databases")
+    void theTaskPageShowsTheProgressOfARunningTaskAsText(TestDatabase database) {
+        RunningApp app = app(database);
+        java.util.concurrent.CountDownLatch holding = new java.util.concurrent.CountDownLatch(1);
+        ConsoleTestApp.HOLDING.set(holding);
+        try {
+            long id = app.errand()
+                    .enqueue(TaskRequest.of(ConsoleTestApp.HOLD, Map.of()))
+                    .id();
+            awaitState(app.errand(), id, TaskState.RUNNING);
+            String console = signIn(app);
+            go(console, "#/tasks/" + id);
+            browser.waitForText("#task-progress", "2 of 5: holding <b>on</b>");
+            assertThat(browser.find("#task-progress progress").getAttribute("value"))
+                    .isEqualTo("2");
+            holding.countDown();
+            awaitState(app.errand(), id, TaskState.SUCCEEDED);
+        } finally {
+            holding.countDown();
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
     void theEventsPageCountsEveryWaitingTaskPerEventAndTriggersOne(TestDatabase database) {
         RunningApp app = app(database);
         String event = "stock-arrived:" + System.nanoTime();

@@ -17,6 +17,16 @@ public interface TaskAdmin {
     Optional<Task> find(long id);
 
     /**
+     * The progress that running task {@code id} reported with {@code TaskContext.progress}, as last written
+     * (reports are throttled to about one a second). Written outside the task's transaction, so it shows
+     * while a transactional task still runs; deleted when the attempt ends.
+     *
+     * @return empty if the task does not run, or its running attempt reported none
+     * @throws IllegalArgumentException if {@code id} is not positive
+     */
+    Optional<dev.errand.task.TaskProgress> progress(long id);
+
+    /**
      * The chain of continuations that task {@code id} belongs to, first step first: the tasks that
      * enqueued it with {@code TaskContext.continueWith}, it, and the tasks it enqueued that way. Steps no
      * longer in the task table (succeeded tasks are deleted unless succeeded-task retention is on) end the

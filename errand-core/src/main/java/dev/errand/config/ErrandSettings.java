@@ -247,6 +247,11 @@ public final class ErrandSettings {
         return clock;
     }
 
+    /** {@link Settings#NODE_RETENTION}. */
+    public Duration nodeRetention() {
+        return value(table, Settings.NODE_RETENTION);
+    }
+
     /** The node's place in the cluster: groups, exclusive mode, dead-node timeout, start-up delay. */
     public ClusterSettings cluster() {
         return cluster;
@@ -492,6 +497,11 @@ public final class ErrandSettings {
         /** {@link Settings#DEAD_NODE_TIMEOUT}. */
         public Builder deadNodeTimeout(Duration timeout) {
             return set(Settings.DEAD_NODE_TIMEOUT, timeout);
+        }
+
+        /** {@link Settings#NODE_RETENTION}. */
+        public Builder nodeRetention(Duration retention) {
+            return set(Settings.NODE_RETENTION, retention);
         }
 
         /** {@link Settings#STARTUP_DELAY}. */

@@ -199,6 +199,16 @@ public final class Settings {
                     + " at least twice the heartbeat interval. Unset, it is 30 s or three heartbeat intervals,"
                     + " whichever is longer.");
 
+    /** How long the registry keeps the row of a node that stopped or was declared dead. */
+    public static final Setting<Duration> NODE_RETENTION = Setting.ofDuration(
+            "nodeRetention",
+            Duration.ofDays(7),
+            Duration.ofMinutes(1),
+            Duration.ofDays(3650),
+            "How long the node registry keeps the row of a node that stopped or was declared dead, counted from its"
+                    + " stop (or its last heartbeat, for a dead node); the leader then deletes it every prune"
+                    + " interval. A node that comes back registers again.");
+
     /** How long a node waits after start before its first claim. */
     public static final Setting<Duration> STARTUP_DELAY = Setting.ofDuration(
             "startupDelay",
@@ -246,6 +256,7 @@ public final class Settings {
             UNKNOWN_KIND_RETRY_DELAY,
             DEFAULT_MAX_ATTEMPTS,
             DEAD_NODE_TIMEOUT,
+            NODE_RETENTION,
             STARTUP_DELAY,
             MINIMUM_POLL_INTERVAL);
 

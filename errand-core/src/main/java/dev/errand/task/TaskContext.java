@@ -53,6 +53,28 @@ public interface TaskContext {
     }
 
     /**
+     * Reports how far this attempt is: {@code done} of {@code total} units, with an optional message that
+     * operators see ({@code TaskAdmin.progress(id)}, the console's task page).
+     *
+     * <p>Throttled: the first report of an attempt is written, then at most one a second, plus always a report
+     * with {@code done == total}; the reports between are skipped, so calling it in a tight loop is cheap. A
+     * write goes through a connection and a short transaction of its own, never the task's transaction, so that
+     * other connections see it while a transactional task still runs (and it never waits for the task's row
+     * lock). It is best effort: a write that fails is logged and the handler goes on. The progress is deleted in
+     * the transaction that ends the attempt.
+     *
+     * @param done units done, 0 to {@code total}
+     * @param total units in all, at least 1
+     * @param message what the handler is doing, up to 500 characters, or {@code null}
+     * @throws IllegalArgumentException for a negative {@code done}, {@code done > total}, {@code total < 1} or a
+     *     message too long
+     * @throws IllegalStateException if the attempt has ended (the handler returned)
+     */
+    default void progress(long done, long total, String message) {
+        TaskProgress.check(done, total, message);
+    }
+
+    /**
      * Enqueues the next step of this task's work: a continuation of {@code kind} with {@code payload}, in
      * this task's queue. It is created in the transaction that completes this task (with the handler's
      * writes for a transactional kind, with the batched completion otherwise), so it exists if and only if

@@ -204,6 +204,7 @@ final class TaskApi {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("task", Views.task(task));
         body.put("chain", errand.admin().chain(id));
+        body.put("progress", errand.admin().progress(id).map(Views::progress).orElse(null));
         body.put("historyEnabled", errand.settings().historyEnabled());
         List<Object> attempts = new ArrayList<>();
         if (errand.settings().historyEnabled()) {

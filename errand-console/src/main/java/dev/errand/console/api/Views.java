@@ -49,6 +49,17 @@ final class Views {
         return view;
     }
 
+    /** A running task's reported progress. */
+    static Map<String, Object> progress(dev.errand.task.TaskProgress progress) {
+        Map<String, Object> view = new LinkedHashMap<>();
+        view.put("done", progress.done());
+        view.put("total", progress.total());
+        view.put("message", progress.message());
+        view.put("attempt", progress.attempt());
+        view.put("updatedAt", progress.updatedAt());
+        return view;
+    }
+
     static Map<String, Object> attempt(Attempt attempt) {
         Map<String, Object> view = new LinkedHashMap<>();
         view.put("id", attempt.id());

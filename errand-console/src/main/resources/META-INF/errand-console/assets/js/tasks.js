@@ -187,6 +187,7 @@ export async function taskPage(id) {
       ['finished', time(task.finishedAt)],
       ['lease', task.leaseOwner ? [task.leaseOwner, ' until ', time(task.leaseExpiresAt)] : '—'],
       ['unique key', task.uniqueKey || '—'],
+      ['progress', progress(data.progress)],
     ]),
     h('h2', {}, 'Payload'),
     h('div', { id: 'task-payload' }, pretty(task.payload)),
@@ -206,6 +207,16 @@ export async function taskPage(id) {
   // the reschedule field is not reset while someone types in it.
   const soon = task.state === 'running' || (task.state === 'pending' && new Date(task.runAt) - Date.now() < 5000);
   return { node: view, refreshSeconds: soon ? 2 : 0 };
+}
+
+// The progress the running attempt reported (TaskContext.progress), or a dash; the message is text, never markup.
+function progress(p) {
+  if (!p) return h('span', { id: 'task-progress', class: 'muted' }, '—');
+  return h('span', { id: 'task-progress' },
+    h('progress', { max: p.total, value: p.done }),
+    ' ' + p.done.toLocaleString('en') + ' of ' + p.total.toLocaleString('en'),
+    p.message ? ': ' + p.message : '',
+    ' (', time(p.updatedAt), ')');
 }
 
 function attempts(list) {

@@ -70,6 +70,7 @@ public class ConsoleTestApp {
     @Bean
     TaskDefinition<Map> hold() {
         return TaskDefinition.builder(HOLD, Map.class, (payload, context) -> {
+                    context.progress(2, 5, "holding <b>on</b>");
                     HOLDING.get().await(1, java.util.concurrent.TimeUnit.MINUTES);
                 })
                 .build();

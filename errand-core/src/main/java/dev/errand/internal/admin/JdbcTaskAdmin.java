@@ -98,6 +98,12 @@ public final class JdbcTaskAdmin implements TaskAdmin {
     }
 
     @Override
+    public Optional<dev.errand.task.TaskProgress> progress(long id) {
+        requireId(id);
+        return run("progress", c -> storage.tasks().progress().read(c, id));
+    }
+
+    @Override
     public Page<Task> list(TaskQuery query) {
         requireQuery(query);
         return run(

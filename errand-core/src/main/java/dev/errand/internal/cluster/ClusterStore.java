@@ -176,13 +176,26 @@ public final class ClusterStore {
 
     /** Every node row, with whether its heartbeat is younger than {@code timeoutMicros}. */
     public List<NodeRow> nodes(Connection c, long timeoutMicros) throws SQLException {
+        return rows(c, timeoutMicros, null);
+    }
+
+    /** The row of one node, if there is one, with whether its heartbeat is younger than {@code timeoutMicros}. */
+    public Optional<NodeRow> node(Connection c, String nodeId, long timeoutMicros) throws SQLException {
+        return rows(c, timeoutMicros, nodeId).stream().findFirst();
+    }
+
+    private List<NodeRow> rows(Connection c, long timeoutMicros, String nodeId) throws SQLException {
         long offsetMicros = offsetMicros();
         String sql = "SELECT node_id, node_groups, processing, exclusive_mode, state, started_at, heartbeat_at,"
                 + " stopped_at, host, pid, version, CASE WHEN heartbeat_at >= " + dialect.timePlusMicros()
-                + " THEN 1 ELSE 0 END AS fresh FROM " + nodes + " ORDER BY node_id";
+                + " THEN 1 ELSE 0 END AS fresh FROM " + nodes + (nodeId == null ? "" : " WHERE node_id = ?")
+                + " ORDER BY node_id";
         List<NodeRow> rows = new ArrayList<>();
         try (PreparedStatement s = c.prepareStatement(sql)) {
             s.setLong(1, offsetMicros - timeoutMicros);
+            if (nodeId != null) {
+                s.setString(2, nodeId);
+            }
             try (ResultSet r = s.executeQuery()) {
                 while (r.next()) {
                     long pid = r.getLong("pid");
@@ -397,6 +410,22 @@ public final class ClusterStore {
             }
         }
         return rows;
+    }
+
+    /**
+     * Deletes the rows of nodes that stopped or were declared dead more than {@code retentionMicros} ago: a
+     * stopped node counts from its stop, a dead one from its last heartbeat. Running rows are never touched,
+     * and a node that comes back registers again.
+     *
+     * @return how many rows it deleted
+     */
+    public int deleteGoneNodes(Connection c, long retentionMicros) throws SQLException {
+        long offsetMicros = offsetMicros();
+        try (PreparedStatement s = c.prepareStatement("DELETE FROM " + nodes + " WHERE state IN ('stopped', 'dead')"
+                + " AND COALESCE(stopped_at, heartbeat_at) < " + dialect.timePlusMicros())) {
+            s.setLong(1, offsetMicros - retentionMicros);
+            return s.executeUpdate();
+        }
     }
 
     /** Deletes commands older than {@code ageMicros}; every node has read them by then. */

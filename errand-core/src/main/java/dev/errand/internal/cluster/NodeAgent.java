@@ -88,6 +88,7 @@ public final class NodeAgent {
     private final DeadNodeSweep deadNodes;
     private final QueueSignal commandSignal;
     private final PinSweep pins;
+    private final NodePruner pruner;
     private final Outage heartbeatOutage = new Outage(
             log,
             "The cluster heartbeat",
@@ -132,8 +133,10 @@ public final class NodeAgent {
      * @param leadership the leader lease
      * @param deadNodes the leader's dead-node sweep
      * @param pins the leader's pin sweep
+     * @param pruner the leader's clean-up of stopped and dead nodes' rows
      */
-    public record Parts(NodeRegistry registry, Leadership leadership, DeadNodeSweep deadNodes, PinSweep pins) {
+    public record Parts(
+            NodeRegistry registry, Leadership leadership, DeadNodeSweep deadNodes, PinSweep pins, NodePruner pruner) {
 
         /** Builds the parts on the node's storage, cluster statements, settings and pin policies. */
         public static Parts of(
@@ -143,7 +146,8 @@ public final class NodeAgent {
                     new NodeRegistry(storage, store, settings),
                     new Leadership(storage, store, settings.nodeId(), timeout),
                     new DeadNodeSweep(storage, store, timeout, settings.nodeId()),
-                    new PinSweep(storage, store, timeout, pinPolicies));
+                    new PinSweep(storage, store, timeout, pinPolicies),
+                    new NodePruner(storage, store, settings.nodeRetention()));
         }
     }
 
@@ -166,6 +170,7 @@ public final class NodeAgent {
         this.deadNodes = parts.deadNodes();
         this.commandSignal = commandSignal;
         this.pins = parts.pins();
+        this.pruner = parts.pruner();
     }
 
     /** The statements on the cluster tables, for the admin API. */
@@ -374,6 +379,18 @@ public final class NodeAgent {
             return;
         }
         pins.sweep(hooks);
+    }
+
+    /**
+     * The node pruner, a leader duty (every prune interval): deletes the registry rows of nodes that stopped or
+     * died longer ago than the node retention. Does nothing while the agent does not run or this node does not
+     * lead.
+     */
+    public void pruneNodes() throws SQLException {
+        if (!running || !leadership.leading()) {
+            return;
+        }
+        pruner.prune();
     }
 
     private Thread daemon(Runnable runnable, String name) {

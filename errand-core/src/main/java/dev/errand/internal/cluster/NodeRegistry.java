@@ -6,6 +6,7 @@ import dev.errand.internal.store.Storage;
 import java.net.InetAddress;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,8 +27,14 @@ final class NodeRegistry {
         this.process = new NodeRow.Process(host(), ProcessHandle.current().pid(), version());
     }
 
-    /** Writes the row as running now. */
+    /**
+     * Writes the row as running now. If the row says that another process runs under this id (running, a fresh
+     * heartbeat, another host or process id), logs a WARN first: two live nodes with one id share a registry
+     * row and the tasks pinned to it. A restart right after a crash looks the same until the dead-node
+     * timeout, so this warns and goes on rather than refusing to start.
+     */
     void register(Connection c, boolean processing) throws SQLException {
+        warnIfTaken(c);
         store.register(
                 c,
                 new NodeRow.Identity(settings.nodeId(), settings.cluster().groupsFramed()),
@@ -48,6 +55,29 @@ final class NodeRegistry {
                     settings.nodeId(),
                     settings.cluster().deadNodeTimeout());
             register(c, processing);
+        }
+    }
+
+    private void warnIfTaken(Connection c) throws SQLException {
+        String id = settings.nodeId();
+        Optional<NodeRow> found = store.node(
+                c, id, dev.errand.internal.store.Micros.of(settings.cluster().deadNodeTimeout()));
+        if (found.isPresent()) {
+            NodeRow row = found.get();
+            if ("running".equals(row.flags().state())
+                    && row.times().fresh()
+                    && !(java.util.Objects.equals(row.process().host(), process.host())
+                            && java.util.Objects.equals(row.process().pid(), process.pid()))) {
+                log.warn(
+                        "Node id {} is registered as running by process {} on host {}, with a heartbeat younger than"
+                                + " the dead-node timeout {}. If that process still runs, two nodes share one id:"
+                                + " give each its own nodeId or nodeIdFromHost suffix. (After a crash and a quick"
+                                + " restart this is the old process's row, and nothing is wrong.)",
+                        id,
+                        row.process().pid(),
+                        row.process().host(),
+                        settings.cluster().deadNodeTimeout());
+            }
         }
     }
 

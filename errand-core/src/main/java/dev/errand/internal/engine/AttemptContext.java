@@ -20,11 +20,17 @@ final class AttemptContext implements TaskContext {
     private final ProcessingLog log;
     private final Function<TaskRequest, NewTask> requests;
     private final List<NewTask> continuations = new ArrayList<>(1);
+    private final ProgressReporter progress;
     private volatile boolean cancelled;
 
     AttemptContext(
-            ClaimedTask task, Connection connection, ProcessingLog log, Function<TaskRequest, NewTask> requests) {
+            ClaimedTask task,
+            Connection connection,
+            ProcessingLog log,
+            Function<TaskRequest, NewTask> requests,
+            ProgressReporter progress) {
         this.task = task;
+        this.progress = progress;
         this.connection = connection;
         this.log = log;
         this.requests = requests;
@@ -92,6 +98,16 @@ final class AttemptContext implements TaskContext {
         if (log != null) {
             log.append(line);
         }
+    }
+
+    @Override
+    public void progress(long done, long total, String message) {
+        progress.report(done, total, message);
+    }
+
+    /** The handler returned or threw: later progress reports are refused. */
+    void ended() {
+        progress.close();
     }
 
     @Override

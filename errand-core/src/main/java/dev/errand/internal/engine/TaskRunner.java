@@ -183,7 +183,8 @@ final class TaskRunner {
                         attempt.kind.definition().executionTimeout());
         observers.listener().started(task.kind(), task.queue(), task.attempt());
         GuardedConnection guarded = GuardedConnection.around(connection);
-        AttemptContext context = new AttemptContext(task, guarded.connection(), attempt.lines, continuations);
+        AttemptContext context = new AttemptContext(
+                task, guarded.connection(), attempt.lines, continuations, new ProgressReporter(storage, task));
         if (handleKeepingWrites(connection, attempt, guarded, context, finish)) {
             return true;
         }
@@ -307,7 +308,7 @@ final class TaskRunner {
         long begin = System.nanoTime();
         AttemptContext context;
         try {
-            context = new AttemptContext(task, null, lines, continuations);
+            context = new AttemptContext(task, null, lines, continuations, new ProgressReporter(storage, task));
             handle(kind, payload, context);
         } catch (CancelledBy cancelled) {
             settler.settle(
@@ -370,6 +371,7 @@ final class TaskRunner {
                 lines.unbind();
             }
             running.ended(context.taskId());
+            context.ended();
         }
         if (overran) {
             throw new ExecutionTimeoutException(timeout, null);

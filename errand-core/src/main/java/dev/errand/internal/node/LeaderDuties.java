@@ -18,7 +18,8 @@ import java.util.List;
  * their tasks, and applying the kinds' pin policies (every heartbeat interval, on a thread of their own, so
  * that neither waits for the agent's beats, a schedule or a prune), firing recurring schedules (every poll
  * interval, on a thread of its own so that a slow prune never delays a slot) and pruning finished tasks, the
- * attempt history, batches and premature events past their retention (every prune interval). A prune whose
+ * attempt history, batches, premature events and the registry rows of stopped and dead nodes past their
+ * retention (every prune interval; the node retention always has a value, so the node pruner is always there). A prune whose
  * retention is not set is not in the list.
  *
  * <p>Doing one twice is harmless (a leader change can briefly leave two nodes that think they lead): schedule
@@ -36,6 +37,7 @@ final class LeaderDuties {
         Duration beat = settings.heartbeatInterval();
         duties.add(new Duty("dead-node sweep", beat, Duty.Scope.LEADER, "cluster", agent::sweepDeadNodes));
         duties.add(new Duty("pin sweep", beat, Duty.Scope.LEADER, "cluster", agent::sweepPins));
+        duties.add(prune("node pruner", settings, agent::pruneNodes));
         duties.add(new Duty("scheduler", settings.pollInterval(), Duty.Scope.LEADER, "scheduler", schedules::fire));
         if (pruner.hasWork()) {
             duties.add(prune("pruner", settings, pruner::prune));

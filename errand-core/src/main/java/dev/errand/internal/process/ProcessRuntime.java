@@ -409,7 +409,8 @@ public final class ProcessRuntime {
             return;
         }
         ProcessDefinition<?> definition = registry.definition(found.get().processName());
-        String error = execute(definition, found.get(), ref, c);
+        Batch batch = new Batch(ref, found.get().tries(), c, codec);
+        String error = execute(definition, found.get(), batch, c);
         if (storage.hostTransactions().isRollbackOnly()) {
             // The host framework will roll the task's transaction back whatever happens now: neither the batch's
             // success nor its failure could commit. Fail the attempt, with a clear error; the task runs it again.
@@ -420,17 +421,17 @@ public final class ProcessRuntime {
                     + " Throw instead of marking the transaction rollback-only, or give the @Transactional method it"
                     + " calls Propagation.NESTED");
         }
-        store.endBatch(c, ref.process(), ref.turn(), ref.batch(), settings.nodeId(), error);
+        store.endBatch(c, ref, settings.nodeId(), error, batch.resultJson);
     }
 
     /** Runs the handler under a savepoint, so that a failing batch's writes roll back and its failure is recorded. */
     private <T> String execute(
-            ProcessDefinition<T> definition, ProcessStore.BatchToRun batch, BatchRef ref, Connection c)
+            ProcessDefinition<T> definition, ProcessStore.BatchToRun batch, Batch context, Connection c)
             throws SQLException, InterruptedException {
         Savepoint savepoint = c.setSavepoint();
         try {
             List<T> items = decode(batch.contextJson(), definition.kind().itemType());
-            definition.handler().execute(items, new Batch(ref, batch.tries(), c));
+            definition.handler().execute(items, context);
             return null;
         } catch (InterruptedException e) {
             // The node is stopping: let the task's retry run the batch, rather than count a failure.
@@ -452,8 +453,22 @@ public final class ProcessRuntime {
         return e.getClass().getName() + (message == null ? "" : ": " + message);
     }
 
-    /** What a batch handler sees. */
-    private record Batch(BatchRef ref, int tries, Connection connection) implements BatchContext {
+    /** What a batch handler sees, and the result it sets. */
+    private static final class Batch implements BatchContext {
+        private final BatchRef ref;
+        private final int tries;
+        private final Connection connection;
+        private final PayloadCodec codec;
+        /** The JSON of the result the handler set last, or {@code null}; read after the handler returned. */
+        private volatile String resultJson;
+
+        Batch(BatchRef ref, int tries, Connection connection, PayloadCodec codec) {
+            this.ref = ref;
+            this.tries = tries;
+            this.connection = connection;
+            this.codec = codec;
+        }
+
         @Override
         public String processId() {
             return ref.process();
@@ -468,10 +483,58 @@ public final class ProcessRuntime {
         public int batchNumber() {
             return ref.batch();
         }
+
+        @Override
+        public int tries() {
+            return tries;
+        }
+
+        @Override
+        public Connection connection() {
+            return connection;
+        }
+
+        @Override
+        public void result(Object value) {
+            String json = codec.encode(value);
+            if (json != null) {
+                int bytes = json.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+                if (bytes > MAX_RESULT_BYTES) {
+                    throw new IllegalArgumentException("The result of batch " + ref.batch() + " (turn " + ref.turn()
+                            + ") of process '" + ref.process() + "' is " + bytes + " bytes of JSON, more than the "
+                            + MAX_RESULT_BYTES + " a batch result may hold; return a summary (counts, sums, ids) and"
+                            + " keep larger outputs in the application's own tables");
+                }
+            }
+            resultJson = json;
+        }
     }
 
-    /** What an analysis sees. */
-    private record Analysis(String processId, Connection connection) implements AnalysisContext {}
+    /** What an analysis sees: its results are read from the turn's batches when asked for. */
+    private record Analysis(String processId, int turn, Connection connection, ProcessStore store, PayloadCodec codec)
+            implements AnalysisContext {
+
+        @Override
+        public java.util.SortedMap<Integer, String> batchResults() {
+            try {
+                return java.util.Collections.unmodifiableSortedMap(store.batchResults(connection, processId, turn));
+            } catch (SQLException e) {
+                throw new dev.errand.error.ErrandException(
+                        "Could not read the batch results of turn " + turn + " of process '" + processId + "'", e);
+            }
+        }
+
+        @Override
+        public <R> java.util.SortedMap<Integer, R> batchResults(Class<R> type) {
+            if (type == null) {
+                throw new IllegalArgumentException("type must not be null; pass the class to read each result as,"
+                        + " or call batchResults() for the JSON text");
+            }
+            java.util.SortedMap<Integer, R> decoded = new java.util.TreeMap<>();
+            batchResults().forEach((batch, json) -> decoded.put(batch, codec.decode(json, type)));
+            return java.util.Collections.unmodifiableSortedMap(decoded);
+        }
+    }
 
     // ---- analysis ----
 
@@ -534,7 +597,7 @@ public final class ProcessRuntime {
         TurnDecision<T> decision;
         Savepoint savepoint = c.setSavepoint();
         try {
-            decision = definition.handler().analyse(result, new Analysis(process.id(), c));
+            decision = definition.handler().analyse(result, new Analysis(process.id(), result.turn(), c, store, codec));
         } catch (InterruptedException e) {
             throw e;
         } catch (Exception e) {
@@ -605,7 +668,7 @@ public final class ProcessRuntime {
         if (ref == null) {
             return;
         }
-        store.endBatch(c, ref.process(), ref.turn(), ref.batch(), null, "The batch's task failed for good: " + error);
+        store.endBatch(c, ref, null, "The batch's task failed for good: " + error, null);
     }
 
     /**

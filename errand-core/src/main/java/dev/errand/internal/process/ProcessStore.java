@@ -357,22 +357,42 @@ public final class ProcessStore {
         }
     }
 
-    /** Ends a pending batch: {@code error} null for success. */
-    public void endBatch(Connection c, String id, int turn, int number, String nodeId, String error)
+    /**
+     * Ends a pending batch: {@code error} null for success, with the result its handler set (kept only on success,
+     * {@code null} for none).
+     */
+    public void endBatch(Connection c, BatchRef ref, String nodeId, String error, String resultJson)
             throws SQLException {
         long offsetMicros = offsetMicros();
         try (PreparedStatement update = c.prepareStatement("UPDATE " + batches + " SET state = ?, node_id = ?,"
-                + " error = ?, finished_at = " + now
+                + " error = ?, finished_at = " + now + ", result = " + dialect.jsonParam()
                 + " WHERE process_id = ? AND turn = ? AND batch_no = ? AND state = 'pending'")) {
             update.setString(1, error == null ? "succeeded" : "failed");
             update.setString(2, nodeId);
             update.setString(3, truncate(error));
             update.setLong(4, offsetMicros);
-            update.setString(5, id);
-            update.setInt(6, turn);
-            update.setInt(7, number);
+            update.setString(5, error == null ? resultJson : null);
+            update.setString(6, ref.process());
+            update.setInt(7, ref.turn());
+            update.setInt(8, ref.batch());
             update.executeUpdate();
         }
+    }
+
+    /** The results of a turn's succeeded batches that set one, by batch number. */
+    public java.util.SortedMap<Integer, String> batchResults(Connection c, String id, int turn) throws SQLException {
+        java.util.SortedMap<Integer, String> results = new java.util.TreeMap<>();
+        try (PreparedStatement query = c.prepareStatement("SELECT batch_no, result FROM " + batches
+                + " WHERE process_id = ? AND turn = ? AND state = 'succeeded' AND result IS NOT NULL")) {
+            query.setString(1, id);
+            query.setInt(2, turn);
+            try (ResultSet rows = query.executeQuery()) {
+                while (rows.next()) {
+                    results.put(rows.getInt(1), rows.getString(2));
+                }
+            }
+        }
+        return results;
     }
 
     /**

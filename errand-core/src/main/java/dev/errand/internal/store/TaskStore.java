@@ -44,6 +44,7 @@ public final class TaskStore {
     private final String table;
     private final boolean keepSucceeded;
     private final TaskInserter inserter;
+    private final ProgressStore progress;
     private final String startSql;
     private final String succeedOneSql;
     private final String succeedManySql;
@@ -73,6 +74,7 @@ public final class TaskStore {
         this.inserter = inserter;
         this.table = table;
         this.keepSucceeded = keepSucceeded;
+        this.progress = new ProgressStore(dialect, table, clock);
         String now = dialect.timePlusMicros();
         String manyFence = " WHERE " + IDS + " AND " + TOKENS + " AND " + IS_RUNNING;
         this.startSql = "UPDATE " + table + " SET started_at = " + now + FENCE;
@@ -110,6 +112,22 @@ public final class TaskStore {
         return table;
     }
 
+    /**
+     * The progress rows of running tasks; each statement below that ends an attempt deletes the rows of the
+     * tasks it changed, on its own transaction.
+     */
+    public ProgressStore progress() {
+        return progress;
+    }
+
+    /** Deletes the progress of a task whose attempt this transaction ended; passes the statement's answer on. */
+    private boolean ended(Connection connection, boolean changed, long taskId) throws SQLException {
+        if (changed) {
+            progress.clear(connection, taskId);
+        }
+        return changed;
+    }
+
     /** The inserts of new tasks: one for the node, shared by every enqueuer. */
     public TaskInserter inserter() {
         return inserter;
@@ -145,7 +163,7 @@ public final class TaskStore {
             }
             statement.setLong(i++, task.id());
             statement.setLong(i, task.leaseToken());
-            return statement.executeUpdate() == 1;
+            return ended(connection, statement.executeUpdate() == 1, task.id());
         }
     }
 
@@ -163,7 +181,9 @@ public final class TaskStore {
             }
             i = dialect.bindIds(statement, i, ids);
             dialect.bindIds(statement, i, tokens);
-            return statement.executeUpdate();
+            int completed = statement.executeUpdate();
+            progress.clear(connection, ids);
+            return completed;
         }
     }
 
@@ -194,6 +214,7 @@ public final class TaskStore {
                 }
             }
         }
+        progress.clear(connection, ids);
         return completed;
     }
 
@@ -213,7 +234,7 @@ public final class TaskStore {
             }
             statement.setLong(i++, task.id());
             statement.setLong(i, task.leaseToken());
-            return statement.executeUpdate() == 1;
+            return ended(connection, statement.executeUpdate() == 1, task.id());
         }
     }
 
@@ -226,7 +247,7 @@ public final class TaskStore {
             i = bindError(dialect, statement, i, error, offsetMicros);
             statement.setLong(i++, task.id());
             statement.setLong(i, task.leaseToken());
-            return statement.executeUpdate() == 1;
+            return ended(connection, statement.executeUpdate() == 1, task.id());
         }
     }
 
@@ -242,7 +263,7 @@ public final class TaskStore {
             statement.setLong(1, offsetMicros);
             statement.setLong(2, task.id());
             statement.setLong(3, task.leaseToken());
-            return statement.executeUpdate() == 1;
+            return ended(connection, statement.executeUpdate() == 1, task.id());
         }
     }
 
@@ -271,7 +292,7 @@ public final class TaskStore {
             statement.setLong(1, Micros.plus(offsetMicros, Micros.of(delay)));
             statement.setLong(2, task.id());
             statement.setLong(3, task.leaseToken());
-            return statement.executeUpdate() == 1;
+            return ended(connection, statement.executeUpdate() == 1, task.id());
         }
     }
 
@@ -288,7 +309,7 @@ public final class TaskStore {
             statement.setLong(2, Micros.plus(offsetMicros, Micros.of(delay)));
             statement.setLong(3, task.id());
             statement.setLong(4, task.leaseToken());
-            return statement.executeUpdate() == 1;
+            return ended(connection, statement.executeUpdate() == 1, task.id());
         }
     }
 

@@ -4,6 +4,7 @@ import dev.errand.ClaimStrategies;
 import dev.errand.ErrandBuilder;
 import dev.errand.config.ClusterSettings;
 import dev.errand.config.ErrandSettings;
+import dev.errand.config.NodeIds;
 import dev.errand.config.Setting;
 import dev.errand.config.Settings;
 import dev.errand.schedule.MisfirePolicy;
@@ -43,6 +44,13 @@ public class ErrandProperties implements Validator {
      * node. Default: host name, process id and 8 random characters.
      */
     private String nodeId;
+
+    /**
+     * A stable node id instead of the random default: the node id becomes the host name, a dash and this
+     * suffix, the same at every restart on the same host. 1 to 50 letters, digits, '.', '_' or '-'; two nodes
+     * on one host need different suffixes. Not with errand.node-id.
+     */
+    private String nodeIdSuffix;
 
     /**
      * The prefix of the names of this node's threads, such as errand-mail-worker-1: 1 to 40 characters,
@@ -184,6 +192,12 @@ public class ErrandProperties implements Validator {
      */
     private Duration deadNodeTimeout = Settings.DEAD_NODE_TIMEOUT.defaultValue();
 
+    /**
+     * How long the node registry keeps the row of a node that stopped or was declared dead before the leader
+     * deletes it: 1m to 3650d.
+     */
+    private Duration nodeRetention = Settings.NODE_RETENTION.defaultValue();
+
     /** How long a started node waits before its first claim: 0 to 1h. */
     private Duration startupDelay = Settings.STARTUP_DELAY.defaultValue();
 
@@ -235,6 +249,26 @@ public class ErrandProperties implements Validator {
     /** Sets this node's id. */
     public void setNodeId(String nodeId) {
         this.nodeId = nodeId;
+    }
+
+    /** The suffix of a stable node id built from the host name, or {@code null} for none. */
+    public String getNodeIdSuffix() {
+        return nodeIdSuffix;
+    }
+
+    /** Sets the suffix of a stable node id built from the host name. */
+    public void setNodeIdSuffix(String nodeIdSuffix) {
+        this.nodeIdSuffix = nodeIdSuffix;
+    }
+
+    /** How long the registry keeps a stopped or dead node's row. */
+    public Duration getNodeRetention() {
+        return nodeRetention;
+    }
+
+    /** Sets how long the registry keeps a stopped or dead node's row. */
+    public void setNodeRetention(Duration nodeRetention) {
+        this.nodeRetention = nodeRetention;
     }
 
     /** Whether this node runs tasks. */
@@ -646,6 +680,8 @@ public class ErrandProperties implements Validator {
     public void applyTo(ErrandBuilder builder) {
         if (nodeId != null) {
             builder.nodeId(nodeId);
+        } else if (nodeIdSuffix != null) {
+            builder.nodeIdFromHost(nodeIdSuffix);
         }
         queues.forEach((name, queue) -> builder.queue(name, queue.getConcurrency()));
         builder.threadNamePrefix(threadNamePrefix)
@@ -703,6 +739,20 @@ public class ErrandProperties implements Validator {
     private void checkNode(Errors errors) {
         if (nodeId != null && (nodeId.isBlank() || nodeId.length() > 200)) {
             reject(errors, "nodeId", "errand.node-id must be 1 to 200 non-blank characters, got \"" + nodeId + "\"");
+        }
+        if (nodeIdSuffix != null) {
+            if (nodeId != null) {
+                reject(
+                        errors,
+                        "nodeIdSuffix",
+                        "errand.node-id-suffix and errand.node-id conflict: set errand.node-id for an id of your"
+                                + " own, or errand.node-id-suffix for the host name and a suffix, not both");
+            }
+            try {
+                NodeIds.requireSuffix(nodeIdSuffix);
+            } catch (IllegalArgumentException e) {
+                reject(errors, "nodeIdSuffix", "errand.node-id-suffix: " + e.getMessage());
+            }
         }
         if (threadNamePrefix == null
                 || threadNamePrefix.isBlank()

@@ -157,6 +157,31 @@ class StarterOptionsTest {
         });
     }
 
+    @Test
+    void aNodeIdSuffixGivesAStableIdFromTheHostAndBadOnesStopStartUp() {
+        runner.withPropertyValues("errand.node-id-suffix=worker", "errand.node-retention=2d")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    Errand errand = context.getBean(Errand.class);
+                    assertThat(errand.settings().nodeId())
+                            .isEqualTo(dev.errand.config.NodeIds.of(
+                                    dev.errand.config.NodeIds.hostName().orElseThrow(), "worker"));
+                    assertThat(errand.settings().nodeRetention()).isEqualTo(Duration.ofDays(2));
+                });
+        runner.withPropertyValues("errand.node-id-suffix=two words").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("errand.node-id-suffix");
+        });
+        runner.withPropertyValues("errand.node-id-suffix=a", "errand.node-id=b").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("conflict");
+        });
+        runner.withPropertyValues("errand.node-retention=10s").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("errand.node-retention");
+        });
+    }
+
     private static <T extends Throwable> T findCause(Throwable failure, Class<T> type) {
         for (Throwable t = failure; t != null; t = t.getCause()) {
             if (type.isInstance(t)) {
