@@ -90,8 +90,7 @@ public final class ConsolePagesBench {
         }
     }
 
-    private static void fill(HikariDataSource dataSource, String prefix, boolean postgres, int tasks)
-            throws Exception {
+    private static void fill(HikariDataSource dataSource, String prefix, boolean postgres, int tasks) throws Exception {
         String task = prefix + "task";
         TaskListBench.fill(dataSource, task, postgres, tasks);
         // One succeeded task in twenty waits instead, on one of 1,000 event names.
@@ -124,8 +123,8 @@ public final class ConsolePagesBench {
                 "INSERT INTO " + prefix + "batch (id, total, created_at) SELECT " + i + ", 100, " + now + series);
         BenchTables.execute(
                 dataSource,
-                "INSERT INTO " + prefix + "batch_counter (batch_id, stripe, succeeded, failed, cancelled) SELECT "
-                        + i + ", 0, MOD(" + i + ", 101), 0, 0" + series);
+                "INSERT INTO " + prefix + "batch_counter (batch_id, stripe, succeeded, failed, cancelled) SELECT " + i
+                        + ", 0, MOD(" + i + ", 101), 0, 0" + series);
         // VACUUM on PostgreSQL as autovacuum does after a bulk insert: it sets the visibility map, without
         // which no count is index-only and every read visits the heap, which a running system would not.
         for (String table : List.of("task", "task_condition", "task_attempt", "batch", "batch_counter")) {
@@ -159,24 +158,19 @@ public final class ConsolePagesBench {
                         errand.cluster().nodes(),
                         errand.cluster().leader(),
                         errand.cluster().queueControls()));
-        reads.put(
-                "history-first-page",
-                () -> errand.history().search(AttemptQuery.builder().limit(50).build()));
-        reads.put(
-                "history-kind-failed",
-                () -> errand.history()
-                        .search(AttemptQuery.builder()
-                                .kind("kind-3")
-                                .outcome(AttemptOutcome.FAILED)
-                                .limit(50)
-                                .build()));
-        reads.put(
-                "history-error-text",
-                () -> errand.history()
-                        .search(AttemptQuery.builder()
-                                .errorContains("rare needle")
-                                .limit(50)
-                                .build()));
+        reads.put("history-first-page", () -> errand.history()
+                .search(AttemptQuery.builder().limit(50).build()));
+        reads.put("history-kind-failed", () -> errand.history()
+                .search(AttemptQuery.builder()
+                        .kind("kind-3")
+                        .outcome(AttemptOutcome.FAILED)
+                        .limit(50)
+                        .build()));
+        reads.put("history-error-text", () -> errand.history()
+                .search(AttemptQuery.builder()
+                        .errorContains("rare needle")
+                        .limit(50)
+                        .build()));
         return reads;
     }
 

@@ -2,7 +2,7 @@
 // attempts, chain and actions.
 import { h, link, table, stateBadge, time, fields, pretty, query, replace } from './dom.js';
 import { get, send, segment } from './api.js';
-import { actionButton, canAct, flash } from './ui.js';
+import { actionButton, canAct, flash, refresh } from './ui.js';
 
 const STATES = ['pending', 'waiting', 'running', 'succeeded', 'failed', 'cancelled'];
 const TIMES = { created: 'created', runAt: 'run at', finished: 'finished' };
@@ -125,11 +125,20 @@ function bulkActions(filter) {
       replace(status, h('p', { class: 'muted' }, 'No task matches the filter.'));
       return;
     }
-    const run = actionButton('Yes, ' + label.toLowerCase() + ' them', () =>
-      send('tasks/bulk/' + action, { filter, upToId: counted.highestId, ...extra }), {
-      danger: true, name: 'bulk-run',
-      done: result => label + ': ' + result.changed + ' of ' + result.matched + ' changed, ' + result.skipped
-        + ' skipped, in ' + result.chunks + (result.chunks === 1 ? ' chunk' : ' chunks') });
+    // The action runs in the background on the server: the answer is its job, watched until it ends.
+    const run = h('button', { type: 'button', class: 'danger', 'data-action': 'bulk-run',
+      onclick: async () => {
+        run.disabled = true;
+        let job;
+        try {
+          job = await send('tasks/bulk/' + action, { filter, upToId: counted.highestId, ...extra });
+        } catch (error) {
+          flash(label + ' failed: ' + error.message, true);
+          run.disabled = false;
+          return;
+        }
+        await watchJob(job, label, status);
+      } }, 'Yes, ' + label.toLowerCase() + ' them');
     replace(status, h('div', { class: 'inline confirm' },
       h('span', { id: 'bulk-count' }, counted.count.toLocaleString('en') + (counted.count === 1 ? ' task matches' : ' tasks match')
         + ' the filter now. ' + label + ': ' + effect + '?'), run,
@@ -143,6 +152,40 @@ function bulkActions(filter) {
         h('button', { type: 'button', class: action === 'retry' ? 'primary' : 'danger', 'data-bulk': action,
           onclick: () => start(action, label, effect) }, label + '…')])),
     status);
+}
+
+/** A bulk job's progress as text. */
+function jobText(job, label) {
+  const of = job.total === null ? '' : ' of ' + job.total.toLocaleString('en');
+  const done = job.matched.toLocaleString('en') + of + ' tasks done (' + job.changed.toLocaleString('en')
+    + ' changed, ' + job.skipped.toLocaleString('en') + ' skipped, ' + job.chunks
+    + (job.chunks === 1 ? ' chunk)' : ' chunks)');
+  if (job.state === 'running') return label + ' running: ' + done;
+  if (job.state === 'finished') return label + ' finished: ' + done;
+  return label + ' failed after ' + done + ': ' + (job.error || 'no reason given');
+}
+
+/** Redraws a bulk job's progress every second until it ends, while the page shows it. */
+async function watchJob(first, label, status) {
+  let job = first;
+  const line = h('p', { id: 'bulk-job' });
+  replace(status, line);
+  for (;;) {
+    line.setAttribute('data-state', job.state);
+    replace(line, jobText(job, label));
+    if (job.state !== 'running') break;
+    await new Promise(resolve => setTimeout(resolve, 1000));
+    if (!line.isConnected) return;
+    try {
+      job = await get('bulk-jobs/' + segment(job.id));
+    } catch (error) {
+      flash(label + ': its progress cannot be read: ' + error.message, true);
+      return;
+    }
+  }
+  // The end stays in the flash; the list is drawn again to show what changed.
+  flash(jobText(job, label), job.state !== 'finished');
+  if (line.isConnected) await refresh();
 }
 
 export async function taskPage(id) {
