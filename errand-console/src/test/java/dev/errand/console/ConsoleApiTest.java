@@ -93,6 +93,7 @@ class ConsoleApiTest {
         assertThat(overview.get("kinds").toString()).contains("\"kind\":\"flaky\"");
         assertThat(overview.get("throughput").get("buckets")).hasSize(60);
         assertThat(overview.get("throughput").get("bucketSeconds").asLong()).isEqualTo(60);
+        assertThat(overview.get("throughput").get("source").asString()).isEqualTo("history");
 
         JsonNode failedTasks = ok(client.get("/api/tasks?state=failed&kind=flaky"));
         assertThat(failedTasks.get("count").asLong()).isGreaterThanOrEqualTo(1);
