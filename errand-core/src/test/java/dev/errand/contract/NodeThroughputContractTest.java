@@ -126,6 +126,21 @@ class NodeThroughputContractTest extends ErrandTestSupport {
     }
 
     @Test
+    void aSchemaWithoutTheTableStillRunsTasksAndStaysHealthy() throws Exception {
+        Errand errand = node();
+        try (Connection c = dataSource().getConnection();
+                java.sql.Statement s = c.createStatement()) {
+            // A schema kept by its own DDL, without migration 19.
+            s.execute("DROP TABLE " + prefix + "node_throughput");
+        }
+        errand.start();
+        errand.enqueue(TaskRequest.of("ok", 1));
+        await().atMost(Duration.ofSeconds(20)).until(() -> errand.stats().succeeded() == 1);
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5)).until(() -> errand.health()
+                .healthy());
+    }
+
+    @Test
     void badWindowsAreRefused() {
         Errand errand = node();
         for (Duration bad : new Duration[] {

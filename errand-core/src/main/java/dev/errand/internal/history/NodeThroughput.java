@@ -13,6 +13,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Attempts ended per minute without the attempt history: each node's counters ({@link NodeStats}: succeeded,
@@ -32,6 +35,11 @@ public final class NodeThroughput {
     public static final String DUTY = "throughput counts";
 
     private static final long PRUNE_EVERY_MINUTES = 10;
+
+    /** "No such table" on PostgreSQL (42P01), MariaDB, MySQL and H2 (42S02). */
+    private static final Set<String> MISSING_TABLE = Set.of("42P01", "42S02");
+
+    private static final Logger log = LoggerFactory.getLogger(NodeThroughput.class);
 
     private final Storage storage;
     private final String table;
@@ -128,6 +136,8 @@ public final class NodeThroughput {
         private long retried;
         /** The minute of the last prune, 0 before the first. */
         private long prunedAt;
+        /** Set when the table is missing (a schema kept by its own DDL without V19): nothing more is tried. */
+        private boolean missing;
 
         Flusher(String nodeId, NodeStats stats) {
             this.nodeId = nodeId;
@@ -142,16 +152,31 @@ public final class NodeThroughput {
             long addFailed = nowFailed - failed;
             long addRetried = nowRetried - retried;
             boolean prune = prunedAt == 0;
-            if (addSucceeded == 0 && addFailed == 0 && addRetried == 0 && !prune) {
+            if (missing || (addSucceeded == 0 && addFailed == 0 && addRetried == 0 && !prune)) {
                 return;
             }
-            long minute = storage.transactions().run("throughput counts", c -> {
-                long written = add(c, nodeId, addSucceeded, addFailed, addRetried);
-                if (written - prunedAt >= PRUNE_EVERY_MINUTES) {
-                    prune(c, written);
+            long minute;
+            try {
+                minute = storage.transactions().run("throughput counts", c -> {
+                    long written = add(c, nodeId, addSucceeded, addFailed, addRetried);
+                    if (written - prunedAt >= PRUNE_EVERY_MINUTES) {
+                        prune(c, written);
+                    }
+                    return written;
+                });
+            } catch (SQLException e) {
+                if (!MISSING_TABLE.contains(e.getSQLState())) {
+                    throw e;
                 }
-                return written;
-            });
+                // Throughput is a view for operators: a schema without its table still runs tasks, healthy.
+                missing = true;
+                log.warn(
+                        "Node {} counts no throughput per minute: table {} is missing. Apply migration"
+                                + " V19__node_throughput.sql to see throughput without the attempt history",
+                        nodeId,
+                        table);
+                return;
+            }
             // Only once the transaction committed: a failed run leaves the counts for the next one.
             succeeded = nowSucceeded;
             failed = nowFailed;
