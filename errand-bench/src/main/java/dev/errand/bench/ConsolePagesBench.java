@@ -26,7 +26,8 @@ import java.util.concurrent.Callable;
  * <ul>
  *   <li>Overview ({@code GET /api/overview}): {@code overview-counts} ({@code TaskAdmin.counts}, the one grouped
  *       count), {@code overview-load} ({@code TaskAdmin.load}: due, lag, failed, overdue), {@code throughput}
- *       ({@code HistoryAdmin.throughput}, the last hour per minute), {@code nodes-and-leader}
+ *       ({@code HistoryAdmin.throughput}, the last hour per minute), {@code node-throughput}
+ *       ({@code HistoryAdmin.nodeThroughput}, what it reads instead with the history off), {@code nodes-and-leader}
  *       ({@code ClusterAdmin.nodes}, {@code leader}, {@code queueControls});
  *   <li>Schedules: {@code schedules} ({@code ScheduleAdmin.list});
  *   <li>Batches: {@code batches} (the newest 50, {@code BatchAdmin.list});
@@ -139,6 +140,9 @@ public final class ConsolePagesBench {
         reads.put("overview-counts", () -> errand.admin().counts(overdueAfter));
         reads.put("overview-load", () -> errand.admin().load(overdueAfter));
         reads.put("throughput", () -> errand.history().throughput(Duration.ofHours(1), Duration.ofMinutes(1)));
+        // What the overview reads instead when the history is off: the nodes' rows per minute (nodes x 120 rows at
+        // most, whatever the task count).
+        reads.put("node-throughput", () -> errand.history().nodeThroughput(Duration.ofHours(1)));
         reads.put(
                 "nodes-and-leader",
                 () -> List.of(

@@ -22,6 +22,7 @@ class ConsolePagesBenchSmokeTest {
                             "overview-counts",
                             "overview-load",
                             "throughput",
+                            "node-throughput",
                             "nodes-and-leader",
                             "schedules",
                             "batches",
