@@ -152,6 +152,9 @@ class ConsoleBrowserTest {
         browser.waitForText("#flash", " tasks done (");
         browser.waitForText("#flash", "0 skipped");
         browser.waitForText("#task-total", "0 tasks match");
+        // The list drawn again shows the job among this node's bulk actions.
+        browser.waitForText("#bulk-jobs", "retry");
+        browser.find("#bulk-jobs [data-job-state=finished]");
         ids.forEach(id -> awaitState(app.errand(), id, TaskState.SUCCEEDED));
     }
 

@@ -92,7 +92,8 @@ export async function tasksPage(params) {
     h('div', { class: 'pager' },
       page.previous !== null ? link('← previous', '#/tasks', { ...base, [backward]: page.previous }) : null,
       page.next !== null ? link('next →', '#/tasks', { ...base, [forward]: page.next }) : null),
-    bulkActions(filter));
+    bulkActions(filter),
+    recentJobs());
   return { node: view };
 }
 
@@ -152,6 +153,27 @@ function bulkActions(filter) {
         h('button', { type: 'button', class: action === 'retry' ? 'primary' : 'danger', 'data-bulk': action,
           onclick: () => start(action, label, effect) }, label + '…')])),
     status);
+}
+
+/** The bulk actions this node runs or ran lately (the records live on the node that runs them). */
+function recentJobs() {
+  const section = h('div', { id: 'bulk-jobs' });
+  get('bulk-jobs').then(data => {
+    if (!data.items.length) return;
+    replace(section, h('h2', {}, 'Bulk actions on node ' + data.nodeId),
+      table([
+        ['action', j => j.action],
+        ['state', j => h('span', { class: 'state state-' + (j.state === 'finished' ? 'succeeded' : j.state), 'data-job-state': j.state }, j.state)],
+        ['done', j => j.matched.toLocaleString('en') + (j.total === null ? '' : ' of ' + j.total.toLocaleString('en')), { num: true }],
+        ['changed', j => j.changed.toLocaleString('en'), { num: true }],
+        ['skipped', j => j.skipped.toLocaleString('en'), { num: true }],
+        ['by', j => j.startedBy || ''],
+        ['started', j => time(j.startedAt)],
+        ['ended', j => time(j.endedAt)],
+        ['error', j => j.error || '', { class: 'error' }],
+      ], data.items));
+  }).catch(() => {});
+  return section;
 }
 
 /** A bulk job's progress as text. */
