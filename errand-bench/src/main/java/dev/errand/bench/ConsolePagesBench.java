@@ -39,7 +39,8 @@ import java.util.concurrent.Callable;
  *       {@code history-kind-failed} (failed attempts of a kind), {@code history-error-text}.
  * </ul>
  *
- * <p>Arguments: {@code <jdbcUrl> <user> <password or -> <tasks> <rounds>}. PostgreSQL and MariaDB.
+ * <p>Arguments: {@code <jdbcUrl> <user> <password or -> <tasks> <rounds>}. PostgreSQL, MariaDB and H2 (with the H2
+ * driver on the class path, which this module does not bring).
  */
 public final class ConsolePagesBench {
 
@@ -67,7 +68,7 @@ public final class ConsolePagesBench {
         config.setPassword(password);
         config.setMaximumPoolSize(4);
         String prefix = PREFIX_STEM + Long.toHexString(System.nanoTime() & 0xffffffL) + "_";
-        boolean postgres = url.startsWith("jdbc:postgresql");
+        FillSql sql = FillSql.of(url);
         try (HikariDataSource dataSource = new HikariDataSource(config)) {
             Errand errand = Errand.builder(dataSource)
                     .tablePrefix(prefix)
@@ -76,7 +77,7 @@ public final class ConsolePagesBench {
                     .build();
             try {
                 long fillStart = System.nanoTime();
-                fill(dataSource, prefix, postgres, tasks);
+                fill(dataSource, prefix, sql, tasks);
                 System.out.printf(
                         Locale.ROOT,
                         "filled %,d tasks, their attempts, waiting conditions and %,d batches in %.1f s%n",
@@ -91,9 +92,9 @@ public final class ConsolePagesBench {
         }
     }
 
-    private static void fill(HikariDataSource dataSource, String prefix, boolean postgres, int tasks) throws Exception {
+    private static void fill(HikariDataSource dataSource, String prefix, FillSql sql, int tasks) throws Exception {
         String task = prefix + "task";
-        TaskListBench.fill(dataSource, task, postgres, tasks);
+        TaskListBench.fill(dataSource, task, sql, tasks);
         // One succeeded task in twenty waits instead, on one of 1,000 event names.
         BenchTables.execute(
                 dataSource,
@@ -104,9 +105,7 @@ public final class ConsolePagesBench {
                 "INSERT INTO " + prefix + "task_condition (task_id, event) SELECT id, CONCAT('event-', MOD(id, "
                         + EVENT_NAMES + ")) FROM " + task + " WHERE state = 'waiting'");
         // One attempt per finished task, spread over the last day.
-        String finished = postgres
-                ? "statement_timestamp() - MOD(id, 86400) * INTERVAL '1 second'"
-                : "TIMESTAMPADD(SECOND, -MOD(id, 86400), UTC_TIMESTAMP(6))";
+        String finished = sql.nowPlusSeconds("-MOD(id, 86400)");
         BenchTables.execute(
                 dataSource,
                 "INSERT INTO " + prefix + "task_attempt (task_id, kind, queue, attempt, node, started_at,"
@@ -116,20 +115,20 @@ public final class ConsolePagesBench {
                         + " ELSE 'succeeded' END,"
                         + " CASE WHEN state = 'failed' THEN 'java.io.IOException' END, last_error FROM " + task
                         + " WHERE finished_at IS NOT NULL");
-        String series = postgres ? " FROM generate_series(1, " + BATCHES + ") AS g" : " FROM seq_1_to_" + BATCHES;
-        String i = postgres ? "g" : "seq";
-        String now = postgres ? "statement_timestamp()" : "UTC_TIMESTAMP(6)";
+        String i = sql.i();
+        String now = sql.nowPlusSeconds("0");
         BenchTables.execute(
                 dataSource,
-                "INSERT INTO " + prefix + "batch (id, total, created_at) SELECT " + i + ", 100, " + now + series);
+                "INSERT INTO " + prefix + "batch (id, total, created_at) SELECT " + i + ", 100, " + now
+                        + sql.series(BATCHES));
         BenchTables.execute(
                 dataSource,
                 "INSERT INTO " + prefix + "batch_counter (batch_id, stripe, succeeded, failed, cancelled) SELECT " + i
-                        + ", 0, MOD(" + i + ", 101), 0, 0" + series);
+                        + ", 0, MOD(" + i + ", 101), 0, 0" + sql.series(BATCHES));
         // VACUUM on PostgreSQL as autovacuum does after a bulk insert: it sets the visibility map, without
         // which no count is index-only and every read visits the heap, which a running system would not.
         for (String table : List.of("task", "task_condition", "task_attempt", "batch", "batch_counter")) {
-            BenchTables.execute(dataSource, (postgres ? "VACUUM ANALYZE " : "ANALYZE TABLE ") + prefix + table);
+            BenchTables.execute(dataSource, sql.analyze(prefix + table));
         }
     }
 
