@@ -91,9 +91,14 @@ public final class NodeThroughput {
         return new Throughput(now, Duration.ofMinutes(1), buckets);
     }
 
+    /** The database's current minute, in whole minutes since the epoch. */
+    private long currentMinute(Connection c) throws SQLException {
+        return Math.floorDiv(clock.now(c, storage.offsetMicros()).getEpochSecond(), 60);
+    }
+
     /** Adds counts to a node's row of the database's current minute; returns that minute. */
     long add(Connection c, String nodeId, long succeeded, long failed, long retried) throws SQLException {
-        long minute = Math.floorDiv(clock.now(c, storage.offsetMicros()).getEpochSecond(), 60);
+        long minute = currentMinute(c);
         // Only this node writes its rows, from one thread: an UPDATE that finds none is followed by the INSERT
         // without a race, in every dialect alike.
         try (PreparedStatement update = c.prepareStatement("UPDATE " + table + " SET succeeded = succeeded + ?,"
@@ -151,14 +156,15 @@ public final class NodeThroughput {
             long addSucceeded = nowSucceeded - succeeded;
             long addFailed = nowFailed - failed;
             long addRetried = nowRetried - retried;
-            boolean prune = prunedAt == 0;
-            if (missing || (addSucceeded == 0 && addFailed == 0 && addRetried == 0 && !prune)) {
+            boolean ended = addSucceeded != 0 || addFailed != 0 || addRetried != 0;
+            if (missing || (!ended && prunedAt != 0)) {
                 return;
             }
             long minute;
             try {
                 minute = storage.transactions().run("throughput counts", c -> {
-                    long written = add(c, nodeId, addSucceeded, addFailed, addRetried);
+                    // The first run prunes even when nothing ended yet, and writes no row of zeros.
+                    long written = ended ? add(c, nodeId, addSucceeded, addFailed, addRetried) : currentMinute(c);
                     if (written - prunedAt >= PRUNE_EVERY_MINUTES) {
                         prune(c, written);
                     }
