@@ -81,6 +81,7 @@ public final class BulkJobs implements AutoCloseable {
      * @param count counts the tasks of the filter up to the confirmed id
      * @param work runs the action with the options it is given
      * @throws BusyException if {@link #maxRunning()} jobs are running already
+     * @throws IllegalArgumentException if {@code action}, {@code options}, {@code count} or {@code work} is null
      */
     public BulkJob start(
             String action,
@@ -88,6 +89,10 @@ public final class BulkJobs implements AutoCloseable {
             BulkOptions options,
             LongSupplier count,
             Function<BulkOptions, BulkResult> work) {
+        if (action == null || options == null || count == null || work == null) {
+            throw new IllegalArgumentException("a bulk job needs its action's name, its BulkOptions (with upToId),"
+                    + " how to count its tasks and the work; none may be null");
+        }
         BulkJob job = new BulkJob(UUID.randomUUID().toString(), action, startedBy, options.upToId());
         return start(job, options, count, work);
     }

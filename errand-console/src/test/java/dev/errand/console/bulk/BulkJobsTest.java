@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.errand.admin.BulkOptions;
 import dev.errand.admin.BulkResult;
+import dev.errand.console.autoconfigure.ErrandConsoleProperties;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -91,9 +92,20 @@ class BulkJobsTest {
     }
 
     @Test
-    void aBadBoundIsRefusedWithThePropertyName() {
+    void badArgumentsAreRefusedWithWhatToDo() {
         assertThatThrownBy(() -> new BulkJobs(0)).hasMessageContaining("errand.console.bulk-jobs");
         assertThatThrownBy(() -> new BulkJobs(17)).hasMessageContaining("between 1 and 16");
+        assertThatThrownBy(() -> new ErrandConsoleProperties().setBulkJobs(0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("errand.console.bulk-jobs");
+        try (BulkJobs jobs = new BulkJobs(1)) {
+            assertThatThrownBy(() -> jobs.start("retry", "alice", null, () -> 0, options -> null))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("BulkOptions");
+            assertThatThrownBy(() -> jobs.start(null, "alice", BulkOptions.defaults(), () -> 0, options -> null))
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThat(jobs.list()).isEmpty();
+        }
     }
 
     private static void waitFor(CountDownLatch latch) {
