@@ -84,27 +84,30 @@ public final class TaskListBench {
 
     /** One INSERT … SELECT over a generated series of {@code tasks} numbers, then the planner's statistics. */
     static void fill(HikariDataSource dataSource, String table, boolean postgres, int tasks) throws Exception {
-        String i = postgres ? "g" : "seq";
-        String state = "CASE WHEN " + i + " % 20 IN (0, 1) THEN 'failed' WHEN " + i + " % 20 = 2 THEN 'cancelled'"
-                + " WHEN " + i + " % 20 IN (3, 4) THEN 'pending' ELSE 'succeeded' END";
-        String error = "CASE WHEN " + i + " % 50000 = 0 THEN 'rare needle: the 100% unusual_error'"
-                + " WHEN " + i + " % 20 IN (0, 1, 2) THEN CONCAT('Timeout after 30 s talking to gateway ', " + i
-                + " % 1000) END";
-        String created = postgres
-                ? "statement_timestamp() - (" + tasks + " - g) * INTERVAL '1 second'"
-                : "TIMESTAMPADD(SECOND, CAST(seq AS SIGNED) - " + tasks + ", UTC_TIMESTAMP(6))";
-        String later = postgres ? "statement_timestamp() + INTERVAL '1 day'" : "UTC_TIMESTAMP(6) + INTERVAL 1 DAY";
-        String finished = "CASE WHEN " + i + " % 20 IN (3, 4) THEN NULL ELSE " + created + " END";
-        String runAt = "CASE WHEN " + i + " % 20 IN (3, 4) THEN " + later + " ELSE " + created + " END";
-        String kind = "CONCAT('kind-', " + i + " % 10)";
+        fill(dataSource, table, postgres ? FillSql.POSTGRES : FillSql.MARIADB, tasks);
+        BenchTables.execute(dataSource, (postgres ? "ANALYZE " : "ANALYZE TABLE ") + table);
+    }
+
+    /** The INSERT … SELECT alone, on PostgreSQL, MariaDB or H2. */
+    static void fill(HikariDataSource dataSource, String table, FillSql sql, int tasks) throws Exception {
+        String i = sql.i();
+        String state = "CASE WHEN MOD(" + i + ", 20) IN (0, 1) THEN 'failed' WHEN MOD(" + i + ", 20) = 2 THEN"
+                + " 'cancelled' WHEN MOD(" + i + ", 20) IN (3, 4) THEN 'pending' ELSE 'succeeded' END";
+        String error = "CASE WHEN MOD(" + i + ", 50000) = 0 THEN 'rare needle: the 100% unusual_error'"
+                + " WHEN MOD(" + i + ", 20) IN (0, 1, 2) THEN CONCAT('Timeout after 30 s talking to gateway ', MOD("
+                + i + ", 1000)) END";
+        String created = sql.nowPlusSeconds(i + " - " + tasks);
+        String later = sql.nowPlusSeconds("86400");
+        String finished = "CASE WHEN MOD(" + i + ", 20) IN (3, 4) THEN NULL ELSE " + created + " END";
+        String runAt = "CASE WHEN MOD(" + i + ", 20) IN (3, 4) THEN " + later + " ELSE " + created + " END";
+        String kind = "CONCAT('kind-', MOD(" + i + ", 10))";
         String select = "SELECT " + kind + ", 'default', '{\"n\": 1}', " + state + ", " + runAt + ", "
-                + "CASE WHEN " + i + " % 20 IN (0, 1) THEN 3 ELSE 1 END, 3, " + created + ", " + finished + ", "
-                + error + (postgres ? " FROM generate_series(1, " + tasks + ") AS g" : " FROM seq_1_to_" + tasks);
+                + "CASE WHEN MOD(" + i + ", 20) IN (0, 1) THEN 3 ELSE 1 END, 3, " + created + ", " + finished + ", "
+                + error + sql.series(tasks);
         BenchTables.execute(
                 dataSource,
                 "INSERT INTO " + table + " (kind, queue, payload, state, run_at, attempt, max_attempts, created_at,"
                         + " finished_at, last_error) " + select);
-        BenchTables.execute(dataSource, (postgres ? "ANALYZE " : "ANALYZE TABLE ") + table);
     }
 
     private static Map<String, double[]> time(TaskAdmin admin, HikariDataSource dataSource, String table, int rounds)

@@ -93,6 +93,7 @@ class ConsoleApiTest {
         assertThat(overview.get("kinds").toString()).contains("\"kind\":\"flaky\"");
         assertThat(overview.get("throughput").get("buckets")).hasSize(60);
         assertThat(overview.get("throughput").get("bucketSeconds").asLong()).isEqualTo(60);
+        assertThat(overview.get("throughput").get("source").asString()).isEqualTo("history");
 
         JsonNode failedTasks = ok(client.get("/api/tasks?state=failed&kind=flaky"));
         assertThat(failedTasks.get("count").asLong()).isGreaterThanOrEqualTo(1);
@@ -253,10 +254,31 @@ class ConsoleApiTest {
         long count = counted.get("count").asLong();
         assertThat(count).isGreaterThanOrEqualTo(3);
         assertThat(counted.get("highestId").asLong()).isGreaterThanOrEqualTo(ids.get(2));
-        JsonNode result = ok(client.post(
+        Answer started = client.post(
                 "/api/tasks/bulk/retry",
                 "{\"filter\":{\"state\":\"failed\",\"kind\":\"flaky\"},\"upToId\":"
-                        + counted.get("highestId").asLong() + ",\"chunkSize\":2}"));
+                        + counted.get("highestId").asLong() + ",\"chunkSize\":2}");
+        // It answers at once with the job, which runs in the background; its progress is polled.
+        assertThat(started.status()).as(started.body()).isEqualTo(202);
+        String jobId = started.json().get("id").asString();
+        assertThat(started.json().get("action").asString()).isEqualTo("retry");
+        assertThat(started.header("Location")).endsWith("/api/bulk-jobs/" + jobId);
+        await().atMost(Duration.ofSeconds(20))
+                .until(
+                        () -> ok(client.get("/api/bulk-jobs/" + jobId))
+                                .get("state")
+                                .asString(),
+                        "finished"::equals);
+        JsonNode result = ok(client.get("/api/bulk-jobs/" + jobId));
+        assertThat(result.get("total").asLong()).isEqualTo(count);
+        assertThat(result.get("error").isNull()).isTrue();
+        assertThat(ok(client.get("/api/bulk-jobs"))
+                        .get("items")
+                        .get(0)
+                        .get("id")
+                        .asString())
+                .isEqualTo(jobId);
+        assertError(client.get("/api/bulk-jobs/no-such-job"), 404, "no bulk job");
         assertThat(result.get("matched").asLong()).isEqualTo(count);
         assertThat(result.get("changed").asLong()).isEqualTo(count);
         assertThat(result.get("skipped").asLong()).isZero();

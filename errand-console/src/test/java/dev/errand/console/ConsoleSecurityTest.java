@@ -168,6 +168,7 @@ class ConsoleSecurityTest {
                     "/api/history",
                     "/api/batches/" + fixture.batch(),
                     "/api/batches",
+                    "/api/bulk-jobs",
                     "/api/tasks/" + fixture.pending() + "/links")) {
                 ok(viewer.get(path));
             }
@@ -211,6 +212,9 @@ class ConsoleSecurityTest {
             assertThat(forged.statusCode()).isEqualTo(403);
 
             assertThat(fixture.snapshot(app)).isEqualTo(before);
+            // Bulk actions run in the background: no refused one started a job that could change rows later.
+            assertThat(ok(viewer.get("/api/bulk-jobs")).get("items").isEmpty()).isTrue();
+            assertThat(anonymous.get("/api/bulk-jobs").status()).isEqualTo(401);
 
             // With the token, the admin acts.
             assertThat(ok(admin.session()).get("canAct").asBoolean()).isTrue();

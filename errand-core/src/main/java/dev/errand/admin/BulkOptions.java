@@ -1,5 +1,7 @@
 package dev.errand.admin;
 
+import java.util.function.Consumer;
+
 /**
  * How a bulk action runs: in chunks of ids picked by keyset, one transaction per chunk, so that no transaction
  * holds many row locks for long; and what it may touch at most. Immutable; start from {@link #defaults()} or
@@ -13,16 +15,21 @@ public final class BulkOptions {
     /** The chunk size unless set. */
     public static final int DEFAULT_CHUNK = 1_000;
 
-    private static final BulkOptions DEFAULTS = new BulkOptions(DEFAULT_CHUNK, Long.MAX_VALUE, Long.MAX_VALUE);
+    private static final Consumer<BulkResult> NO_PROGRESS = progress -> {};
+
+    private static final BulkOptions DEFAULTS =
+            new BulkOptions(DEFAULT_CHUNK, Long.MAX_VALUE, Long.MAX_VALUE, NO_PROGRESS);
 
     private final int chunkSize;
     private final long atMost;
     private final long upToId;
+    private final Consumer<BulkResult> progress;
 
-    private BulkOptions(int chunkSize, long atMost, long upToId) {
+    private BulkOptions(int chunkSize, long atMost, long upToId, Consumer<BulkResult> progress) {
         this.chunkSize = chunkSize;
         this.atMost = atMost;
         this.upToId = upToId;
+        this.progress = progress;
     }
 
     /** Chunks of {@value #DEFAULT_CHUNK}, no cap on the count, every id. */
@@ -48,7 +55,7 @@ public final class BulkOptions {
         if (size < 1 || size > MAX_CHUNK) {
             throw new IllegalArgumentException("chunk size must be between 1 and " + MAX_CHUNK + ", got " + size);
         }
-        return new BulkOptions(size, atMost, upToId);
+        return new BulkOptions(size, atMost, upToId, progress);
     }
 
     /**
@@ -60,7 +67,7 @@ public final class BulkOptions {
         if (tasks < 1) {
             throw new IllegalArgumentException("atMost must be 1 or more (the most tasks to act on), got " + tasks);
         }
-        return new BulkOptions(chunkSize, tasks, upToId);
+        return new BulkOptions(chunkSize, tasks, upToId, progress);
     }
 
     /**
@@ -73,7 +80,22 @@ public final class BulkOptions {
         if (id < 1) {
             throw new IllegalArgumentException("upToId must be a task id (1 or more), got " + id);
         }
-        return new BulkOptions(chunkSize, atMost, id);
+        return new BulkOptions(chunkSize, atMost, id, progress);
+    }
+
+    /**
+     * Calls {@code listener} after each chunk has committed, on the thread that runs the action, with what the
+     * action has done so far; a background runner shows it as progress. A listener that throws stops the action
+     * there, and the exception leaves the action: the chunks that committed stay done (each is a transaction of its
+     * own), the rest is not done, and running the action again on the same filter does the rest.
+     *
+     * @throws IllegalArgumentException if it is null
+     */
+    public BulkOptions onProgress(Consumer<BulkResult> listener) {
+        if (listener == null) {
+            throw new IllegalArgumentException("listener must not be null; leave onProgress out to watch nothing");
+        }
+        return new BulkOptions(chunkSize, atMost, upToId, listener);
     }
 
     /** The most tasks one chunk (one transaction) handles. */
@@ -89,6 +111,11 @@ public final class BulkOptions {
     /** The highest id the action touches; {@link Long#MAX_VALUE} when not bounded. */
     public long upToId() {
         return upToId;
+    }
+
+    /** What {@link #onProgress(Consumer)} set; a listener that does nothing by default. */
+    public Consumer<BulkResult> progress() {
+        return progress;
     }
 
     @Override

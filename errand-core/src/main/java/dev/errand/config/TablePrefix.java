@@ -65,6 +65,11 @@ public record TablePrefix(String value) {
         return value + "task_attempt";
     }
 
+    /** The table of attempts ended per node and minute, counted without the attempt history. */
+    public String nodeThroughputTable() {
+        return value + "node_throughput";
+    }
+
     /** The table of batches. */
     public String batchTable() {
         return value + "batch";

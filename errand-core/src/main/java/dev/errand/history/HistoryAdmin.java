@@ -50,4 +50,16 @@ public interface HistoryAdmin {
      *     whole number of buckets
      */
     Optional<Throughput> throughput(Duration window, Duration bucket);
+
+    /**
+     * How many attempts ended per minute over the last {@code window}, as the nodes counted them in memory, summed
+     * over every node: succeeded, failed for good, retried. It works whether or not the attempt history is on:
+     * each processing node adds its counters to a row per minute (table {@code node_throughput}) at each heartbeat
+     * interval, so the current minute lags by up to one interval, and a node that stops or dies loses the counts
+     * of its last interval. Minutes are kept two hours.
+     *
+     * @param window 1 minute to 2 hours, whole minutes
+     * @throws IllegalArgumentException if the window is null, out of range or not whole minutes
+     */
+    Throughput nodeThroughput(Duration window);
 }

@@ -119,6 +119,45 @@ class BulkActionContractTest extends ErrandTestSupport {
     }
 
     @Test
+    void progressIsReportedAfterEachCommittedChunkAndAThrowingListenerStopsTheRest() throws SQLException {
+        Errand errand = node(builder());
+        TaskAdmin admin = errand.admin();
+        enqueue(errand, 10, "watched");
+        failAll("watched");
+        TaskQuery filter = TaskQuery.builder().kind("watched").build();
+        List<BulkResult> seen = new ArrayList<>();
+        List<Long> pendingWhenSeen = new ArrayList<>();
+        BulkResult result = admin.retryAll(filter, BulkOptions.chunksOf(4).onProgress(done -> {
+            seen.add(done);
+            try {
+                // Seen from another connection: what the listener is told has committed.
+                pendingWhenSeen.add(count("watched", TaskState.PENDING));
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
+        }));
+        assertThat(result).isEqualTo(new BulkResult(10, 10, 0, 3));
+        assertThat(seen)
+                .containsExactly(new BulkResult(4, 4, 0, 1), new BulkResult(8, 8, 0, 2), new BulkResult(10, 10, 0, 3));
+        assertThat(pendingWhenSeen).containsExactly(4L, 8L, 10L);
+
+        // The ten are pending now: cancel them, stopped by the listener after the first chunk.
+        assertThatThrownBy(() -> admin.cancelAll(filter, BulkOptions.chunksOf(3).onProgress(done -> {
+                    throw new IllegalStateException("stop after the first chunk");
+                })))
+                .hasMessageContaining("stop after the first chunk");
+        assertThat(count("watched", TaskState.CANCELLED))
+                .as("the chunk that committed stays done, the rest is not done")
+                .isEqualTo(3);
+        assertThat(admin.cancelAll(filter, BulkOptions.defaults()))
+                .as("running it again does the rest")
+                .isEqualTo(new BulkResult(7, 7, 0, 1));
+        assertThatThrownBy(() -> BulkOptions.defaults().onProgress(null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("leave onProgress out");
+    }
+
+    @Test
     void aRowLockedElsewhereIsSkippedAndCounted() throws SQLException {
         Errand errand = node(builder());
         TaskAdmin admin = errand.admin();

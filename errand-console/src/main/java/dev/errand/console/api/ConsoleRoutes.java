@@ -3,6 +3,7 @@ package dev.errand.console.api;
 import dev.errand.Errand;
 import dev.errand.console.access.ConsoleAccess;
 import dev.errand.console.access.ConsoleAccess.ConsoleUser;
+import dev.errand.console.bulk.BulkJobs;
 import dev.errand.error.ErrandException;
 import dev.errand.spring.TaskStatistics;
 import java.net.URI;
@@ -52,12 +53,26 @@ public final class ConsoleRoutes {
     private final Errand errand;
 
     /**
-     * What the page needs to know besides the data.
+     * What the page needs to know besides the data, and where its bulk actions run.
      *
      * @param readOnly whether every action is off
      * @param refreshInterval how often the overview refreshes itself
+     * @param bulkJobs runs bulk actions in the background; whoever created it closes it
      */
-    public record Settings(boolean readOnly, Duration refreshInterval) {}
+    public record Settings(boolean readOnly, Duration refreshInterval, BulkJobs bulkJobs) {
+
+        /**
+         * Checks the settings.
+         *
+         * @throws IllegalArgumentException if {@code refreshInterval} or {@code bulkJobs} is null
+         */
+        public Settings {
+            if (refreshInterval == null || bulkJobs == null) {
+                throw new IllegalArgumentException("refreshInterval and bulkJobs must not be null; the"
+                        + " auto-configuration passes errand.console.refresh-interval and its BulkJobs bean");
+            }
+        }
+    }
 
     /**
      * Creates the routes.
@@ -75,7 +90,7 @@ public final class ConsoleRoutes {
         this.access = access;
         this.settings = settings;
         this.overview = new OverviewApi(errand, statistics);
-        this.tasks = new TaskApi(errand);
+        this.tasks = new TaskApi(errand, settings.bulkJobs(), access);
         this.schedules = new ScheduleApi(errand);
         this.batches = new BatchApi(errand);
         this.processes = new ProcessApi(errand);
@@ -101,6 +116,8 @@ public final class ConsoleRoutes {
                 .GET(api + "/tasks", tasks::list)
                 .GET(api + "/tasks/bulk-count", tasks::bulkCount)
                 .POST(api + "/tasks/bulk/{action}", tasks::bulk)
+                .GET(api + "/bulk-jobs", tasks::bulkJobs)
+                .GET(api + "/bulk-jobs/{id}", tasks::bulkJob)
                 .POST(api + "/tasks/{id}/priority", tasks::priority)
                 .GET(api + "/tasks/{id}", tasks::one)
                 .POST(api + "/tasks/{id}/retry", tasks::retry)

@@ -29,6 +29,14 @@ final class Json {
         return response(200, body);
     }
 
+    /** 202: the work started and goes on; {@code location} says where to watch it. */
+    static ServerResponse accepted(java.net.URI location, Object body) {
+        return ServerResponse.status(202)
+                .location(location)
+                .contentType(MediaType.APPLICATION_JSON)
+                .body(MAPPER.writeValueAsBytes(body));
+    }
+
     static ServerResponse response(int status, Object body) {
         return ServerResponse.status(status)
                 .contentType(MediaType.APPLICATION_JSON)

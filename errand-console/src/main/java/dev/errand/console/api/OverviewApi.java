@@ -116,26 +116,31 @@ final class OverviewApi {
         return states;
     }
 
-    /** Attempts ended per minute over the last hour, from the attempt history; null when it is off. */
+    /**
+     * Attempts ended per minute over the last hour: from the attempt history when it is on, else from the counts
+     * each node keeps in memory and writes with its heartbeat ({@code source} says which).
+     */
     private Map<String, Object> throughput() {
-        return errand.history()
-                .throughput(Duration.ofHours(1), Duration.ofMinutes(1))
-                .map(throughput -> {
-                    Map<String, Object> view = new LinkedHashMap<>();
-                    view.put("databaseTime", throughput.databaseTime());
-                    view.put("bucketSeconds", throughput.bucket().toSeconds());
-                    List<Object> buckets = new ArrayList<>();
-                    for (Throughput.Bucket bucket : throughput.buckets()) {
-                        Map<String, Object> one = new LinkedHashMap<>();
-                        one.put("start", bucket.start());
-                        one.put("succeeded", bucket.succeeded());
-                        one.put("failed", bucket.failed());
-                        one.put("retried", bucket.retried());
-                        buckets.add(one);
-                    }
-                    view.put("buckets", buckets);
-                    return view;
-                })
-                .orElse(null);
+        Duration hour = Duration.ofHours(1);
+        boolean fromHistory = errand.settings().historyEnabled();
+        Throughput throughput = fromHistory
+                ? errand.history().throughput(hour, Duration.ofMinutes(1)).orElseGet(() -> errand.history()
+                        .nodeThroughput(hour))
+                : errand.history().nodeThroughput(hour);
+        Map<String, Object> view = new LinkedHashMap<>();
+        view.put("source", fromHistory ? "history" : "nodes");
+        view.put("databaseTime", throughput.databaseTime());
+        view.put("bucketSeconds", throughput.bucket().toSeconds());
+        List<Object> buckets = new ArrayList<>();
+        for (Throughput.Bucket bucket : throughput.buckets()) {
+            Map<String, Object> one = new LinkedHashMap<>();
+            one.put("start", bucket.start());
+            one.put("succeeded", bucket.succeeded());
+            one.put("failed", bucket.failed());
+            one.put("retried", bucket.retried());
+            buckets.add(one);
+        }
+        view.put("buckets", buckets);
+        return view;
     }
 }

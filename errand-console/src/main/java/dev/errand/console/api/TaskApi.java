@@ -9,15 +9,20 @@ import dev.errand.admin.KeysetPage;
 import dev.errand.admin.TaskCount;
 import dev.errand.admin.TaskOrder;
 import dev.errand.admin.TaskQuery;
+import dev.errand.console.access.ConsoleAccess;
+import dev.errand.console.bulk.BulkJob;
+import dev.errand.console.bulk.BulkJobs;
 import dev.errand.enqueue.TaskRequest;
 import dev.errand.task.Task;
 import dev.errand.task.TaskState;
+import java.net.URI;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import org.springframework.web.servlet.function.ServerRequest;
 import org.springframework.web.servlet.function.ServerResponse;
 import tools.jackson.databind.JsonNode;
@@ -29,9 +34,13 @@ import tools.jackson.databind.JsonNode;
 final class TaskApi {
 
     private final Errand errand;
+    private final BulkJobs jobs;
+    private final ConsoleAccess access;
 
-    TaskApi(Errand errand) {
+    TaskApi(Errand errand, BulkJobs jobs, ConsoleAccess access) {
         this.errand = errand;
+        this.jobs = jobs;
+        this.access = access;
     }
 
     /** The default bound of the count that comes with a page: exact up to it, an estimate above. */
@@ -130,22 +139,80 @@ final class TaskApi {
         if (atMost != null) {
             options = options.atMost(atMost);
         }
-        BulkResult result =
+        // Read every argument before answering: a bad one is a 400 now, never a failed job later.
+        Function<BulkOptions, BulkResult> work =
                 switch (action) {
-                    case "retry" -> errand.admin().retryAll(filter, options);
-                    case "cancel" -> errand.admin().cancelAll(filter, options);
-                    case "delete" -> errand.admin().deleteAll(filter, options);
-                    case "reschedule" ->
-                        errand.admin().rescheduleAll(filter, runAt(Params.field(body, "runAt")), options);
-                    default -> errand.admin().changePriority(filter, priority(body), options);
+                    case "retry" -> bulkOptions -> errand.admin().retryAll(filter, bulkOptions);
+                    case "cancel" -> bulkOptions -> errand.admin().cancelAll(filter, bulkOptions);
+                    case "delete" -> bulkOptions -> errand.admin().deleteAll(filter, bulkOptions);
+                    case "reschedule" -> {
+                        Instant runAt = runAt(Params.field(body, "runAt"));
+                        yield bulkOptions -> errand.admin().rescheduleAll(filter, runAt, bulkOptions);
+                    }
+                    default -> {
+                        int priority = priority(body);
+                        yield bulkOptions -> errand.admin().changePriority(filter, priority, bulkOptions);
+                    }
                 };
-        Map<String, Object> answer = new LinkedHashMap<>();
-        answer.put("action", action);
-        answer.put("matched", result.matched());
-        answer.put("changed", result.changed());
-        answer.put("skipped", result.skipped());
-        answer.put("chunks", result.chunks());
-        return Json.ok(answer);
+        // The set confirmed: the filter's tasks up to upToId, counted by the job before it acts.
+        TaskQuery confirmed = filter.toBuilder()
+                .before(upToId == Long.MAX_VALUE ? upToId : upToId + 1)
+                .build();
+        BulkJob job;
+        try {
+            job = jobs.start(
+                    action,
+                    access.user(request.servletRequest()).name(),
+                    options,
+                    () -> errand.admin().countForBulk(confirmed).count(),
+                    work);
+        } catch (BulkJobs.BusyException e) {
+            throw new ApiException(429, e.getMessage());
+        }
+        URI location = URI.create(
+                request.servletRequest().getRequestURI().replaceFirst("/tasks/bulk/[^/]+$", "/bulk-jobs/" + job.id()));
+        return Json.accepted(location, job(job));
+    }
+
+    /** The bulk jobs this node remembers, newest first: the running ones and the last ended. */
+    ServerResponse bulkJobs(ServerRequest request) {
+        List<Object> items = new ArrayList<>();
+        jobs.list().forEach(job -> items.add(job(job)));
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("items", items);
+        body.put("maxRunning", jobs.maxRunning());
+        body.put("nodeId", errand.settings().nodeId());
+        return Json.ok(body);
+    }
+
+    /** One bulk job's progress. */
+    ServerResponse bulkJob(ServerRequest request) {
+        String id = request.pathVariable("id");
+        BulkJob job = jobs.find(id)
+                .orElseThrow(() -> ApiException.notFound("There is no bulk job '" + Params.cut(id) + "' on node "
+                        + errand.settings().nodeId() + " (a job is remembered on the node that runs it, the last "
+                        + BulkJobs.KEPT + " ended ones)"));
+        return Json.ok(job(job));
+    }
+
+    private Map<String, Object> job(BulkJob job) {
+        BulkResult done = job.progress();
+        Map<String, Object> view = new LinkedHashMap<>();
+        view.put("id", job.id());
+        view.put("action", job.action());
+        view.put("state", job.state().name().toLowerCase(java.util.Locale.ROOT));
+        view.put("startedBy", job.startedBy());
+        view.put("startedAt", job.startedAt());
+        view.put("endedAt", job.endedAt());
+        view.put("nodeId", errand.settings().nodeId());
+        view.put("upToId", job.upToId());
+        view.put("total", job.total() < 0 ? null : job.total());
+        view.put("matched", done.matched());
+        view.put("changed", done.changed());
+        view.put("skipped", done.skipped());
+        view.put("chunks", done.chunks());
+        view.put("error", job.error());
+        return view;
     }
 
     ServerResponse priority(ServerRequest request) {

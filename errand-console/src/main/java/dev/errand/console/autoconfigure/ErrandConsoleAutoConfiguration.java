@@ -6,6 +6,7 @@ import dev.errand.console.access.OpenConsoleAccess;
 import dev.errand.console.access.SpringSecurityConsoleAccess;
 import dev.errand.console.api.ConsoleApiExtension;
 import dev.errand.console.api.ConsoleRoutes;
+import dev.errand.console.bulk.BulkJobs;
 import dev.errand.console.web.ConsoleHeadersFilter;
 import dev.errand.spring.TaskStatistics;
 import dev.errand.spring.autoconfigure.ErrandAutoConfiguration;
@@ -59,17 +60,31 @@ public class ErrandConsoleAutoConfiguration {
     /** Creates the auto-configuration; Spring calls it. */
     public ErrandConsoleAutoConfiguration() {}
 
+    /**
+     * The console's bulk actions in the background: its threads stop with the context (after their current chunk;
+     * see {@link BulkJobs}).
+     */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    public BulkJobs errandConsoleBulkJobs(ErrandConsoleProperties properties) {
+        return new BulkJobs(properties.getBulkJobs());
+    }
+
     /** The console's routes over the node's admin API. */
     @Bean
     @ConditionalOnMissingBean
     public ConsoleRoutes errandConsoleRoutes(
-            Errand errand, TaskStatistics statistics, ConsoleAccess access, ErrandConsoleProperties properties) {
+            Errand errand,
+            TaskStatistics statistics,
+            ConsoleAccess access,
+            ErrandConsoleProperties properties,
+            BulkJobs bulkJobs) {
         return new ConsoleRoutes(
                 properties.getPath(),
                 errand,
                 statistics,
                 access,
-                new ConsoleRoutes.Settings(properties.isReadOnly(), properties.getRefreshInterval()));
+                new ConsoleRoutes.Settings(properties.isReadOnly(), properties.getRefreshInterval(), bulkJobs));
     }
 
     /**

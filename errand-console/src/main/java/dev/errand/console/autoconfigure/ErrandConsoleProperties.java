@@ -45,6 +45,9 @@ public class ErrandConsoleProperties {
      */
     private boolean httpBasic = true;
 
+    /** How many bulk actions run at a time on this node, in the background; one more is refused (429). */
+    private int bulkJobs = 2;
+
     /** Whether the console is served: explicitly on, explicitly off, or unset. */
     public Boolean getEnabled() {
         return enabled;
@@ -96,6 +99,24 @@ public class ErrandConsoleProperties {
     /** Sets whether every action is turned off. */
     public void setReadOnly(boolean readOnly) {
         this.readOnly = readOnly;
+    }
+
+    /** How many bulk actions run at a time on this node. */
+    public int getBulkJobs() {
+        return bulkJobs;
+    }
+
+    /**
+     * Sets how many bulk actions run at a time on this node, in the background.
+     *
+     * @throws IllegalArgumentException unless it is 1 to 16
+     */
+    public void setBulkJobs(int bulkJobs) {
+        if (bulkJobs < 1 || bulkJobs > 16) {
+            throw new IllegalArgumentException(
+                    "errand.console.bulk-jobs must be between 1 and 16 (bulk actions at a time), got " + bulkJobs);
+        }
+        this.bulkJobs = bulkJobs;
     }
 
     /** How often the overview refreshes itself. */

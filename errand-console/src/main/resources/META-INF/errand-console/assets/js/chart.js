@@ -16,8 +16,7 @@ function svg(tag, attributes, ...children) {
 /** The chart, its totals and a legend; a note when the attempt history is off. */
 export function throughputChart(throughput) {
   if (!throughput) {
-    return h('p', { class: 'note', id: 'throughput' },
-      'Throughput comes from the attempt history, which is off on this node (errand.history-enabled=true turns it on).');
+    return h('p', { class: 'note', id: 'throughput' }, 'No throughput to show.');
   }
   const buckets = throughput.buckets;
   const totals = { succeeded: 0, retried: 0, failed: 0 };
@@ -43,7 +42,9 @@ export function throughputChart(throughput) {
     h('p', {}, SERIES.map(([key, css], i) => [i ? ' · ' : '', h('span', { class: 'key key-' + css }),
       ' ', h('span', { 'data-total': key }, String(totals[key])), ' ' + key])
       , ' in the last ' + Math.round(buckets.length * throughput.bucketSeconds / 60) + ' min, per '
-      + Math.round(throughput.bucketSeconds / 60) + ' min (highest ' + highest + ')'),
+      + Math.round(throughput.bucketSeconds / 60) + ' min (highest ' + highest + ')'
+      + (throughput.source === 'nodes'
+        ? '; counted by the nodes and written with their heartbeat (the attempt history is off)' : '')),
     svg('svg', { class: 'throughput-chart', width, height, viewBox: `0 0 ${width} ${height}`, role: 'img',
       'aria-label': 'attempts per minute' }, bars));
 }

@@ -2,7 +2,7 @@
 // attempts, chain and actions.
 import { h, link, table, stateBadge, time, fields, pretty, query, replace } from './dom.js';
 import { get, send, segment } from './api.js';
-import { actionButton, canAct, flash } from './ui.js';
+import { actionButton, canAct, flash, refresh } from './ui.js';
 
 const STATES = ['pending', 'waiting', 'running', 'succeeded', 'failed', 'cancelled'];
 const TIMES = { created: 'created', runAt: 'run at', finished: 'finished' };
@@ -92,7 +92,8 @@ export async function tasksPage(params) {
     h('div', { class: 'pager' },
       page.previous !== null ? link('← previous', '#/tasks', { ...base, [backward]: page.previous }) : null,
       page.next !== null ? link('next →', '#/tasks', { ...base, [forward]: page.next }) : null),
-    bulkActions(filter));
+    bulkActions(filter),
+    recentJobs());
   return { node: view };
 }
 
@@ -125,11 +126,20 @@ function bulkActions(filter) {
       replace(status, h('p', { class: 'muted' }, 'No task matches the filter.'));
       return;
     }
-    const run = actionButton('Yes, ' + label.toLowerCase() + ' them', () =>
-      send('tasks/bulk/' + action, { filter, upToId: counted.highestId, ...extra }), {
-      danger: true, name: 'bulk-run',
-      done: result => label + ': ' + result.changed + ' of ' + result.matched + ' changed, ' + result.skipped
-        + ' skipped, in ' + result.chunks + (result.chunks === 1 ? ' chunk' : ' chunks') });
+    // The action runs in the background on the server: the answer is its job, watched until it ends.
+    const run = h('button', { type: 'button', class: 'danger', 'data-action': 'bulk-run',
+      onclick: async () => {
+        run.disabled = true;
+        let job;
+        try {
+          job = await send('tasks/bulk/' + action, { filter, upToId: counted.highestId, ...extra });
+        } catch (error) {
+          flash(label + ' failed: ' + error.message, true);
+          run.disabled = false;
+          return;
+        }
+        await watchJob(job, label, status);
+      } }, 'Yes, ' + label.toLowerCase() + ' them');
     replace(status, h('div', { class: 'inline confirm' },
       h('span', { id: 'bulk-count' }, counted.count.toLocaleString('en') + (counted.count === 1 ? ' task matches' : ' tasks match')
         + ' the filter now. ' + label + ': ' + effect + '?'), run,
@@ -143,6 +153,61 @@ function bulkActions(filter) {
         h('button', { type: 'button', class: action === 'retry' ? 'primary' : 'danger', 'data-bulk': action,
           onclick: () => start(action, label, effect) }, label + '…')])),
     status);
+}
+
+/** The bulk actions this node runs or ran lately (the records live on the node that runs them). */
+function recentJobs() {
+  const section = h('div', { id: 'bulk-jobs' });
+  get('bulk-jobs').then(data => {
+    if (!data.items.length) return;
+    replace(section, h('h2', {}, 'Bulk actions on node ' + data.nodeId),
+      table([
+        ['action', j => j.action],
+        ['state', j => h('span', { class: 'state state-' + (j.state === 'finished' ? 'succeeded' : j.state), 'data-job-state': j.state }, j.state)],
+        ['done', j => j.matched.toLocaleString('en') + (j.total === null ? '' : ' of ' + j.total.toLocaleString('en')), { num: true }],
+        ['changed', j => j.changed.toLocaleString('en'), { num: true }],
+        ['skipped', j => j.skipped.toLocaleString('en'), { num: true }],
+        ['by', j => j.startedBy || ''],
+        ['started', j => time(j.startedAt)],
+        ['ended', j => time(j.endedAt)],
+        ['error', j => j.error || '', { class: 'error' }],
+      ], data.items));
+  }).catch(() => {});
+  return section;
+}
+
+/** A bulk job's progress as text. */
+function jobText(job, label) {
+  const of = job.total === null ? '' : ' of ' + job.total.toLocaleString('en');
+  const done = job.matched.toLocaleString('en') + of + ' tasks done (' + job.changed.toLocaleString('en')
+    + ' changed, ' + job.skipped.toLocaleString('en') + ' skipped, ' + job.chunks
+    + (job.chunks === 1 ? ' chunk)' : ' chunks)');
+  if (job.state === 'running') return label + ' running: ' + done;
+  if (job.state === 'finished') return label + ' finished: ' + done;
+  return label + ' failed after ' + done + ': ' + (job.error || 'no reason given');
+}
+
+/** Redraws a bulk job's progress every second until it ends, while the page shows it. */
+async function watchJob(first, label, status) {
+  let job = first;
+  const line = h('p', { id: 'bulk-job' });
+  replace(status, line);
+  for (;;) {
+    line.setAttribute('data-state', job.state);
+    replace(line, jobText(job, label));
+    if (job.state !== 'running') break;
+    await new Promise(resolve => setTimeout(resolve, 1000));
+    if (!line.isConnected) return;
+    try {
+      job = await get('bulk-jobs/' + segment(job.id));
+    } catch (error) {
+      flash(label + ': its progress cannot be read: ' + error.message, true);
+      return;
+    }
+  }
+  // The end stays in the flash; the list is drawn again to show what changed.
+  flash(jobText(job, label), job.state !== 'finished');
+  if (line.isConnected) await refresh();
 }
 
 export async function taskPage(id) {

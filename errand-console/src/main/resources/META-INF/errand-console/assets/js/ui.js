@@ -9,6 +9,11 @@ export function onAction(render) {
   rerender = render;
 }
 
+/** Draws the current page again, keeping the flash: after work that ended outside an action button. */
+export async function refresh() {
+  await rerender();
+}
+
 /** Shows a message (text only) above the page. */
 export function flash(message, isError) {
   const element = document.getElementById('flash');

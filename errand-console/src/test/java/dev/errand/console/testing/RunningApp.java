@@ -70,6 +70,11 @@ public final class RunningApp implements AutoCloseable {
         return context;
     }
 
+    /** The table prefix of this application's Errand tables. */
+    public String prefix() {
+        return prefix;
+    }
+
     public TestDatabase database() {
         return database;
     }

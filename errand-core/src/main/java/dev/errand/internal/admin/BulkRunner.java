@@ -97,6 +97,8 @@ final class BulkRunner {
             matched += chunk.candidates();
             changed += chunk.changed();
             last = chunk.lastId();
+            // After the commit: what a listener sees is done, whatever happens next.
+            options.progress().accept(new BulkResult(matched, changed, matched - changed, chunks));
             if (chunk.candidates() < size) {
                 break;
             }

@@ -21,12 +21,14 @@ public final class JdbcHistoryAdmin implements HistoryAdmin {
     private final Storage storage;
     private final AttemptHistory attempts;
     private final ThroughputQuery throughput;
+    private final NodeThroughput nodeThroughput;
 
-    /** Creates the API on a node's storage and its attempt history. */
-    public JdbcHistoryAdmin(Storage storage, AttemptHistory attempts) {
+    /** Creates the API on a node's storage, its attempt history and the nodes' counts per minute. */
+    public JdbcHistoryAdmin(Storage storage, AttemptHistory attempts, NodeThroughput nodeThroughput) {
         this.storage = storage;
         this.attempts = attempts;
         this.throughput = new ThroughputQuery(storage.dialect(), attempts.tables());
+        this.nodeThroughput = nodeThroughput;
     }
 
     @Override
@@ -82,6 +84,20 @@ public final class JdbcHistoryAdmin implements HistoryAdmin {
                 "throughput",
                 c -> throughput.read(
                         c, throughput.now(c, storage.offsetMicros()), bucket, count, storage.offsetMicros())));
+    }
+
+    @Override
+    public Throughput nodeThroughput(Duration window) {
+        if (window == null
+                || window.compareTo(Duration.ofMinutes(1)) < 0
+                || window.compareTo(NodeThroughput.KEPT) > 0
+                || window.toSeconds() % 60 != 0
+                || window.getNano() != 0) {
+            throw new IllegalArgumentException(
+                    "window must be 1 minute to 2 hours in whole minutes (the nodes' counts are kept two hours), got "
+                            + window);
+        }
+        return run("node throughput", c -> nodeThroughput.read(c, (int) window.toMinutes()));
     }
 
     private <T> T run(String operation, Jdbc.ConnectionWork<T> work) {

@@ -23,6 +23,7 @@ import dev.errand.internal.event.EventTrigger;
 import dev.errand.internal.event.JdbcEventAdmin;
 import dev.errand.internal.history.AttemptHistory;
 import dev.errand.internal.history.JdbcHistoryAdmin;
+import dev.errand.internal.history.NodeThroughput;
 import dev.errand.internal.process.JdbcProcessAdmin;
 import dev.errand.internal.process.ProcessRegistry;
 import dev.errand.internal.process.ProcessRuntime;
@@ -69,6 +70,7 @@ import dev.errand.task.FailureCause;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -124,6 +126,9 @@ public final class Node {
     private final WorkflowEnqueuer workflows;
     private final Admins admins;
     private final Engine.Parts engineParts;
+    /** The counts per minute each processing node writes, so that throughput shows without the history. */
+    private final NodeThroughput nodeThroughput;
+
     private final NodeAgent agent;
     private final ClusterAdmin cluster;
     private final ProcessAdmin processes;
@@ -178,6 +183,7 @@ public final class Node {
         ScheduleStore scheduleStore =
                 new ScheduleStore(dialect, settings.tablePrefix().scheduleTable(), settings.clock());
         FinishedTasks finishedTasks = new FinishedTasks(dialect, table, settings.clock());
+        this.nodeThroughput = new NodeThroughput(storage, settings.tablePrefix());
         this.admins = new Admins(
                 new JdbcTaskAdmin(stores, new TaskQueries(dialect, table, settings.clock()), finishedTasks),
                 new JdbcBatchAdmin(storage, workflowStore, stores.finisher()),
@@ -196,7 +202,7 @@ public final class Node {
                         eventStore,
                         new EventTrigger(eventStore, dialect, Enqueuer.notificationChannel(settings)),
                         wakeUps),
-                new JdbcHistoryAdmin(storage, stores.attempts()));
+                new JdbcHistoryAdmin(storage, stores.attempts(), nodeThroughput));
         this.engineParts = new Engine.Parts(
                 stores,
                 kinds,
@@ -324,7 +330,9 @@ public final class Node {
         } catch (SQLException e) {
             throw new ErrandException("read queue controls", e);
         }
-        duties.start(Duty.Scope.EVERY_NODE, engine.duties(), () -> true);
+        List<Duty> everyNode = new ArrayList<>(engine.duties());
+        everyNode.add(nodeThroughput.duty(settings.nodeId(), engine.stats(), settings.heartbeatInterval()));
+        duties.start(Duty.Scope.EVERY_NODE, everyNode, () -> true);
         running = true;
     }
 

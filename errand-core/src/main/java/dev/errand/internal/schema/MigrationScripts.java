@@ -29,7 +29,8 @@ public final class MigrationScripts {
             "V14__add_trace_context.sql",
             "V15__task_list_index.sql",
             "V16__workflow_graph.sql",
-            "V18__task_progress_and_batch_results.sql");
+            "V18__task_progress_and_batch_results.sql",
+            "V19__node_throughput.sql");
 
     private MigrationScripts() {}
 
