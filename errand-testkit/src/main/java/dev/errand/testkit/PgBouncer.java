@@ -1,4 +1,4 @@
-package dev.errand.testing;
+package dev.errand.testkit;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
