@@ -15,6 +15,8 @@ import dev.errand.internal.schedule.ScheduleChecks;
 import dev.errand.internal.schema.SchemaMigrator;
 import dev.errand.internal.store.Dialect;
 import dev.errand.internal.store.Dialects;
+import dev.errand.internal.wakeup.ListenerStart;
+import dev.errand.internal.wakeup.Listening;
 import dev.errand.process.ProcessDefinition;
 import dev.errand.retry.RetryPolicy;
 import dev.errand.schedule.Schedule;
@@ -54,6 +56,7 @@ public final class ErrandBuilder {
     private final ProcessRegistry processes = new ProcessRegistry();
     private PayloadCodec codec = new PayloadCodec();
     private TransactionRunner transactionRunner = TransactionRunner.jdbc();
+    private Listening listening = Listening.DEFAULT;
     private ClaimStrategy.Factory claimStrategy = ClaimStrategies.skipLocked();
     private Dialect dialect;
 
@@ -508,6 +511,34 @@ public final class ErrandBuilder {
         return this;
     }
 
+    /**
+     * Whether a node on PostgreSQL listens for wake-ups (LISTEN/NOTIFY; default true). With them a task enqueued on
+     * one node starts on another within milliseconds; without, nodes find new tasks by polling each queue. At
+     * {@link Errand#start()} Errand checks that a notification sent through the data source reaches its listening
+     * connection; through a pooler in transaction mode it does not, and the node polls instead and says so
+     * ({@link #build()} refuses such a data source while the driver prepares statements on the server; see
+     * docs/DEPLOYMENT.md). False skips the check and the listener. Other databases always poll.
+     */
+    public ErrandBuilder notifications(boolean enabled) {
+        this.listening = new Listening(enabled, listening.dataSource(), null);
+        return this;
+    }
+
+    /**
+     * Where a node on PostgreSQL takes its LISTEN connection from, when the application's data source goes through
+     * a pooler in transaction mode (PgBouncer), which passes no notifications: a data source with a direct
+     * connection to the same database (or through a pooler in session mode). It holds one connection per node, so
+     * an unpooled data source serves. Default: the application's data source.
+     */
+    public ErrandBuilder notificationDataSource(DataSource listenOn) {
+        if (listenOn == null) {
+            throw new IllegalArgumentException("notificationDataSource must not be null: leave it unset to listen on"
+                    + " the application's DataSource, or call notifications(false) to poll only");
+        }
+        this.listening = new Listening(listening.enabled(), listenOn, null);
+        return this;
+    }
+
     /** Adds a listener that hears what happens to tasks on this node, for metrics or logs. */
     public ErrandBuilder listener(TaskListener listener) {
         if (listener == null) {
@@ -535,6 +566,10 @@ public final class ErrandBuilder {
             }
         }
         Dialect database = dialect != null ? dialect : Dialects.detect(dataSource);
+        // Before the migrations: through a transaction-mode pooler they would fail on prepared statements.
+        Listening checked = database.deliversNotifications()
+                ? new ListenerStart(listening, ListenerStart.PATIENCE).check(dataSource)
+                : listening;
         if (built.migrationsEnabled()) {
             new SchemaMigrator(
                             dataSource,
@@ -549,7 +584,7 @@ public final class ErrandBuilder {
         Errand errand = new Errand(new Node(
                 new Node.Parts(
                         built,
-                        new Node.Database(dataSource, database, transactionRunner),
+                        new Node.Database(dataSource, database, transactionRunner, checked),
                         new Kinds(definitions, codec, built, tracing),
                         claim,
                         new TaskListeners(listeners)),

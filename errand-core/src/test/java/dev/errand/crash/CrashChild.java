@@ -51,6 +51,14 @@ final class CrashChild {
      */
     static CrashChild start(TestDatabase database, String prefix, ExecutionMode mode, String kind, String nodeId)
             throws IOException {
+        return start(database.url(), database.userName(), new String[] {prefix, mode.name(), kind, nodeId});
+    }
+
+    /**
+     * The same on the database at {@code url} (through a connection pooler, say); {@code worker} holds the prefix,
+     * the mode's name, the kind and the node id.
+     */
+    static CrashChild start(String url, String user, String[] worker) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> command = List.of(
                 java,
@@ -59,16 +67,16 @@ final class CrashChild {
                 "-cp",
                 ChildClassPath.get(),
                 CrashWorkerMain.class.getName(),
-                database.url(),
-                database.userName(),
-                prefix,
-                mode.name(),
-                kind,
-                nodeId);
+                url,
+                user,
+                worker[0],
+                worker[1],
+                worker[2],
+                worker[3]);
         ProcessBuilder builder = new ProcessBuilder(command);
         // stdin stays a pipe that the parent never writes: it closes when this JVM dies, and the child exits.
         builder.redirectInput(ProcessBuilder.Redirect.PIPE);
-        return new CrashChild(builder.start(), nodeId);
+        return new CrashChild(builder.start(), worker[3]);
     }
 
     /**

@@ -47,6 +47,8 @@ import dev.errand.internal.store.Storage;
 import dev.errand.internal.store.TaskQueries;
 import dev.errand.internal.store.TaskStore;
 import dev.errand.internal.store.Transactions;
+import dev.errand.internal.wakeup.ListenerStart;
+import dev.errand.internal.wakeup.Listening;
 import dev.errand.internal.wakeup.PostgresNotificationListener;
 import dev.errand.internal.wakeup.WakeUps;
 import dev.errand.internal.workflow.BatchSweeper;
@@ -96,8 +98,10 @@ public final class Node {
      * @param dataSource where every connection comes from
      * @param dialect the detected (or configured) dialect
      * @param hostTransactions the transactions of transactional handlers and failure callbacks
+     * @param listening whether and where a PostgreSQL node listens for wake-ups
      */
-    public record Database(DataSource dataSource, Dialect dialect, TransactionRunner hostTransactions) {}
+    public record Database(
+            DataSource dataSource, Dialect dialect, TransactionRunner hostTransactions, Listening listening) {}
 
     /**
      * What a node is assembled from; {@code ErrandBuilder} collects it.
@@ -140,6 +144,7 @@ public final class Node {
     private final boolean transactionalKinds;
     private volatile Engine engine;
     private boolean agentRunning;
+    private final Listening listening;
     private PostgresNotificationListener notifications;
     private volatile boolean running;
     private boolean stopped;
@@ -153,6 +158,7 @@ public final class Node {
     public Node(Parts parts, ProcessRegistry processRegistry) {
         this.settings = parts.settings();
         Database database = parts.database();
+        this.listening = database.listening();
         Dialect dialect = database.dialect();
         String table = settings.tablePrefix().taskTable();
         this.storage = new Storage(
@@ -283,11 +289,12 @@ public final class Node {
     public synchronized void start() {
         if (!agentRunning) {
             if (storage.dialect().deliversNotifications()) {
-                notifications = new PostgresNotificationListener(
-                        storage.dataSource(),
-                        Enqueuer.notificationChannel(settings),
-                        wakeUps,
-                        settings.threadNamePrefix() + "listener");
+                notifications = new ListenerStart(listening, ListenerStart.PATIENCE)
+                        .start(
+                                storage.dataSource(),
+                                Enqueuer.notificationChannel(settings),
+                                wakeUps,
+                                settings.threadNamePrefix() + "listener");
             }
             List<ClusterStore.ControlRow> controls = List.of();
             try {

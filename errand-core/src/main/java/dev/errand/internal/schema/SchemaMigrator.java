@@ -84,6 +84,10 @@ public final class SchemaMigrator {
                             + "': if the database is another one,"
                             + " remove that setting and let Errand detect it."
                     : "";
+            if (String.valueOf(e.getMessage()).contains("prepared statement")) {
+                hint += " A prepared statement went missing: if the data source goes through a connection pooler in"
+                        + " transaction mode (PgBouncer), add prepareThreshold=0 to its JDBC URL (docs/DEPLOYMENT.md).";
+            }
             throw new IllegalStateException(
                     "Errand could not apply its migrations (dialect " + dialectFolder
                             + ", table prefix '" + prefix.value() + "', history table " + historyTable + "): "

@@ -19,6 +19,7 @@ import java.util.regex.Pattern;
 import org.springframework.beans.BeanWrapper;
 import org.springframework.beans.BeanWrapperImpl;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.validation.Errors;
 import org.springframework.validation.Validator;
 
@@ -217,6 +218,8 @@ public class ErrandProperties implements Validator {
     private String dialect;
 
     private final Stats stats = new Stats();
+
+    private final Notifications notifications = new Notifications();
 
     private final TaskExecutor taskExecutor = new TaskExecutor();
 
@@ -634,6 +637,11 @@ public class ErrandProperties implements Validator {
         return stats;
     }
 
+    /** The settings of PostgreSQL's wake-up notifications (LISTEN/NOTIFY). */
+    public Notifications getNotifications() {
+        return notifications;
+    }
+
     /** The settings of the persistent {@code TaskExecutor}. */
     public TaskExecutor getTaskExecutor() {
         return taskExecutor;
@@ -702,6 +710,7 @@ public class ErrandProperties implements Validator {
         if (virtualThreads != null) {
             builder.virtualThreads(virtualThreads);
         }
+        notifications.applyTo(builder);
         BeanWrapper values = new BeanWrapperImpl(this);
         for (Setting<?> setting : Settings.nodeSettings()) {
             Object value = values.getPropertyValue(setting.name());
@@ -732,6 +741,7 @@ public class ErrandProperties implements Validator {
         properties.checkCluster(errors);
         properties.checkSchedules(errors);
         properties.stats.check(errors);
+        properties.notifications.check(errors);
         properties.taskExecutor.check(errors);
     }
 
@@ -943,6 +953,82 @@ public class ErrandProperties implements Validator {
         /** Sets how long past its run time a pending task waits before it counts as overdue. */
         public void setOverdueAfter(Duration overdueAfter) {
             this.overdueAfter = overdueAfter;
+        }
+    }
+
+    /**
+     * Settings of PostgreSQL's wake-up notifications. Behind a connection pooler in transaction mode (PgBouncer),
+     * which passes no notifications, give a direct connection to listen on with {@code url}.
+     */
+    public static class Notifications {
+
+        /** Whether nodes on PostgreSQL listen for wake-ups (LISTEN/NOTIFY) and check at start that they arrive; false polls only. */
+        private boolean enabled = true;
+
+        /** A JDBC URL with a direct connection to the same PostgreSQL database, to listen on when the application's DataSource goes through a pooler in transaction mode. Unset: listen on the application's DataSource. */
+        private String url;
+
+        /** The user of the listening connection; unset: the URL's own (its user parameter). */
+        private String username;
+
+        /** The password of the listening connection; unset: the URL's own. */
+        private String password;
+
+        void applyTo(ErrandBuilder builder) {
+            builder.notifications(enabled);
+            if (url != null && !url.isBlank()) {
+                builder.notificationDataSource(new DriverManagerDataSource(url, username, password));
+            }
+        }
+
+        private void check(Errors errors) {
+            if (url != null && !url.isBlank() && !url.startsWith("jdbc:postgresql:")) {
+                errors.rejectValue(
+                        "notifications.url",
+                        "errand.invalid",
+                        "errand.notifications.url must be a PostgreSQL JDBC URL with a direct connection to the"
+                                + " database (jdbc:postgresql://host:5432/db), got '" + url + "'");
+            }
+        }
+
+        /** Whether nodes listen for wake-ups. */
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        /** Sets whether nodes listen for wake-ups. */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        /** The JDBC URL to listen on, or null. */
+        public String getUrl() {
+            return url;
+        }
+
+        /** Sets the JDBC URL to listen on. */
+        public void setUrl(String url) {
+            this.url = url;
+        }
+
+        /** The listening connection's user, or null. */
+        public String getUsername() {
+            return username;
+        }
+
+        /** Sets the listening connection's user. */
+        public void setUsername(String username) {
+            this.username = username;
+        }
+
+        /** The listening connection's password, or null. */
+        public String getPassword() {
+            return password;
+        }
+
+        /** Sets the listening connection's password. */
+        public void setPassword(String password) {
+            this.password = password;
         }
     }
 
