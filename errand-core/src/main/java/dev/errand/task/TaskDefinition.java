@@ -1,6 +1,7 @@
 package dev.errand.task;
 
 import dev.errand.config.Settings;
+import dev.errand.flow.FlowLimits;
 import dev.errand.node.PinPolicy;
 import dev.errand.retry.DelayList;
 import dev.errand.retry.RetryPolicy;
@@ -30,6 +31,7 @@ public final class TaskDefinition<P> {
     private final FailureCallback<? super P> failureCallback;
     private final List<Class<? extends Exception>> writesCommitOn;
     private final Map<TaskState, Duration> retentions;
+    private final Integer concurrencyLimit;
 
     private TaskDefinition(Builder<P> builder) {
         this.taskKind = builder.kind;
@@ -46,6 +48,15 @@ public final class TaskDefinition<P> {
         this.failureCallback = builder.failureCallback;
         this.writesCommitOn = List.copyOf(builder.writesCommitOn);
         this.retentions = Map.copyOf(builder.retentions);
+        this.concurrencyLimit = builder.concurrencyLimit;
+    }
+
+    /**
+     * The most tasks of this kind that may run at once across the whole cluster, or null for no limit. See
+     * {@link Builder#concurrencyLimit(int)}.
+     */
+    public Integer concurrencyLimit() {
+        return concurrencyLimit;
     }
 
     /**
@@ -180,6 +191,7 @@ public final class TaskDefinition<P> {
         private FailureCallback<? super P> failureCallback;
         private final List<Class<? extends Exception>> writesCommitOn = new ArrayList<>();
         private final Map<TaskState, Duration> retentions = new EnumMap<>(TaskState.class);
+        private Integer concurrencyLimit;
 
         private Builder(TaskKind<P> kind, TaskHandler<P> handler) {
             this.kind = requireArgument(kind, "kind", "declare one with TaskKind.of(name, PayloadType.class)");
@@ -299,6 +311,23 @@ public final class TaskDefinition<P> {
                         "retention applies to finished tasks: give SUCCEEDED, FAILED or" + " CANCELLED, got " + state);
             }
             retentions.put(state, Settings.FAILED_RETENTION.require("retention of " + state, keep));
+            return this;
+        }
+
+        /**
+         * Limits how many tasks of this kind run at once across the whole cluster, whatever the number of nodes
+         * and their queues' concurrency. A task held back by the limit stays pending, spends no attempt, and is
+         * claimed when a running one ends (or its lease is rescued). Enforced in the claim's transaction; see
+         * docs/FLOW-CONTROL.md. Every node writes its declared limit when it starts; {@code FlowAdmin} can
+         * override it at run time.
+         *
+         * @param maxRunning the most tasks of this kind running at once, 1 to {@value
+         *     FlowLimits#MAX_CONCURRENCY_LIMIT}
+         * @throws IllegalArgumentException if outside that range
+         */
+        public Builder<P> concurrencyLimit(int maxRunning) {
+            this.concurrencyLimit =
+                    FlowLimits.requireConcurrencyLimit(maxRunning, "concurrencyLimit of kind '" + kind.name() + "'");
             return this;
         }
 

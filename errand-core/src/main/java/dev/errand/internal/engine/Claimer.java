@@ -1,5 +1,6 @@
 package dev.errand.internal.engine;
 
+import dev.errand.internal.flow.FlowControl;
 import dev.errand.internal.store.Storage;
 import dev.errand.spi.ClaimRequest;
 import dev.errand.spi.ClaimStrategy;
@@ -25,11 +26,13 @@ final class Claimer {
     private final ClaimStrategy strategy;
     private final LeaseKeeper leases;
     private final Observers observers;
+    private final FlowControl flow;
     // Every queue's poller claims through this one claimer.
     private final Queue<ClaimRequest> inDoubt = new ConcurrentLinkedQueue<>();
 
-    Claimer(Storage storage, ClaimStrategy strategy, LeaseKeeper leases, Observers observers) {
+    Claimer(Storage storage, ClaimStrategy strategy, LeaseKeeper leases, Observers observers, FlowControl flow) {
         this.storage = storage;
+        this.flow = flow;
         this.strategy = strategy;
         this.leases = leases;
         this.observers = observers;
@@ -40,9 +43,13 @@ final class Claimer {
         releaseClaimsInDoubt();
         List<ClaimedTask> tasks;
         try {
-            tasks = strategy.singleStatement()
-                    ? storage.transactions().runStatement("claim", connection -> strategy.claim(connection, request))
-                    : storage.transactions().run("claim", connection -> strategy.claim(connection, request));
+            // Under flow limits, a claim is one transaction that takes the slots with the tasks.
+            tasks = flow.active()
+                    ? storage.transactions().run("claim", connection -> flow.claim(connection, request))
+                    : strategy.singleStatement()
+                            ? storage.transactions()
+                                    .runStatement("claim", connection -> strategy.claim(connection, request))
+                            : storage.transactions().run("claim", connection -> strategy.claim(connection, request));
         } catch (SQLException e) {
             if (storage.transactions().isConnectionFailure(e)) {
                 // The claim may have committed before the connection broke: its rows would then wait a

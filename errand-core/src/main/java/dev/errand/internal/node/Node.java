@@ -21,6 +21,7 @@ import dev.errand.internal.event.EventGate;
 import dev.errand.internal.event.EventStore;
 import dev.errand.internal.event.EventTrigger;
 import dev.errand.internal.event.JdbcEventAdmin;
+import dev.errand.internal.flow.FlowControl;
 import dev.errand.internal.history.AttemptHistory;
 import dev.errand.internal.history.JdbcHistoryAdmin;
 import dev.errand.internal.process.JdbcProcessAdmin;
@@ -205,7 +206,8 @@ public final class Node {
                 new Engine.Shared(
                         parts.listener(),
                         new Expirations(dialect, settings.tablePrefix(), settings.clock()),
-                        new BatchSweeper(storage, workflowStore, stores.finisher())));
+                        new BatchSweeper(storage, workflowStore, stores.finisher()),
+                        new FlowControl(storage, settings.tablePrefix().value(), declaredLimits(kinds))));
         this.engine = new Engine(engineParts);
         Map<String, PinPolicy> pinPolicies = new LinkedHashMap<>();
         kinds.definitions().forEach((kind, definition) -> pinPolicies.put(kind, definition.pinPolicy()));
@@ -238,6 +240,13 @@ public final class Node {
                         kinds,
                         processRegistry),
                 wakeUps::wake);
+    }
+
+    /** Every kind the node registers, with the concurrency limit its definition declares, or null. */
+    private static Map<String, Integer> declaredLimits(Kinds kinds) {
+        Map<String, Integer> limits = new java.util.HashMap<>();
+        kinds.definitions().forEach((kind, definition) -> limits.put(kind, definition.concurrencyLimit()));
+        return limits;
     }
 
     /**

@@ -28,7 +28,8 @@ public final class MigrationScripts {
             "V13__schedule_pause_reason.sql",
             "V14__add_trace_context.sql",
             "V15__task_list_index.sql",
-            "V16__workflow_graph.sql");
+            "V16__workflow_graph.sql",
+            "V17__flow_control.sql");
 
     private MigrationScripts() {}
 

@@ -1,0 +1,251 @@
+package dev.errand.internal.flow;
+
+import dev.errand.internal.store.Dialect;
+import dev.errand.internal.store.States;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The flow control tables' SQL: the limits ({@code flow_limit}) and their slots ({@code flow_slot}). Each
+ * method runs on the caller's connection and transaction.
+ */
+final class FlowStore {
+
+    /** Which column of a limit row a write sets. */
+    enum Source {
+        /** The limit a node's {@code TaskDefinition} declares. */
+        DECLARED("declared_limit"),
+        /** The run-time change made through the admin API. */
+        OVERRIDE("override_limit");
+
+        private final String column;
+
+        Source(String column) {
+            this.column = column;
+        }
+    }
+
+    /**
+     * A slot locked by a claim.
+     *
+     * @param slotNo its number, 1 to the limit
+     * @param taskId the task that took it last, or null
+     * @param leaseToken that task's lease token then
+     */
+    record LockedSlot(int slotNo, Long taskId, long leaseToken) {}
+
+    /**
+     * A limit row.
+     *
+     * @param kind the kind
+     * @param declared the declared limit, or null
+     * @param override the run-time limit, or null
+     */
+    record LimitRow(String kind, Integer declared, Integer override) {
+        /** The limit in force. */
+        int effective() {
+            return override != null ? override : declared;
+        }
+    }
+
+    private final Dialect dialect;
+    private final String limits;
+    private final String slots;
+    private final String tasks;
+
+    FlowStore(Dialect dialect, String prefix) {
+        this.dialect = dialect;
+        this.limits = prefix + "flow_limit";
+        this.slots = prefix + "flow_slot";
+        this.tasks = prefix + "task";
+    }
+
+    /**
+     * Sets one column of a kind's limit; null clears it, and a row left with neither is deleted.
+     *
+     * @return whether the row changed or was created
+     */
+    boolean set(Connection connection, String kind, Source source, Integer limit) throws SQLException {
+        int updated;
+        try (PreparedStatement update =
+                connection.prepareStatement("UPDATE " + limits + " SET " + source.column + " = ? WHERE kind = ?")) {
+            if (limit == null) {
+                update.setNull(1, java.sql.Types.INTEGER);
+            } else {
+                update.setInt(1, limit);
+            }
+            update.setString(2, kind);
+            updated = update.executeUpdate();
+        }
+        if (limit == null) {
+            try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + limits
+                    + " WHERE kind = ? AND declared_limit IS NULL AND override_limit IS NULL")) {
+                delete.setString(1, kind);
+                delete.executeUpdate();
+            }
+            return updated > 0;
+        }
+        if (updated > 0) {
+            return true;
+        }
+        String insert =
+                dialect.insertSkippingDuplicates(limits + " (kind, " + source.column + ") VALUES (?, ?)", "(kind)");
+        try (PreparedStatement statement = connection.prepareStatement(insert)) {
+            statement.setString(1, kind);
+            statement.setInt(2, limit);
+            statement.executeUpdate();
+        } catch (SQLException e) {
+            if (!dialect.isUniqueViolation(e)) {
+                throw e;
+            }
+        }
+        // Another node may have inserted the row between the update and the insert: set it once more.
+        try (PreparedStatement update =
+                connection.prepareStatement("UPDATE " + limits + " SET " + source.column + " = ? WHERE kind = ?")) {
+            update.setInt(1, limit);
+            update.setString(2, kind);
+            update.executeUpdate();
+        }
+        return true;
+    }
+
+    /** Every limit row, by kind. */
+    Map<String, LimitRow> limits(Connection connection) throws SQLException {
+        Map<String, LimitRow> rows = new LinkedHashMap<>();
+        try (PreparedStatement statement = connection.prepareStatement(
+                        "SELECT kind, declared_limit, override_limit FROM " + limits + " ORDER BY kind");
+                ResultSet result = statement.executeQuery()) {
+            while (result.next()) {
+                String kind = result.getString(1);
+                int declared = result.getInt(2);
+                Integer declaredOrNull = result.wasNull() ? null : declared;
+                int override = result.getInt(3);
+                Integer overrideOrNull = result.wasNull() ? null : override;
+                if (declaredOrNull != null || overrideOrNull != null) {
+                    rows.put(kind, new LimitRow(kind, declaredOrNull, overrideOrNull));
+                }
+            }
+        }
+        return rows;
+    }
+
+    /**
+     * Creates the slot rows 1 to {@code count} of a kind that do not exist yet. Slots are only ever added, so
+     * they are numbered without gaps, and a concurrent node adding the same ones is skipped.
+     */
+    void ensureSlots(Connection connection, String kind, int count) throws SQLException {
+        int highest;
+        try (PreparedStatement statement =
+                connection.prepareStatement("SELECT COALESCE(MAX(slot_no), 0) FROM " + slots + " WHERE kind = ?")) {
+            statement.setString(1, kind);
+            try (ResultSet result = statement.executeQuery()) {
+                result.next();
+                highest = result.getInt(1);
+            }
+        }
+        String insert = dialect.insertSkippingDuplicates(slots + " (kind, slot_no) VALUES (?, ?)", "(kind, slot_no)");
+        for (int slot = highest + 1; slot <= count; slot++) {
+            try (PreparedStatement statement = connection.prepareStatement(insert)) {
+                statement.setString(1, kind);
+                statement.setInt(2, slot);
+                statement.executeUpdate();
+            } catch (SQLException e) {
+                if (!dialect.isUniqueViolation(e)) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /**
+     * Locks the slots 1 to {@code limit} of a kind that no other claim has locked, skipping the others.
+     * A locking read returns each slot's latest committed holder.
+     */
+    List<LockedSlot> lockSlots(Connection connection, String kind, int limit) throws SQLException {
+        List<LockedSlot> locked = new ArrayList<>(limit);
+        try (PreparedStatement statement = connection.prepareStatement("SELECT slot_no, task_id, lease_token FROM "
+                + slots + " WHERE kind = ? AND slot_no <= ? ORDER BY slot_no FOR UPDATE SKIP LOCKED")) {
+            statement.setString(1, kind);
+            statement.setInt(2, limit);
+            try (ResultSet result = statement.executeQuery()) {
+                while (result.next()) {
+                    long taskId = result.getLong(2);
+                    Long holder = result.wasNull() ? null : taskId;
+                    locked.add(new LockedSlot(result.getInt(1), holder, result.getLong(3)));
+                }
+            }
+        }
+        return locked;
+    }
+
+    /**
+     * The lease tokens of those of {@code ids} that are running now. Read after the slots were locked, in a
+     * statement of its own, so that it sees the claim that took each slot (READ COMMITTED on every dialect).
+     */
+    Map<Long, Long> runningTokens(Connection connection, long[] ids) throws SQLException {
+        Map<Long, Long> running = new HashMap<>();
+        if (ids.length == 0) {
+            return running;
+        }
+        try (PreparedStatement statement = connection.prepareStatement("SELECT id, lease_token FROM " + tasks
+                + " WHERE " + dialect.idIn("id", ids.length) + " AND state = " + States.RUNNING)) {
+            dialect.bindIds(statement, 1, ids);
+            try (ResultSet result = statement.executeQuery()) {
+                while (result.next()) {
+                    running.put(result.getLong(1), result.getLong(2));
+                }
+            }
+        }
+        return running;
+    }
+
+    /** Writes the task that takes each slot: {@code slotNos[i]} goes to {@code taskIds[i]}. */
+    void take(Connection connection, String kind, int[] slotNos, long[] taskIds, long leaseToken) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(
+                "UPDATE " + slots + " SET task_id = ?, lease_token = ? WHERE kind = ? AND slot_no = ?")) {
+            for (int i = 0; i < taskIds.length; i++) {
+                statement.setLong(1, taskIds[i]);
+                statement.setLong(2, leaseToken);
+                statement.setString(3, kind);
+                statement.setInt(4, slotNos[i]);
+                statement.addBatch();
+            }
+            statement.executeBatch();
+        }
+    }
+
+    /**
+     * How many tasks of a kind hold a slot now: running with the lease token their slot recorded.
+     */
+    int slotsInUse(Connection connection, String kind) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("SELECT COUNT(*) FROM " + slots + " s JOIN "
+                + tasks + " t ON t.id = s.task_id AND t.lease_token = s.lease_token WHERE s.kind = ? AND t.state = "
+                + States.RUNNING)) {
+            statement.setString(1, kind);
+            try (ResultSet result = statement.executeQuery()) {
+                result.next();
+                return result.getInt(1);
+            }
+        }
+    }
+
+    /** How many tasks of a kind are pending and due now. */
+    long pendingDue(Connection connection, String kind, long clockOffsetMicros) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("SELECT COUNT(*) FROM " + tasks
+                + " WHERE kind = ? AND state = " + States.PENDING + " AND run_at <= " + dialect.timePlusMicros())) {
+            statement.setString(1, kind);
+            statement.setLong(2, clockOffsetMicros);
+            try (ResultSet result = statement.executeQuery()) {
+                result.next();
+                return result.getLong(1);
+            }
+        }
+    }
+}

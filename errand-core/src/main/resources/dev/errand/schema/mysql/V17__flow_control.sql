@@ -1,0 +1,23 @@
+-- Flow control (issue 31): cluster-wide concurrency limits per task kind. See docs/FLOW-CONTROL.md.
+
+-- One row per limited kind. declared_limit is what the nodes' TaskDefinitions say (each node writes it at
+-- start); override_limit is the run-time change made through FlowAdmin, and wins while it is set.
+CREATE TABLE ${prefix}flow_limit (
+    kind           VARCHAR(200) NOT NULL PRIMARY KEY,
+    declared_limit INT,
+    override_limit INT,
+    CONSTRAINT ${prefix}flow_limit_declared_check CHECK (declared_limit BETWEEN 1 AND 10000),
+    CONSTRAINT ${prefix}flow_limit_override_check CHECK (override_limit BETWEEN 1 AND 10000)
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
+
+-- N slot rows per limited kind (slot_no 1..N). A claim locks free slots with FOR UPDATE SKIP LOCKED and
+-- writes the id and lease token of the task it starts on each. A slot is held while that task is running
+-- with that lease token: ending the task (or rescuing its lease) frees it in the same transaction, with no
+-- write here. Rows above the current limit stay, unused, until the limit is raised again.
+CREATE TABLE ${prefix}flow_slot (
+    kind        VARCHAR(200) NOT NULL,
+    slot_no     INT          NOT NULL,
+    task_id     BIGINT,
+    lease_token BIGINT,
+    PRIMARY KEY (kind, slot_no)
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;

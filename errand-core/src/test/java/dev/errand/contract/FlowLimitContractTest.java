@@ -1,0 +1,185 @@
+package dev.errand.contract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.errand.Errand;
+import dev.errand.enqueue.TaskRequest;
+import dev.errand.internal.node.Nodes;
+import dev.errand.task.ExecutionMode;
+import dev.errand.task.TaskDefinition;
+import dev.errand.task.TaskHandler;
+import dev.errand.task.TaskState;
+import dev.errand.testing.ErrandTestSupport;
+import dev.errand.testing.Target;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Flow control (issue 31): a kind's concurrency limit holds across every node of the cluster, a task held back
+ * spends no attempt, and a slot held by a lost node frees when its lease is rescued. Each attempt writes its
+ * start and end (System.nanoTime, one JVM) to a table; the most attempts that overlapped is computed in SQL.
+ */
+@ParameterizedClass(name = "{0}")
+@MethodSource("dev.errand.testing.Targets#databases")
+class FlowLimitContractTest extends ErrandTestSupport {
+
+    FlowLimitContractTest(Target target) {
+        super(target);
+    }
+
+    @BeforeEach
+    void createSpanTable() throws SQLException {
+        try (Connection c = dataSource().getConnection();
+                Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE " + prefix
+                    + "span (task_id BIGINT NOT NULL, attempt INT NOT NULL, started BIGINT NOT NULL, ended BIGINT)");
+        }
+    }
+
+    /** A handler that records its span and works for {@code work}. */
+    private TaskHandler<Integer> recording(Duration work, AtomicInteger running, AtomicInteger most) {
+        return (n, ctx) -> {
+            long started = System.nanoTime();
+            int now = running.incrementAndGet();
+            most.accumulateAndGet(now, Math::max);
+            try {
+                Thread.sleep(work.toMillis()); // the task's work, not a wait for a condition
+            } finally {
+                running.decrementAndGet();
+                span(ctx.taskId(), ctx.attempt(), started, System.nanoTime());
+            }
+        };
+    }
+
+    private void span(long taskId, int attempt, long started, long ended) throws SQLException {
+        try (Connection c = dataSource().getConnection();
+                PreparedStatement s = c.prepareStatement(
+                        "INSERT INTO " + prefix + "span (task_id, attempt, started, ended) VALUES (?, ?, ?, ?)")) {
+            s.setLong(1, taskId);
+            s.setInt(2, attempt);
+            s.setLong(3, started);
+            s.setLong(4, ended);
+            s.executeUpdate();
+        }
+    }
+
+    /** The most spans that were open at one moment: at each start, the spans begun and not yet ended. */
+    private long maxOverlap() throws SQLException {
+        return scalar("SELECT COALESCE(MAX(open_spans), 0) FROM (SELECT (SELECT COUNT(*) FROM " + prefix
+                + "span b WHERE b.started <= a.started AND b.ended > a.started) AS open_spans FROM " + prefix
+                + "span a) spans_at_start");
+    }
+
+    private TaskDefinition<Integer> limited(int limit, TaskHandler<Integer> handler) {
+        return TaskDefinition.builder("partner-call", Integer.class, handler)
+                .mode(ExecutionMode.NON_TRANSACTIONAL)
+                .concurrencyLimit(limit)
+                .build();
+    }
+
+    @Test
+    void aKindsLimitHoldsAcrossNodesAndHeldBackTasksSpendNoAttempt() throws Exception {
+        AtomicInteger running = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        AtomicInteger others = new AtomicInteger();
+        Errand[] nodes = new Errand[3];
+        for (int i = 0; i < nodes.length; i++) {
+            nodes[i] = node(builder()
+                    .nodeId("node-" + i)
+                    .queue("default", 4)
+                    .succeededRetention(Duration.ofDays(1))
+                    .register(limited(3, recording(Duration.ofMillis(40), running, most)))
+                    .register(TaskDefinition.builder("other", Integer.class, (n, ctx) -> others.incrementAndGet())
+                            .mode(ExecutionMode.NON_TRANSACTIONAL)
+                            .build()));
+        }
+        int tasks = 36;
+        for (int i = 0; i < tasks; i++) {
+            nodes[0].enqueue(TaskRequest.of("partner-call", i));
+            nodes[0].enqueue(TaskRequest.of("other", i));
+        }
+        for (Errand node : nodes) {
+            node.start();
+        }
+        await().atMost(Duration.ofSeconds(60)).until(() -> tasksIn(TaskState.SUCCEEDED) == 2L * tasks);
+
+        assertThat(others.get()).isEqualTo(tasks);
+        assertThat(most.get())
+                .as("attempts running at once, counted in the JVM")
+                .isBetween(1, 3);
+        assertThat(maxOverlap())
+                .as("attempts running at once, from their spans")
+                .isBetween(1L, 3L);
+        assertThat(scalar("SELECT COUNT(*) FROM " + prefix + "span")).isEqualTo(tasks);
+        assertThat(scalar("SELECT MAX(attempt) FROM " + prefix + "task WHERE kind = 'partner-call'"))
+                .as("a task held back by the limit spends no attempt")
+                .isEqualTo(1);
+    }
+
+    @Test
+    void aSlotHeldByALostNodeFreesWhenItsLeaseIsRescued() throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Errand lost = node(builder()
+                .nodeId("lost-node")
+                .queue("default", 1)
+                .leaseDuration(Duration.ofHours(1))
+                .heartbeatInterval(Duration.ofMinutes(30))
+                .register(limited(1, (n, ctx) -> {
+                    started.countDown();
+                    release.await(30, TimeUnit.SECONDS);
+                })));
+        long first = lost.enqueue(TaskRequest.of("partner-call", 1)).id();
+        lost.start();
+        assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+
+        AtomicInteger running = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        Errand survivor = node(builder()
+                .nodeId("survivor")
+                .queue("default", 4)
+                .succeededRetention(Duration.ofDays(1))
+                .register(limited(1, recording(Duration.ofMillis(1), running, most))));
+        long second = survivor.enqueue(TaskRequest.of("partner-call", 2)).id();
+        survivor.start();
+        long polls = Nodes.of(survivor).polls();
+        await().atMost(Duration.ofSeconds(10)).until(() -> Nodes.of(survivor).polls() > polls + 5);
+        assertThat(task(survivor, second).state())
+                .as("the lost node's running task holds the only slot")
+                .isEqualTo(TaskState.PENDING);
+        assertThat(task(survivor, second).attempt()).isZero();
+
+        clock.advance(Duration.ofHours(2));
+        assertThat(Nodes.of(survivor).rescueExpiredLeases()).isEqualTo(1);
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> task(survivor, first).state() == TaskState.SUCCEEDED
+                        && task(survivor, second).state() == TaskState.SUCCEEDED);
+        assertThat(task(survivor, second).attempt()).isEqualTo(1);
+        assertThat(most.get()).isEqualTo(1);
+        release.countDown();
+    }
+
+    @Test
+    void aLimitOutsideItsRangeIsRefusedWithWhatToDo() {
+        for (int bad : new int[] {0, -1, 10_001}) {
+            assertThatThrownBy(() -> TaskDefinition.builder("partner-call", Integer.class, (n, ctx) -> {})
+                            .concurrencyLimit(bad))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("concurrencyLimit of kind 'partner-call'")
+                    .hasMessageContaining("between 1 and 10000")
+                    .hasMessageContaining("got " + bad);
+        }
+    }
+}
