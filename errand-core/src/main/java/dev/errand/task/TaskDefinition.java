@@ -32,6 +32,7 @@ public final class TaskDefinition<P> {
     private final List<Class<? extends Exception>> writesCommitOn;
     private final Map<TaskState, Duration> retentions;
     private final Integer concurrencyLimit;
+    private final Integer concurrencyLimitPerKey;
 
     private TaskDefinition(Builder<P> builder) {
         this.taskKind = builder.kind;
@@ -49,6 +50,7 @@ public final class TaskDefinition<P> {
         this.writesCommitOn = List.copyOf(builder.writesCommitOn);
         this.retentions = Map.copyOf(builder.retentions);
         this.concurrencyLimit = builder.concurrencyLimit;
+        this.concurrencyLimitPerKey = builder.concurrencyLimitPerKey;
     }
 
     /**
@@ -57,6 +59,14 @@ public final class TaskDefinition<P> {
      */
     public Integer concurrencyLimit() {
         return concurrencyLimit;
+    }
+
+    /**
+     * The most tasks of this kind with one limit key that may run at once across the cluster, or null for no
+     * per-key limit. See {@link Builder#concurrencyLimitPerKey(int)}.
+     */
+    public Integer concurrencyLimitPerKey() {
+        return concurrencyLimitPerKey;
     }
 
     /**
@@ -192,6 +202,7 @@ public final class TaskDefinition<P> {
         private final List<Class<? extends Exception>> writesCommitOn = new ArrayList<>();
         private final Map<TaskState, Duration> retentions = new EnumMap<>(TaskState.class);
         private Integer concurrencyLimit;
+        private Integer concurrencyLimitPerKey;
 
         private Builder(TaskKind<P> kind, TaskHandler<P> handler) {
             this.kind = requireArgument(kind, "kind", "declare one with TaskKind.of(name, PayloadType.class)");
@@ -328,7 +339,34 @@ public final class TaskDefinition<P> {
         public Builder<P> concurrencyLimit(int maxRunning) {
             this.concurrencyLimit =
                     FlowLimits.requireConcurrencyLimit(maxRunning, "concurrencyLimit of kind '" + kind.name() + "'");
+            requireOneLimit();
             return this;
+        }
+
+        /**
+         * Limits how many tasks of this kind with one limit key ({@code TaskRequest.Builder.limitKey}) run at
+         * once across the whole cluster; tasks of different keys run in parallel, and tasks without a key are not
+         * limited. A limit of 1 makes the tasks of one key mutually exclusive (one customer's tasks never run at
+         * the same time). A task held back stays pending and spends no attempt. A kind has either this or
+         * {@link #concurrencyLimit(int)}, not both. See docs/FLOW-CONTROL.md.
+         *
+         * @param maxRunning the most tasks of one key running at once, 1 to {@value
+         *     FlowLimits#MAX_CONCURRENCY_LIMIT}
+         * @throws IllegalArgumentException if outside that range, or the kind has a concurrency limit
+         */
+        public Builder<P> concurrencyLimitPerKey(int maxRunning) {
+            this.concurrencyLimitPerKey = FlowLimits.requireConcurrencyLimit(
+                    maxRunning, "concurrencyLimitPerKey of kind '" + kind.name() + "'");
+            requireOneLimit();
+            return this;
+        }
+
+        private void requireOneLimit() {
+            if (concurrencyLimit != null && concurrencyLimitPerKey != null) {
+                throw new IllegalArgumentException("Kind '" + kind.name() + "' has both a concurrencyLimit and a"
+                        + " concurrencyLimitPerKey; a kind has one of them: keep the per-key limit and size the"
+                        + " queues, or drop the keys");
+            }
         }
 
         /** Builds the definition. */

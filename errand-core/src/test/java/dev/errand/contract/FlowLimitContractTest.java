@@ -44,7 +44,8 @@ class FlowLimitContractTest extends ErrandTestSupport {
         try (Connection c = dataSource().getConnection();
                 Statement s = c.createStatement()) {
             s.execute("CREATE TABLE " + prefix
-                    + "span (task_id BIGINT NOT NULL, attempt INT NOT NULL, started BIGINT NOT NULL, ended BIGINT)");
+                    + "span (task_id BIGINT NOT NULL, attempt INT NOT NULL, started BIGINT NOT NULL, ended BIGINT,"
+                    + " limit_key VARCHAR(200))");
         }
     }
 
@@ -64,15 +65,24 @@ class FlowLimitContractTest extends ErrandTestSupport {
     }
 
     private void span(long taskId, int attempt, long started, long ended) throws SQLException {
+        span(taskId, attempt, started, ended, null);
+    }
+
+    private void span(long taskId, int attempt, long started, long ended, String key) throws SQLException {
         try (Connection c = dataSource().getConnection();
-                PreparedStatement s = c.prepareStatement(
-                        "INSERT INTO " + prefix + "span (task_id, attempt, started, ended) VALUES (?, ?, ?, ?)")) {
+                PreparedStatement s = c.prepareStatement("INSERT INTO " + prefix
+                        + "span (task_id, attempt, started, ended, limit_key) VALUES (?, ?, ?, ?, ?)")) {
             s.setLong(1, taskId);
             s.setInt(2, attempt);
             s.setLong(3, started);
             s.setLong(4, ended);
+            s.setString(5, key);
             s.executeUpdate();
         }
+    }
+
+    private static String keyOf(int n) {
+        return "customer-" + (n % 8);
     }
 
     /** The most spans that were open at one moment: at each start, the spans begun and not yet ended. */
@@ -169,6 +179,108 @@ class FlowLimitContractTest extends ErrandTestSupport {
         assertThat(task(survivor, second).attempt()).isEqualTo(1);
         assertThat(most.get()).isEqualTo(1);
         release.countDown();
+    }
+
+    @Test
+    void aPerKeyLimitOfOneKeepsEachKeysTasksApartAcrossNodes() throws Exception {
+        AtomicInteger most = new AtomicInteger();
+        AtomicInteger running = new AtomicInteger();
+        TaskHandler<Integer> handler = (n, ctx) -> {
+            long started = System.nanoTime();
+            most.accumulateAndGet(running.incrementAndGet(), Math::max);
+            try {
+                Thread.sleep(20); // the task's work
+            } finally {
+                running.decrementAndGet();
+                span(ctx.taskId(), ctx.attempt(), started, System.nanoTime(), keyOf(n));
+            }
+        };
+        Errand[] nodes = new Errand[3];
+        for (int i = 0; i < nodes.length; i++) {
+            nodes[i] = node(builder()
+                    .nodeId("node-" + i)
+                    .queue("default", 4)
+                    .succeededRetention(Duration.ofDays(1))
+                    .register(TaskDefinition.builder("customer-sync", Integer.class, handler)
+                            .mode(ExecutionMode.NON_TRANSACTIONAL)
+                            .concurrencyLimitPerKey(1)
+                            .build()));
+        }
+        int tasks = 48;
+        for (int i = 0; i < tasks; i++) {
+            nodes[0].enqueue(
+                    TaskRequest.builder("customer-sync", i).limitKey(keyOf(i)).build());
+        }
+        for (Errand node : nodes) {
+            node.start();
+        }
+        await().atMost(Duration.ofSeconds(60)).until(() -> tasksIn(TaskState.SUCCEEDED) == tasks);
+
+        assertThat(scalar("SELECT COUNT(*) FROM " + prefix + "span a JOIN " + prefix + "span b ON a.limit_key ="
+                        + " b.limit_key AND a.task_id < b.task_id AND a.started < b.ended AND b.started < a.ended"))
+                .as("pairs of tasks of one key that overlapped")
+                .isZero();
+        assertThat(scalar("SELECT MAX(attempt) FROM " + prefix + "task")).isEqualTo(1);
+        assertThat(scalar("SELECT COUNT(DISTINCT limit_key) FROM " + prefix + "task"))
+                .isEqualTo(8);
+    }
+
+    @Test
+    void aKeyHeldBackWithAThousandTasksLetsTheOtherKeysFlow() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger bigStarted = new AtomicInteger();
+        Errand node = node(builder()
+                .queue("default", 4)
+                .succeededRetention(Duration.ofDays(1))
+                .register(TaskDefinition.builder("customer-sync", String.class, (key, ctx) -> {
+                            if (key.equals("big")) {
+                                bigStarted.incrementAndGet();
+                                release.await(30, TimeUnit.SECONDS);
+                            }
+                        })
+                        .mode(ExecutionMode.NON_TRANSACTIONAL)
+                        .concurrencyLimitPerKey(1)
+                        .build()));
+        java.util.List<TaskRequest> big = new java.util.ArrayList<>();
+        for (int i = 0; i < 1_000; i++) {
+            big.add(TaskRequest.builder("customer-sync", "big").limitKey("big").build());
+        }
+        node.enqueueAll(big);
+        for (int i = 0; i < 40; i++) {
+            node.enqueue(TaskRequest.builder("customer-sync", "small-" + i)
+                    .limitKey("small-" + i)
+                    .build());
+        }
+        node.start();
+        await().atMost(Duration.ofSeconds(30)).until(() -> tasksIn(TaskState.SUCCEEDED) == 40);
+        assertThat(bigStarted.get()).as("tasks of the held key that started").isEqualTo(1);
+        assertThat(scalar("SELECT COUNT(*) FROM " + prefix + "task WHERE limit_key = 'big' AND state = 'pending'"
+                        + " AND attempt = 0"))
+                .isEqualTo(999);
+        release.countDown();
+    }
+
+    @Test
+    void aBadLimitKeyOrTwoLimitsOnOneKindAreRefused() {
+        assertThatThrownBy(() -> TaskRequest.builder("customer-sync", 1).limitKey("k".repeat(201)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("limitKey")
+                .hasMessageContaining("200");
+        assertThatThrownBy(() -> TaskRequest.builder("customer-sync", 1).limitKey(" "))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("limitKey");
+        assertThatThrownBy(() -> TaskRequest.builder("customer-sync", 1).limitKey(null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("limitKey");
+        assertThatThrownBy(() -> TaskDefinition.builder("customer-sync", Integer.class, (n, ctx) -> {})
+                        .concurrencyLimitPerKey(0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("concurrencyLimitPerKey of kind 'customer-sync'");
+        assertThatThrownBy(() -> TaskDefinition.builder("customer-sync", Integer.class, (n, ctx) -> {})
+                        .concurrencyLimit(2)
+                        .concurrencyLimitPerKey(1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("has both");
     }
 
     @Test

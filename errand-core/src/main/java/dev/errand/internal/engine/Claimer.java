@@ -45,7 +45,7 @@ final class Claimer {
         try {
             // Under flow limits, a claim is one transaction that takes the slots with the tasks.
             tasks = flow.active()
-                    ? storage.transactions().run("claim", connection -> flow.claim(connection, request))
+                    ? flow.claim(request)
                     : strategy.singleStatement()
                             ? storage.transactions()
                                     .runStatement("claim", connection -> strategy.claim(connection, request))

@@ -13,7 +13,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,13 +34,17 @@ public final class FlowControl {
     private final Storage storage;
     private final FlowStore store;
     private final FilteredClaim claims;
-    /** The kinds this node registers, each with the limit it declares, or null for none. */
-    private final Map<String, Integer> declared;
+    /** The kinds this node registers, each with the limits it declares. */
+    private final Map<String, Declared> declared;
+    /** Per kind and queue, the key after which the next per-key claim starts, so that every key gets its turn. */
+    private final Map<List<String>, String> keyCursors = new ConcurrentHashMap<>();
+    /** The keys whose slots this node has created, per kind (bounded: forgotten wholesale past a size). */
+    private final Map<String, Integer> ensuredKeys = new ConcurrentHashMap<>();
     /** The slots created so far, per kind, so that a refresh creates only missing ones. */
     private final Map<String, Integer> ensured = new ConcurrentHashMap<>();
 
-    /** The limits in force, by kind; until the first read, the node's own declarations. */
-    private volatile Map<String, Integer> limits;
+    /** The limits in force; until the first read, the node's own declarations. */
+    private volatile Limits limits;
 
     private volatile boolean declarationsWritten;
 
@@ -50,20 +53,44 @@ public final class FlowControl {
      *
      * @param storage the task table and its transactions
      * @param tablePrefix the table prefix
-     * @param declared every kind the node registers, with the limit its definition declares, or null
+     * @param declared every kind the node registers, with the limits its definition declares
      */
-    public FlowControl(Storage storage, String tablePrefix, Map<String, Integer> declared) {
+    public FlowControl(Storage storage, String tablePrefix, Map<String, Declared> declared) {
         this.storage = storage;
         this.store = new FlowStore(storage.dialect(), tablePrefix);
         this.claims = new FilteredClaim(storage.dialect(), tablePrefix + "task");
         this.declared = Collections.unmodifiableMap(new HashMap<>(declared));
-        Map<String, Integer> own = new LinkedHashMap<>();
-        declared.forEach((kind, limit) -> {
-            if (limit != null) {
-                own.put(kind, limit);
+        Map<String, Integer> perKind = new LinkedHashMap<>();
+        Map<String, Integer> perKey = new LinkedHashMap<>();
+        declared.forEach((kind, limits) -> {
+            if (limits.concurrency() != null) {
+                perKind.put(kind, limits.concurrency());
+            } else if (limits.perKey() != null) {
+                perKey.put(kind, limits.perKey());
             }
         });
-        this.limits = Map.copyOf(own);
+        this.limits = new Limits(Map.copyOf(perKind), Map.copyOf(perKey));
+    }
+
+    /**
+     * The limits a kind's definition declares.
+     *
+     * @param concurrency the most tasks of the kind running at once, or null
+     * @param perKey the most tasks of the kind with one limit key running at once, or null
+     */
+    public record Declared(Integer concurrency, Integer perKey) {}
+
+    /**
+     * The limits in force.
+     *
+     * @param perKind the concurrency limit of each limited kind
+     * @param perKey the per-key limit of each kind that has one (and no concurrency limit)
+     */
+    public record Limits(Map<String, Integer> perKind, Map<String, Integer> perKey) {
+        /** Whether no kind is limited. */
+        public boolean isEmpty() {
+            return perKind.isEmpty() && perKey.isEmpty();
+        }
     }
 
     /**
@@ -86,8 +113,17 @@ public final class FlowControl {
     public void refresh() throws SQLException {
         if (!declarationsWritten) {
             storage.transactions().run("flow declarations", connection -> {
-                for (Map.Entry<String, Integer> kind : declared.entrySet()) {
-                    store.set(connection, kind.getKey(), FlowStore.Source.DECLARED, kind.getValue());
+                for (Map.Entry<String, Declared> kind : declared.entrySet()) {
+                    store.set(
+                            connection,
+                            kind.getKey(),
+                            FlowStore.Source.DECLARED,
+                            kind.getValue().concurrency());
+                    store.set(
+                            connection,
+                            kind.getKey(),
+                            FlowStore.Source.DECLARED_PER_KEY,
+                            kind.getValue().perKey());
                 }
                 return null;
             });
@@ -95,7 +131,20 @@ public final class FlowControl {
         }
         Map<String, FlowStore.LimitRow> rows = storage.transactions().runStatement("flow limits", store::limits);
         Map<String, Integer> read = new LinkedHashMap<>();
+        Map<String, Integer> readPerKey = new LinkedHashMap<>();
         for (FlowStore.LimitRow row : rows.values()) {
+            if (row.effective() == null) {
+                readPerKey.put(row.kind(), row.effectivePerKey());
+                continue;
+            }
+            if (row.effectivePerKey() != null) {
+                log.warn(
+                        "Kind '{}' has both a concurrency limit ({}) and a per-key limit ({}) in force; only the"
+                                + " concurrency limit applies. Remove one of them",
+                        row.kind(),
+                        row.effective(),
+                        row.effectivePerKey());
+            }
             int limit = row.effective();
             if (ensured.getOrDefault(row.kind(), 0) < limit) {
                 storage.transactions().runStatement("flow slots", connection -> {
@@ -106,10 +155,11 @@ public final class FlowControl {
             }
             read.put(row.kind(), limit);
         }
-        if (!read.equals(limits)) {
-            log.info("Flow limits in force: {}", read.isEmpty() ? "none" : read);
+        Limits now = new Limits(Map.copyOf(read), Map.copyOf(readPerKey));
+        if (!now.equals(limits)) {
+            log.info("Flow limits in force: per kind {}, per key {}", read, readPerKey);
         }
-        limits = Map.copyOf(read);
+        limits = now;
     }
 
     /** Whether any kind is limited, so that claims must go through {@link #claim}. */
@@ -117,39 +167,165 @@ public final class FlowControl {
         return !limits.isEmpty();
     }
 
-    /** The limits in force as this node last read them, by kind. */
-    public Map<String, Integer> limits() {
+    /** The limits in force as this node last read them. */
+    public Limits limits() {
         return limits;
     }
 
     /**
-     * Claims what {@code request} asks for under the limits in force, in the caller's transaction: first the
-     * tasks of limited kinds, each on a free slot of its kind, then the tasks of the other kinds.
+     * Claims what {@code request} asks for under the limits in force. The keys of per-key kinds to try are read
+     * first, and their slot rows created where missing, each in auto-commit; then one transaction takes, for each
+     * limited kind, free slots and as many of its due tasks, for each key tried, free slots of the key and as
+     * many of the key's due tasks, and with the room left the tasks of every other kind and those without a key.
      *
-     * @param connection a connection in a transaction, committed by the caller
      * @param request the claim
      * @return the claimed tasks
-     * @throws SQLException if the database fails; the caller rolls back, and no slot was taken
+     * @throws SQLException if the database fails; the transaction rolled back, and no slot was taken
      */
-    public List<ClaimedTask> claim(Connection connection, ClaimRequest request) throws SQLException {
-        Map<String, Integer> now = limits;
+    public List<ClaimedTask> claim(ClaimRequest request) throws SQLException {
+        Limits now = limits;
+        Map<String, List<String>> keys = new LinkedHashMap<>();
+        for (Map.Entry<String, Integer> kind : now.perKey().entrySet()) {
+            List<String> tried = storage.transactions()
+                    .runStatement("flow keys", connection -> keysToTry(connection, kind.getKey(), request));
+            for (String key : tried) {
+                String known = kind.getKey() + '\u0000' + key;
+                if (ensuredKeys.getOrDefault(known, 0) < kind.getValue()) {
+                    storage.transactions().runStatement("flow key slots", connection -> {
+                        store.ensureKeySlots(connection, kind.getKey(), key, kind.getValue());
+                        return null;
+                    });
+                    if (ensuredKeys.size() > 100_000) {
+                        ensuredKeys.clear();
+                    }
+                    ensuredKeys.put(known, kind.getValue());
+                }
+            }
+            keys.put(kind.getKey(), tried);
+        }
+        return storage.transactions().run("claim", connection -> claim(connection, request, now, keys));
+    }
+
+    /**
+     * The keys a claim tries for a per-key kind: those of pending tasks of the kind and queue, in key order from
+     * where the last claim stopped (wrapping around), at most a few more than the claim has room for, since some
+     * are full. Each is one probe of the key index, however many tasks the key has.
+     */
+    private List<String> keysToTry(Connection connection, String kind, ClaimRequest request) throws SQLException {
+        int most = request.limit() * 2 + 8;
+        List<String> cursor = List.of(kind, request.queue());
+        String start = keyCursors.get(cursor);
+        List<String> keys = new ArrayList<>();
+        String key = start;
+        boolean wrapped = start == null;
+        while (keys.size() < most) {
+            key = store.nextKey(connection, kind, request.queue(), key);
+            if (key == null) {
+                if (wrapped) {
+                    break;
+                }
+                wrapped = true;
+                continue;
+            }
+            if (wrapped && start != null && key.compareTo(start) > 0) {
+                break;
+            }
+            keys.add(key);
+        }
+        if (keys.isEmpty()) {
+            keyCursors.remove(cursor);
+        } else {
+            keyCursors.put(cursor, keys.get(keys.size() - 1));
+        }
+        return keys;
+    }
+
+    private List<ClaimedTask> claim(
+            Connection connection, ClaimRequest request, Limits now, Map<String, List<String>> keys)
+            throws SQLException {
         List<ClaimedTask> claimed = new ArrayList<>(request.limit());
         // A random order, so that when the room is short no limited kind always comes last.
-        List<String> kinds = new ArrayList<>(now.keySet());
+        List<String> kinds = new ArrayList<>(now.perKind().keySet());
+        kinds.addAll(now.perKey().keySet());
         Collections.shuffle(kinds);
         for (String kind : kinds) {
             int room = request.limit() - claimed.size();
             if (room == 0) {
                 break;
             }
-            claimed.addAll(claimLimited(connection, request, kind, now.get(kind), room));
+            Integer limit = now.perKind().get(kind);
+            claimed.addAll(
+                    limit != null
+                            ? claimLimited(connection, request, kind, limit, room)
+                            : claimPerKey(
+                                    connection, request, kind, now.perKey().get(kind), keys.get(kind), room));
         }
         int room = request.limit() - claimed.size();
         if (room > 0) {
-            List<String> limited = new ArrayList<>(now.keySet());
-            String filter =
-                    " AND kind NOT IN (" + limited.stream().map(kind -> "?").collect(Collectors.joining(", ")) + ")";
-            claimed.addAll(claims.claim(connection, request, room, filter, limited));
+            List<String> values = new ArrayList<>(now.perKind().keySet());
+            StringBuilder filter = new StringBuilder();
+            if (!values.isEmpty()) {
+                filter.append(" AND kind NOT IN (").append(marks(values.size())).append(")");
+            }
+            if (!now.perKey().isEmpty()) {
+                filter.append(" AND (limit_key IS NULL OR kind NOT IN (")
+                        .append(marks(now.perKey().size()))
+                        .append("))");
+                values.addAll(now.perKey().keySet());
+            }
+            claimed.addAll(claims.claim(connection, request, room, filter.toString(), values));
+        }
+        return claimed;
+    }
+
+    private static String marks(int count) {
+        return String.join(", ", Collections.nCopies(count, "?"));
+    }
+
+    private List<ClaimedTask> claimPerKey(
+            Connection connection, ClaimRequest request, String kind, int limit, List<String> keys, int room)
+            throws SQLException {
+        if (keys == null || keys.isEmpty()) {
+            return List.of();
+        }
+        List<FlowStore.LockedKeySlot> locked = store.lockKeySlots(connection, kind, keys, limit);
+        long[] holders = locked.stream()
+                .filter(slot -> slot.slot().taskId() != null)
+                .mapToLong(slot -> slot.slot().taskId())
+                .toArray();
+        Map<Long, Long> running = store.runningTokens(connection, holders);
+        Map<String, List<Integer>> free = new LinkedHashMap<>();
+        for (FlowStore.LockedKeySlot keySlot : locked) {
+            FlowStore.LockedSlot slot = keySlot.slot();
+            Long token = slot.taskId() == null ? null : running.get(slot.taskId());
+            if (token == null || token != slot.leaseToken()) {
+                free.computeIfAbsent(keySlot.key(), key -> new ArrayList<>()).add(slot.slotNo());
+            }
+        }
+        List<ClaimedTask> claimed = new ArrayList<>();
+        List<String> takenKeys = new ArrayList<>();
+        List<Integer> takenSlots = new ArrayList<>();
+        for (Map.Entry<String, List<Integer>> key : free.entrySet()) {
+            int want = Math.min(key.getValue().size(), room - claimed.size());
+            if (want == 0) {
+                break;
+            }
+            List<ClaimedTask> tasks = claims.claim(
+                    connection, request, want, " AND kind = ? AND limit_key = ?", List.of(kind, key.getKey()));
+            for (int i = 0; i < tasks.size(); i++) {
+                takenKeys.add(key.getKey());
+                takenSlots.add(key.getValue().get(i));
+            }
+            claimed.addAll(tasks);
+        }
+        if (!claimed.isEmpty()) {
+            store.takeKeySlots(
+                    connection,
+                    kind,
+                    takenKeys,
+                    takenSlots.stream().mapToInt(Integer::intValue).toArray(),
+                    claimed.stream().mapToLong(ClaimedTask::id).toArray(),
+                    request.leaseToken());
         }
         return claimed;
     }

@@ -23,7 +23,11 @@ final class FlowStore {
         /** The limit a node's {@code TaskDefinition} declares. */
         DECLARED("declared_limit"),
         /** The run-time change made through the admin API. */
-        OVERRIDE("override_limit");
+        OVERRIDE("override_limit"),
+        /** The per-key limit a node's {@code TaskDefinition} declares. */
+        DECLARED_PER_KEY("declared_per_key"),
+        /** The run-time change of the per-key limit. */
+        OVERRIDE_PER_KEY("override_per_key");
 
         private final String column;
 
@@ -42,28 +46,45 @@ final class FlowStore {
     record LockedSlot(int slotNo, Long taskId, long leaseToken) {}
 
     /**
+     * A slot of one key locked by a claim.
+     *
+     * @param key the key
+     * @param slot the slot
+     */
+    record LockedKeySlot(String key, LockedSlot slot) {}
+
+    /**
      * A limit row.
      *
      * @param kind the kind
      * @param declared the declared limit, or null
      * @param override the run-time limit, or null
+     * @param declaredPerKey the declared per-key limit, or null
+     * @param overridePerKey the run-time per-key limit, or null
      */
-    record LimitRow(String kind, Integer declared, Integer override) {
-        /** The limit in force. */
-        int effective() {
+    record LimitRow(String kind, Integer declared, Integer override, Integer declaredPerKey, Integer overridePerKey) {
+        /** The limit in force, or null. */
+        Integer effective() {
             return override != null ? override : declared;
+        }
+
+        /** The per-key limit in force, or null. */
+        Integer effectivePerKey() {
+            return overridePerKey != null ? overridePerKey : declaredPerKey;
         }
     }
 
     private final Dialect dialect;
     private final String limits;
     private final String slots;
+    private final String keySlots;
     private final String tasks;
 
     FlowStore(Dialect dialect, String prefix) {
         this.dialect = dialect;
         this.limits = prefix + "flow_limit";
         this.slots = prefix + "flow_slot";
+        this.keySlots = prefix + "flow_key_slot";
         this.tasks = prefix + "task";
     }
 
@@ -86,7 +107,8 @@ final class FlowStore {
         }
         if (limit == null) {
             try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + limits
-                    + " WHERE kind = ? AND declared_limit IS NULL AND override_limit IS NULL")) {
+                    + " WHERE kind = ? AND declared_limit IS NULL AND override_limit IS NULL"
+                    + " AND declared_per_key IS NULL AND override_per_key IS NULL")) {
                 delete.setString(1, kind);
                 delete.executeUpdate();
             }
@@ -120,20 +142,122 @@ final class FlowStore {
     Map<String, LimitRow> limits(Connection connection) throws SQLException {
         Map<String, LimitRow> rows = new LinkedHashMap<>();
         try (PreparedStatement statement = connection.prepareStatement(
-                        "SELECT kind, declared_limit, override_limit FROM " + limits + " ORDER BY kind");
+                        "SELECT kind, declared_limit, override_limit, declared_per_key, override_per_key FROM " + limits
+                                + " ORDER BY kind");
                 ResultSet result = statement.executeQuery()) {
             while (result.next()) {
                 String kind = result.getString(1);
-                int declared = result.getInt(2);
-                Integer declaredOrNull = result.wasNull() ? null : declared;
-                int override = result.getInt(3);
-                Integer overrideOrNull = result.wasNull() ? null : override;
-                if (declaredOrNull != null || overrideOrNull != null) {
-                    rows.put(kind, new LimitRow(kind, declaredOrNull, overrideOrNull));
+                LimitRow row = new LimitRow(
+                        kind, intOrNull(result, 2), intOrNull(result, 3), intOrNull(result, 4), intOrNull(result, 5));
+                if (row.effective() != null || row.effectivePerKey() != null) {
+                    rows.put(kind, row);
                 }
             }
         }
         return rows;
+    }
+
+    private static Integer intOrNull(ResultSet result, int column) throws SQLException {
+        int value = result.getInt(column);
+        return result.wasNull() ? null : value;
+    }
+
+    /**
+     * The next key after {@code after} (null: the first) among the pending tasks of a kind and queue, in key
+     * order: one probe of the key index, whatever the number of tasks of each key.
+     */
+    String nextKey(Connection connection, String kind, String queue, String after) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("SELECT MIN(limit_key) FROM " + tasks
+                + " WHERE state = " + States.PENDING + " AND kind = ? AND queue = ? AND limit_key > ?")) {
+            statement.setString(1, kind);
+            statement.setString(2, queue);
+            // Every key is longer than the empty string, which is not a valid key.
+            statement.setString(3, after == null ? "" : after);
+            try (ResultSet result = statement.executeQuery()) {
+                return result.next() ? result.getString(1) : null;
+            }
+        }
+    }
+
+    /**
+     * Creates the slot rows 1 to {@code count} of a key that do not exist yet, each in its own statement (the
+     * caller runs them in auto-commit, so that two nodes meeting a new key at once wait for each other for one
+     * insert at most, and never deadlock).
+     */
+    void ensureKeySlots(Connection connection, String kind, String key, int count) throws SQLException {
+        String insert = dialect.insertSkippingDuplicates(
+                keySlots + " (kind, limit_key, slot_no) VALUES (?, ?, ?)", "(kind, limit_key, slot_no)");
+        for (int slot = 1; slot <= count; slot++) {
+            try (PreparedStatement statement = connection.prepareStatement(insert)) {
+                statement.setString(1, kind);
+                statement.setString(2, key);
+                statement.setInt(3, slot);
+                statement.executeUpdate();
+            } catch (SQLException e) {
+                if (!dialect.isUniqueViolation(e)) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** Locks the slots 1 to {@code limit} of each of {@code keys} that no other claim has locked. */
+    List<LockedKeySlot> lockKeySlots(Connection connection, String kind, List<String> keys, int limit)
+            throws SQLException {
+        List<LockedKeySlot> locked = new ArrayList<>();
+        String in = String.join(", ", java.util.Collections.nCopies(keys.size(), "?"));
+        try (PreparedStatement statement = connection.prepareStatement("SELECT limit_key, slot_no, task_id, lease_token"
+                + " FROM " + keySlots + " WHERE kind = ? AND limit_key IN (" + in + ") AND slot_no <= ?"
+                + " ORDER BY limit_key, slot_no FOR UPDATE SKIP LOCKED")) {
+            int i = 1;
+            statement.setString(i++, kind);
+            for (String key : keys) {
+                statement.setString(i++, key);
+            }
+            statement.setInt(i, limit);
+            try (ResultSet result = statement.executeQuery()) {
+                while (result.next()) {
+                    long taskId = result.getLong(3);
+                    Long holder = result.wasNull() ? null : taskId;
+                    locked.add(new LockedKeySlot(
+                            result.getString(1), new LockedSlot(result.getInt(2), holder, result.getLong(4))));
+                }
+            }
+        }
+        return locked;
+    }
+
+    /** Writes the task that takes each slot of a key: {@code slotNos[i]} goes to {@code taskIds[i]}. */
+    void takeKeySlots(
+            Connection connection, String kind, List<String> keys, int[] slotNos, long[] taskIds, long leaseToken)
+            throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("UPDATE " + keySlots
+                + " SET task_id = ?, lease_token = ? WHERE kind = ? AND limit_key = ? AND slot_no = ?")) {
+            for (int i = 0; i < taskIds.length; i++) {
+                statement.setLong(1, taskIds[i]);
+                statement.setLong(2, leaseToken);
+                statement.setString(3, kind);
+                statement.setString(4, keys.get(i));
+                statement.setInt(5, slotNos[i]);
+                statement.addBatch();
+            }
+            statement.executeBatch();
+        }
+    }
+
+    /**
+     * How many tasks of a kind hold a slot of any key now.
+     */
+    int keySlotsInUse(Connection connection, String kind) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("SELECT COUNT(*) FROM " + keySlots + " s JOIN "
+                + tasks + " t ON t.id = s.task_id AND t.lease_token = s.lease_token WHERE s.kind = ? AND t.state = "
+                + States.RUNNING)) {
+            statement.setString(1, kind);
+            try (ResultSet result = statement.executeQuery()) {
+                result.next();
+                return result.getInt(1);
+            }
+        }
     }
 
     /**

@@ -242,10 +242,13 @@ public final class Node {
                 wakeUps::wake);
     }
 
-    /** Every kind the node registers, with the concurrency limit its definition declares, or null. */
-    private static Map<String, Integer> declaredLimits(Kinds kinds) {
-        Map<String, Integer> limits = new java.util.HashMap<>();
-        kinds.definitions().forEach((kind, definition) -> limits.put(kind, definition.concurrencyLimit()));
+    /** Every kind the node registers, with the flow limits its definition declares. */
+    private static Map<String, FlowControl.Declared> declaredLimits(Kinds kinds) {
+        Map<String, FlowControl.Declared> limits = new java.util.HashMap<>();
+        kinds.definitions()
+                .forEach((kind, definition) -> limits.put(
+                        kind,
+                        new FlowControl.Declared(definition.concurrencyLimit(), definition.concurrencyLimitPerKey())));
         return limits;
     }
 

@@ -1,11 +1,14 @@
 -- Flow control (issue 31): cluster-wide concurrency limits per task kind. See docs/FLOW-CONTROL.md.
 
 -- One row per limited kind. declared_limit is what the nodes' TaskDefinitions say (each node writes it at
--- start); override_limit is the run-time change made through FlowAdmin, and wins while it is set.
+-- start); override_limit is the run-time change made through FlowAdmin, and wins while it is set. The *_per_key
+-- columns are the same for the per-key limit.
 CREATE TABLE ${prefix}flow_limit (
     kind           VARCHAR(200) NOT NULL PRIMARY KEY,
     declared_limit INTEGER CHECK (declared_limit BETWEEN 1 AND 10000),
-    override_limit INTEGER CHECK (override_limit BETWEEN 1 AND 10000)
+    override_limit INTEGER CHECK (override_limit BETWEEN 1 AND 10000),
+    declared_per_key INTEGER CHECK (declared_per_key BETWEEN 1 AND 10000),
+    override_per_key INTEGER CHECK (override_per_key BETWEEN 1 AND 10000)
 );
 
 -- N slot rows per limited kind (slot_no 1..N). A claim locks free slots with FOR UPDATE SKIP LOCKED and
@@ -18,4 +21,19 @@ CREATE TABLE ${prefix}flow_slot (
     task_id     BIGINT,
     lease_token BIGINT,
     PRIMARY KEY (kind, slot_no)
+);
+
+-- Per-key limits: the flow-control key a task was enqueued with (TaskRequest.limitKey), and the slots of each
+-- key of a kind with a per-key limit, created when a claim first meets the key. There are no partial indexes
+-- here: state leads the index, like the others.
+ALTER TABLE ${prefix}task ADD COLUMN limit_key VARCHAR(200);
+CREATE INDEX ${prefix}task_limit_key_idx ON ${prefix}task (state, kind, queue, limit_key, priority, run_at);
+
+CREATE TABLE ${prefix}flow_key_slot (
+    kind        VARCHAR(200) NOT NULL,
+    limit_key   VARCHAR(200) NOT NULL,
+    slot_no     INTEGER      NOT NULL,
+    task_id     BIGINT,
+    lease_token BIGINT,
+    PRIMARY KEY (kind, limit_key, slot_no)
 );
