@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.errand.Errand;
 import dev.errand.enqueue.TaskRequest;
+import dev.errand.flow.FlowLimit;
 import dev.errand.internal.node.Nodes;
 import dev.errand.task.ExecutionMode;
 import dev.errand.task.TaskDefinition;
@@ -281,6 +282,70 @@ class FlowLimitContractTest extends ErrandTestSupport {
                         .concurrencyLimitPerKey(1))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("has both");
+    }
+
+    @Test
+    void aLimitChangedAtRunTimeAppliesOnEveryNodeAndTheAdminShowsItsUse() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger started = new AtomicInteger();
+        AtomicInteger running = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        TaskHandler<Integer> holding = (n, ctx) -> {
+            long start = System.nanoTime();
+            started.incrementAndGet();
+            most.accumulateAndGet(running.incrementAndGet(), Math::max);
+            try {
+                release.await(30, TimeUnit.SECONDS);
+            } finally {
+                running.decrementAndGet();
+                span(ctx.taskId(), ctx.attempt(), start, System.nanoTime());
+            }
+        };
+        Errand[] nodes = new Errand[2];
+        for (int i = 0; i < nodes.length; i++) {
+            nodes[i] = node(builder().nodeId("node-" + i).queue("default", 4).register(limited(1, holding)));
+        }
+        for (int i = 0; i < 6; i++) {
+            nodes[0].enqueue(TaskRequest.of("partner-call", i));
+        }
+        nodes[0].start();
+        nodes[1].start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> started.get() == 1);
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(nodes[1].flow().limits().get(0).waiting())
+                        .as("%s", nodes[1].flow().limits())
+                        .isEqualTo(5));
+        FlowLimit before = nodes[1].flow().limits().get(0);
+        assertThat(before.kind()).isEqualTo("partner-call");
+        assertThat(before.concurrency()).isEqualTo(new FlowLimit.Value(1, null));
+        assertThat(before.perKey().inForce()).isNull();
+        assertThat(before.slotsInUse()).isEqualTo(1);
+
+        nodes[0].flow().changeLimit("partner-call", 3);
+        await().atMost(Duration.ofSeconds(10)).until(() -> started.get() == 3);
+        FlowLimit raised = nodes[1].flow().limits().get(0);
+        assertThat(raised.concurrency().inForce()).isEqualTo(3);
+        assertThat(raised.concurrency().declared()).isEqualTo(1);
+        assertThat(raised.slotsInUse()).isEqualTo(3);
+        assertThat(raised.waiting()).isEqualTo(3);
+
+        nodes[1].flow().resetLimits("partner-call");
+        assertThat(nodes[0].flow().limits().get(0).concurrency()).isEqualTo(new FlowLimit.Value(1, null));
+        release.countDown();
+        await().atMost(Duration.ofSeconds(30)).until(() -> taskRows() == 0);
+        assertThat(most.get()).isEqualTo(3);
+        assertThat(maxOverlap()).isEqualTo(3);
+
+        assertThatThrownBy(() -> nodes[0].flow().changeLimit("no-such-kind", 2))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'no-such-kind' is not registered");
+        assertThatThrownBy(() -> nodes[0].flow().changeLimit("partner-call", 0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("between 1 and 10000");
+        assertThatThrownBy(() -> nodes[0].flow().changeLimitPerKey("partner-call", 1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("has a concurrency limit in force");
+        assertThatThrownBy(() -> nodes[0].flow().changeLimit(" bad", 1)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

@@ -162,6 +162,16 @@ public final class FlowControl {
         limits = now;
     }
 
+    /** The flow tables' SQL, for the admin API. */
+    FlowStore store() {
+        return store;
+    }
+
+    /** Whether this node registers {@code kind}. */
+    boolean registers(String kind) {
+        return declared.containsKey(kind);
+    }
+
     /** Whether any kind is limited, so that claims must go through {@link #claim}. */
     public boolean active() {
         return !limits.isEmpty();

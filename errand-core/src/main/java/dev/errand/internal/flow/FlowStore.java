@@ -360,10 +360,11 @@ final class FlowStore {
         }
     }
 
-    /** How many tasks of a kind are pending and due now. */
-    long pendingDue(Connection connection, String kind, long clockOffsetMicros) throws SQLException {
+    /** How many tasks of a kind (all, or those with a key only) are pending and due now. */
+    long pendingDue(Connection connection, String kind, boolean all, long clockOffsetMicros) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement("SELECT COUNT(*) FROM " + tasks
-                + " WHERE kind = ? AND state = " + States.PENDING + " AND run_at <= " + dialect.timePlusMicros())) {
+                + " WHERE state = " + States.PENDING + " AND kind = ?" + (all ? "" : " AND limit_key IS NOT NULL")
+                + " AND run_at <= " + dialect.timePlusMicros())) {
             statement.setString(1, kind);
             statement.setLong(2, clockOffsetMicros);
             try (ResultSet result = statement.executeQuery()) {

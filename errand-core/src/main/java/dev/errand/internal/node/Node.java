@@ -7,6 +7,7 @@ import dev.errand.enqueue.Enqueued;
 import dev.errand.enqueue.TaskRequest;
 import dev.errand.error.ErrandException;
 import dev.errand.event.EventAdmin;
+import dev.errand.flow.FlowAdmin;
 import dev.errand.history.HistoryAdmin;
 import dev.errand.internal.admin.JdbcTaskAdmin;
 import dev.errand.internal.cluster.ClusterStore;
@@ -22,6 +23,7 @@ import dev.errand.internal.event.EventStore;
 import dev.errand.internal.event.EventTrigger;
 import dev.errand.internal.event.JdbcEventAdmin;
 import dev.errand.internal.flow.FlowControl;
+import dev.errand.internal.flow.JdbcFlowAdmin;
 import dev.errand.internal.history.AttemptHistory;
 import dev.errand.internal.history.JdbcHistoryAdmin;
 import dev.errand.internal.process.JdbcProcessAdmin;
@@ -127,6 +129,7 @@ public final class Node {
     private final Engine.Parts engineParts;
     private final NodeAgent agent;
     private final ClusterAdmin cluster;
+    private final FlowAdmin flow;
     private final ProcessAdmin processes;
     /** Schedule firing and pruning: on the leader only, whether or not this node processes tasks. */
     private final List<Duty> leaderDuties;
@@ -198,6 +201,8 @@ public final class Node {
                         new EventTrigger(eventStore, dialect, Enqueuer.notificationChannel(settings)),
                         wakeUps),
                 new JdbcHistoryAdmin(storage, stores.attempts()));
+        FlowControl flowControl =
+                new FlowControl(storage, settings.tablePrefix().value(), declaredLimits(kinds));
         this.engineParts = new Engine.Parts(
                 stores,
                 kinds,
@@ -207,7 +212,8 @@ public final class Node {
                         parts.listener(),
                         new Expirations(dialect, settings.tablePrefix(), settings.clock()),
                         new BatchSweeper(storage, workflowStore, stores.finisher()),
-                        new FlowControl(storage, settings.tablePrefix().value(), declaredLimits(kinds))));
+                        flowControl));
+        this.flow = new JdbcFlowAdmin(storage, flowControl);
         this.engine = new Engine(engineParts);
         Map<String, PinPolicy> pinPolicies = new LinkedHashMap<>();
         kinds.definitions().forEach((kind, definition) -> pinPolicies.put(kind, definition.pinPolicy()));
@@ -489,6 +495,11 @@ public final class Node {
     /** The cluster admin API. */
     public ClusterAdmin cluster() {
         return cluster;
+    }
+
+    /** The flow limits' admin API. */
+    public FlowAdmin flow() {
+        return flow;
     }
 
     /** The task admin API. */
