@@ -83,6 +83,14 @@ final class Claimer {
         }
     }
 
+    /**
+     * Whether claims go through flow limits now: then a task that ends here frees a slot, and the poller should
+     * claim again rather than wait for its interval.
+     */
+    boolean underFlowLimits() {
+        return flow.active();
+    }
+
     /** The clock offset of a claim, in microseconds. */
     long clockOffsetMicros() {
         return storage.offsetMicros();

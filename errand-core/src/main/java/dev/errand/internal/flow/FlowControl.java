@@ -49,6 +49,16 @@ public final class FlowControl {
     private volatile boolean declarationsWritten;
 
     /**
+     * Per queue, until when (System.nanoTime) claims skip the tasks of unlimited kinds, because the last claim
+     * of them found fewer than it had room for. Their claim reads the queue's claim index and leaves limited
+     * kinds out with a filter, so it walks past every due held-back task that sorts before them: once per
+     * quiet period instead of on every claim that a freed slot triggers.
+     */
+    private final Map<String, Long> unlimitedQuietUntil = new ConcurrentHashMap<>();
+
+    private volatile long quietNanos = java.time.Duration.ofMillis(500).toNanos();
+
+    /**
      * Creates the flow control of a node.
      *
      * @param storage the task table and its transactions
@@ -172,6 +182,15 @@ public final class FlowControl {
         return declared.containsKey(kind);
     }
 
+    /**
+     * Sets how long claims skip the tasks of unlimited kinds in a queue after a claim found none to spare (the
+     * node's poll interval): an unlimited task in a queue that also holds limited kinds may start up to this much
+     * later than it would without limits.
+     */
+    public void quietPeriod(java.time.Duration period) {
+        this.quietNanos = period.toNanos();
+    }
+
     /** Whether any kind is limited, so that claims must go through {@link #claim}. */
     public boolean active() {
         return !limits.isEmpty();
@@ -271,7 +290,9 @@ public final class FlowControl {
                                     connection, request, kind, now.perKey().get(kind), keys.get(kind), room));
         }
         int room = request.limit() - claimed.size();
-        if (room > 0) {
+        long clock = System.nanoTime();
+        Long quietUntil = unlimitedQuietUntil.get(request.queue());
+        if (room > 0 && (quietUntil == null || clock - quietUntil >= 0)) {
             List<String> values = new ArrayList<>(now.perKind().keySet());
             StringBuilder filter = new StringBuilder();
             if (!values.isEmpty()) {
@@ -283,7 +304,13 @@ public final class FlowControl {
                         .append("))");
                 values.addAll(now.perKey().keySet());
             }
-            claimed.addAll(claims.claim(connection, request, room, filter.toString(), values));
+            List<ClaimedTask> unlimited = claims.claim(connection, request, room, filter.toString(), values);
+            if (unlimited.size() < room) {
+                unlimitedQuietUntil.put(request.queue(), clock + quietNanos);
+            } else {
+                unlimitedQuietUntil.remove(request.queue());
+            }
+            claimed.addAll(unlimited);
         }
         return claimed;
     }

@@ -203,6 +203,7 @@ public final class Node {
                 new JdbcHistoryAdmin(storage, stores.attempts()));
         FlowControl flowControl =
                 new FlowControl(storage, settings.tablePrefix().value(), declaredLimits(kinds));
+        flowControl.quietPeriod(settings.pollInterval());
         this.engineParts = new Engine.Parts(
                 stores,
                 kinds,
