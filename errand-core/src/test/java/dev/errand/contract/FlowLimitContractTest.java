@@ -262,6 +262,39 @@ class FlowLimitContractTest extends ErrandTestSupport {
     }
 
     @Test
+    void heldBackTasksOfALimitedKindLetTheOtherKindsOfTheirQueueFlow() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger limitedStarted = new AtomicInteger();
+        AtomicInteger others = new AtomicInteger();
+        Errand node = node(builder()
+                .queue("default", 4)
+                .register(limited(1, (n, ctx) -> {
+                    limitedStarted.incrementAndGet();
+                    release.await(30, TimeUnit.SECONDS);
+                }))
+                .register(TaskDefinition.builder("other", Integer.class, (n, ctx) -> others.incrementAndGet())
+                        .mode(ExecutionMode.NON_TRANSACTIONAL)
+                        .build()));
+        java.util.List<TaskRequest> held = new java.util.ArrayList<>();
+        for (int i = 0; i < 500; i++) {
+            held.add(TaskRequest.of("partner-call", i));
+        }
+        node.enqueueAll(held);
+        node.start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> limitedStarted.get() == 1);
+        // Enqueued after the held-back ones: behind them in the queue's claim order.
+        for (int i = 0; i < 30; i++) {
+            node.enqueue(TaskRequest.of("other", i));
+        }
+        await().atMost(Duration.ofSeconds(20)).until(() -> others.get() == 30);
+        assertThat(limitedStarted.get()).isEqualTo(1);
+        assertThat(scalar("SELECT COUNT(*) FROM " + prefix + "task WHERE kind = 'partner-call' AND state = 'pending'"
+                        + " AND attempt = 0"))
+                .isEqualTo(499);
+        release.countDown();
+    }
+
+    @Test
     void aBadLimitKeyOrTwoLimitsOnOneKindAreRefused() {
         assertThatThrownBy(() -> TaskRequest.builder("customer-sync", 1).limitKey("k".repeat(201)))
                 .isInstanceOf(IllegalArgumentException.class)
