@@ -7,8 +7,13 @@ package dev.errand.spi;
  * starter implements this over Micrometer's Observation API, which works with Micrometer Tracing over
  * OpenTelemetry or Brave alike.
  *
- * <p>Both methods run on Errand's hot paths (every enqueue, every attempt) and must be quick. An exception from
- * either is logged and otherwise ignored: tracing never fails an enqueue or an attempt.
+ * <p>Two set-based steps are observed too, each as a span of its own with no parent: a node's claim of a batch of
+ * tasks ({@link #claimStarted}) and the batched completion of non-transactional successes
+ * ({@link #completionStarted}). Both default to nothing.
+ *
+ * <p>Every method runs on Errand's hot paths (every enqueue, attempt, claim and completion batch) and must be
+ * quick. An exception from any of them is logged and otherwise ignored: tracing never fails an enqueue, an attempt,
+ * a claim or a completion.
  */
 public interface TaskTracing {
 
@@ -37,6 +42,50 @@ public interface TaskTracing {
      * transactional attempt, after the handler of another one (its success is then written in a batch).
      */
     AttemptSpan attemptStarted(ClaimedTask task);
+
+    /**
+     * Opens the span of one claim by this node's poller of {@code queue}, on the poller's thread, before the claiming
+     * statement; Errand reports the tasks it took (zero for an empty poll) or its failure, then closes it. The
+     * default observes nothing.
+     */
+    default BatchSpan claimStarted(String queue) {
+        return BatchSpan.NONE;
+    }
+
+    /**
+     * Opens the span of one batched completion: {@code tasks} non-transactional successes, of any queue, written in
+     * one transaction on the node's completer thread. Errand reports how many it completed (fewer when some lost
+     * their lease) or its failure, then closes it. The default observes nothing.
+     */
+    default BatchSpan completionStarted(int tasks) {
+        return BatchSpan.NONE;
+    }
+
+    /** The span of one set-based step over many tasks: a claim or a batched completion. */
+    interface BatchSpan extends AutoCloseable {
+
+        /** A span that does nothing. */
+        BatchSpan NONE = new BatchSpan() {
+            @Override
+            public void tasks(int count) {}
+
+            @Override
+            public void failed(Throwable error) {}
+
+            @Override
+            public void close() {}
+        };
+
+        /** The step succeeded over {@code count} tasks (claimed or completed); called once, before {@link #close}. */
+        void tasks(int count);
+
+        /** The step failed with {@code error} and will be tried again; called once, before {@link #close}. */
+        void failed(Throwable error);
+
+        /** Ends the span; called once. */
+        @Override
+        void close();
+    }
 
     /** The span of one attempt, open while the attempt runs. */
     interface AttemptSpan extends AutoCloseable {

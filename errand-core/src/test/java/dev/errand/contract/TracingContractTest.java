@@ -170,6 +170,111 @@ class TracingContractTest extends ErrandTestSupport {
         assertThat(tracing.attempts.get(callbacks.get(0)).parent()).isEqualTo(request);
     }
 
+    /** Records each claim and completion span: what it was opened with, what it was told, how often it closed. */
+    static final class BatchTracing implements TaskTracing {
+        final List<Recorded> claims = Collections.synchronizedList(new ArrayList<>());
+        final List<Recorded> completions = Collections.synchronizedList(new ArrayList<>());
+
+        static final class Recorded implements BatchSpan {
+            final String opened;
+            final List<Integer> counts = Collections.synchronizedList(new ArrayList<>());
+            final List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
+            final AtomicInteger closed = new AtomicInteger();
+
+            Recorded(String opened) {
+                this.opened = opened;
+            }
+
+            @Override
+            public void tasks(int count) {
+                counts.add(count);
+            }
+
+            @Override
+            public void failed(Throwable error) {
+                failures.add(error);
+            }
+
+            @Override
+            public void close() {
+                closed.incrementAndGet();
+            }
+        }
+
+        @Override
+        public TraceContext capture(String kind, String queue) {
+            return TraceContext.NONE;
+        }
+
+        @Override
+        public AttemptSpan attemptStarted(ClaimedTask task) {
+            return AttemptSpan.NONE;
+        }
+
+        @Override
+        public BatchSpan claimStarted(String queue) {
+            Recorded span = new Recorded(queue);
+            claims.add(span);
+            return span;
+        }
+
+        @Override
+        public BatchSpan completionStarted(int tasks) {
+            Recorded span = new Recorded(Integer.toString(tasks));
+            completions.add(span);
+            return span;
+        }
+
+        static int sum(List<Recorded> spans) {
+            synchronized (spans) {
+                return spans.stream()
+                        .mapToInt(s ->
+                                s.counts.stream().mapToInt(Integer::intValue).sum())
+                        .sum();
+            }
+        }
+    }
+
+    @Test
+    void everyClaimAndEveryCompletionBatchIsASpanThatCountsItsTasksAndClosesOnce() throws Exception {
+        BatchTracing tracing = new BatchTracing();
+        AtomicInteger ran = new AtomicInteger();
+        Errand errand = node(builder()
+                .tracing(tracing)
+                .register(TaskDefinition.builder("quick", Integer.class, (n, ctx) -> ran.incrementAndGet())
+                        .mode(ExecutionMode.NON_TRANSACTIONAL)
+                        .build()));
+        List<TaskRequest> requests = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            requests.add(TaskRequest.of("quick", i));
+        }
+        errand.enqueueAll(requests);
+        errand.start();
+        await().atMost(WAIT).until(() -> ran.get() == 40 && taskRows() == 0);
+        await().atMost(WAIT).until(() -> BatchTracing.sum(tracing.completions) == 40);
+        errand.stop();
+
+        assertThat(BatchTracing.sum(tracing.claims))
+                .as("tasks claimed across the claim spans")
+                .isEqualTo(40);
+        synchronized (tracing.claims) {
+            assertThat(tracing.claims).allSatisfy(span -> {
+                assertThat(span.opened).isEqualTo("default");
+                assertThat(span.counts).hasSize(1);
+                assertThat(span.failures).isEmpty();
+                assertThat(span.closed).hasValue(1);
+            });
+        }
+        synchronized (tracing.completions) {
+            assertThat(tracing.completions).allSatisfy(span -> {
+                assertThat(span.counts)
+                        .as("a completion counts what it was opened with")
+                        .containsExactly(Integer.parseInt(span.opened));
+                assertThat(span.closed).hasValue(1);
+            });
+        }
+    }
+
     @Test
     void withoutTracingNothingIsStored() throws Exception {
         AtomicInteger ran = new AtomicInteger();
@@ -195,15 +300,44 @@ class TracingContractTest extends ErrandTestSupport {
             public AttemptSpan attemptStarted(ClaimedTask task) {
                 throw new IllegalStateException("tracer is down");
             }
+
+            @Override
+            public BatchSpan claimStarted(String queue) {
+                throw new IllegalStateException("tracer is down");
+            }
+
+            @Override
+            public BatchSpan completionStarted(int tasks) {
+                return new BatchSpan() {
+                    @Override
+                    public void tasks(int count) {
+                        throw new IllegalStateException("tracer is down");
+                    }
+
+                    @Override
+                    public void failed(Throwable error) {
+                        throw new IllegalStateException("tracer is down");
+                    }
+
+                    @Override
+                    public void close() {
+                        throw new IllegalStateException("tracer is down");
+                    }
+                };
+            }
         };
         Errand errand = node(builder()
                 .tracing(broken)
                 .register(TaskDefinition.builder("plain", Integer.class, (n, ctx) -> ran.incrementAndGet())
+                        .build())
+                .register(TaskDefinition.builder("quick", Integer.class, (n, ctx) -> ran.incrementAndGet())
+                        .mode(ExecutionMode.NON_TRANSACTIONAL)
                         .build()));
         long id = errand.enqueue(TaskRequest.of("plain", 1)).id();
+        errand.enqueue(TaskRequest.of("quick", 2));
         assertThat(storedTrace(id)).containsExactly(null, null);
         errand.start();
-        await().atMost(WAIT).until(() -> ran.get() == 1 && taskRows() == 0);
+        await().atMost(WAIT).until(() -> ran.get() == 2 && taskRows() == 0);
     }
 
     @Test

@@ -5,6 +5,7 @@ import dev.errand.internal.store.Storage;
 import dev.errand.spi.ClaimRequest;
 import dev.errand.spi.ClaimStrategy;
 import dev.errand.spi.ClaimedTask;
+import dev.errand.spi.TaskTracing;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
@@ -42,21 +43,27 @@ final class Claimer {
     List<ClaimedTask> claim(ClaimRequest request) throws SQLException {
         releaseClaimsInDoubt();
         List<ClaimedTask> tasks;
-        try {
-            // Under flow limits, a claim is one transaction that takes the slots with the tasks.
-            tasks = flow.active()
-                    ? flow.claim(request)
-                    : strategy.singleStatement()
-                            ? storage.transactions()
-                                    .runStatement("claim", connection -> strategy.claim(connection, request))
-                            : storage.transactions().run("claim", connection -> strategy.claim(connection, request));
-        } catch (SQLException e) {
-            if (storage.transactions().isConnectionFailure(e)) {
-                // The claim may have committed before the connection broke: its rows would then wait a
-                // whole lease for rescue, which would count an attempt that never ran.
-                inDoubt.add(request);
+        try (TaskTracing.BatchSpan span =
+                GuardedBatchSpan.open(observers.tracing(), "claim", tracing -> tracing.claimStarted(request.queue()))) {
+            try {
+                // Under flow limits, a claim is one transaction that takes the slots with the tasks.
+                tasks = flow.active()
+                        ? flow.claim(request)
+                        : strategy.singleStatement()
+                                ? storage.transactions()
+                                        .runStatement("claim", connection -> strategy.claim(connection, request))
+                                : storage.transactions()
+                                        .run("claim", connection -> strategy.claim(connection, request));
+            } catch (SQLException | RuntimeException e) {
+                span.failed(e);
+                if (e instanceof SQLException sql && storage.transactions().isConnectionFailure(sql)) {
+                    // The claim may have committed before the connection broke: its rows would then wait a
+                    // whole lease for rescue, which would count an attempt that never ran.
+                    inDoubt.add(request);
+                }
+                throw e;
             }
-            throw e;
+            span.tasks(tasks.size());
         }
         observers.stats().recordClaimed(tasks.size());
         Duration lease = Duration.ofNanos(request.leaseMicros() * 1_000);

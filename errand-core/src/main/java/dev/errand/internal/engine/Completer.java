@@ -9,6 +9,7 @@ import dev.errand.internal.store.Storage;
 import dev.errand.internal.workflow.Finish;
 import dev.errand.internal.workflow.Finisher;
 import dev.errand.spi.ClaimedTask;
+import dev.errand.spi.TaskTracing;
 import dev.errand.task.TaskState;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -143,16 +144,7 @@ final class Completer {
             linked |= done.linked();
         }
         try {
-            // With history on, its rows go in the same transaction: no commit of their own.
-            int completed = linked
-                    ? storage.transactions().run("complete", c -> completeLinked(c, finish(), batch, ids, tokens))
-                    : stores.attempts().enabled()
-                            ? storage.transactions().run("complete", c -> {
-                                stores.attempts().recordAll(c, successes(batch));
-                                return storage.tasks().succeedAll(c, ids, tokens);
-                            })
-                            : storage.transactions().runStatement("complete", c -> storage.tasks()
-                                    .succeedAll(c, ids, tokens));
+            int completed = write(batch, linked, ids, tokens);
             recovered();
             observers.stats().recordSucceeded(completed);
             if (completed < ids.length) {
@@ -185,6 +177,30 @@ final class Completer {
                         ids.length,
                         ErrorMessages.of(e));
                 batch.forEach(Completer::completed);
+            }
+        }
+    }
+
+    /** Writes one batch's successes, in the span of a completion; returns how many it completed. */
+    private int write(List<Done> batch, boolean linked, long[] ids, long[] tokens) throws SQLException {
+        try (TaskTracing.BatchSpan span =
+                GuardedBatchSpan.open(observers.tracing(), "completion", t -> t.completionStarted(ids.length))) {
+            try {
+                // With history on, its rows go in the same transaction: no commit of their own.
+                int completed = linked
+                        ? storage.transactions().run("complete", c -> completeLinked(c, finish(), batch, ids, tokens))
+                        : stores.attempts().enabled()
+                                ? storage.transactions().run("complete", c -> {
+                                    stores.attempts().recordAll(c, successes(batch));
+                                    return storage.tasks().succeedAll(c, ids, tokens);
+                                })
+                                : storage.transactions().runStatement("complete", c -> storage.tasks()
+                                        .succeedAll(c, ids, tokens));
+                span.tasks(completed);
+                return completed;
+            } catch (SQLException | RuntimeException e) {
+                span.failed(e);
+                throw e;
             }
         }
     }

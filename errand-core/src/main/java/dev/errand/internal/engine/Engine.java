@@ -89,7 +89,8 @@ public final class Engine {
         this.storage = stores.storage();
         this.settings = parts.settings();
         this.stats = new EngineStats(storage.transactions()::lockConflictRetries);
-        Observers observers = new Observers(stats, parts.shared().listener());
+        Observers observers =
+                new Observers(stats, parts.shared().listener(), parts.kinds().tracing());
         this.leases = new LeaseKeeper(storage, settings.nodeId());
         this.completer = new Completer(
                 stores,

@@ -9,6 +9,7 @@ import io.micrometer.observation.ObservationRegistry;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.IntFunction;
 
 /**
  * Errand's {@link TaskTracing} over Micrometer's Observation API. At enqueue it starts and stops an
@@ -25,6 +26,13 @@ import java.util.Map;
  * high-cardinality ones, on the span only. The outcome comes from Errand's {@link TaskListener} events, which the
  * engine sends on the attempt's thread while the observation is current.
  *
+ * <p>Two set-based steps are observed as well, each with no parent: {@value #CLAIM}, one claim of a batch of tasks
+ * by a node's poller of a queue ({@code errand.queue}; {@code errand.outcome} claimed, empty or failed; the number
+ * taken as {@code errand.tasks}, high-cardinality), and {@value #COMPLETE}, one batched completion of
+ * non-transactional successes ({@code errand.outcome} completed or failed; {@code errand.tasks}). As timers they
+ * show claim and completion latency; as spans, an empty poll is a span too, so an application that traces everything
+ * may turn the claim off with {@code management.observations.enable.errand.task.claim=false}.
+ *
  * <p>Without a tracing handler in the registry the carrier stays empty and nothing is stored.
  */
 public final class TaskObservations implements TaskTracing, TaskListener {
@@ -34,6 +42,12 @@ public final class TaskObservations implements TaskTracing, TaskListener {
 
     /** The name of the observation of an attempt. */
     public static final String RUN = "errand.task.run";
+
+    /** The name of the observation of one claim by a node's poller. */
+    public static final String CLAIM = "errand.task.claim";
+
+    /** The name of the observation of one batched completion of non-transactional successes. */
+    public static final String COMPLETE = "errand.task.complete";
 
     private final ObservationRegistry registry;
 
@@ -83,6 +97,29 @@ public final class TaskObservations implements TaskTracing, TaskListener {
     }
 
     @Override
+    public BatchSpan claimStarted(String queue) {
+        if (registry.isNoop()) {
+            return BatchSpan.NONE;
+        }
+        Observation observation = Observation.createNotStarted(CLAIM, registry)
+                .contextualName("errand claim " + queue)
+                .lowCardinalityKeyValue("errand.queue", queue)
+                .start();
+        return new ObservedBatch(observation, count -> count == 0 ? "empty" : "claimed");
+    }
+
+    @Override
+    public BatchSpan completionStarted(int tasks) {
+        if (registry.isNoop()) {
+            return BatchSpan.NONE;
+        }
+        Observation observation = Observation.createNotStarted(COMPLETE, registry)
+                .contextualName("errand complete")
+                .start();
+        return new ObservedBatch(observation, count -> "completed");
+    }
+
+    @Override
     public void succeeded(String kind, String queue, Duration duration) {
         outcome("succeeded");
     }
@@ -102,6 +139,35 @@ public final class TaskObservations implements TaskTracing, TaskListener {
         Observation current = registry.getCurrentObservation();
         if (current != null && current.getContext() instanceof RunContext) {
             current.lowCardinalityKeyValue("errand.outcome", outcome);
+        }
+    }
+
+    /** A claim or a completion batch: its outcome and task count, set before it stops. */
+    private static final class ObservedBatch implements BatchSpan {
+        private final Observation observation;
+        private final IntFunction<String> outcome;
+
+        ObservedBatch(Observation observation, IntFunction<String> outcome) {
+            this.observation = observation;
+            this.outcome = outcome;
+            observation.lowCardinalityKeyValue("errand.outcome", "failed");
+        }
+
+        @Override
+        public void tasks(int count) {
+            observation
+                    .lowCardinalityKeyValue("errand.outcome", outcome.apply(count))
+                    .highCardinalityKeyValue("errand.tasks", Integer.toString(count));
+        }
+
+        @Override
+        public void failed(Throwable error) {
+            observation.lowCardinalityKeyValue("errand.outcome", "failed").error(error);
+        }
+
+        @Override
+        public void close() {
+            observation.stop();
         }
     }
 

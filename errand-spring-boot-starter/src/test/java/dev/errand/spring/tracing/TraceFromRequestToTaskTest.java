@@ -62,6 +62,7 @@ class TraceFromRequestToTaskTest {
     static final TaskKind<Integer> SHIP = TaskKind.of("trace-ship", Integer.class);
     static final TaskKind<Integer> NOTIFY = TaskKind.of("trace-notify", Integer.class);
     static final TaskKind<Integer> REFUSE = TaskKind.of("trace-refuse", Integer.class);
+    static final TaskKind<Integer> TALLY = TaskKind.of("trace-tally", Integer.class);
 
     /** What the continuation saw in its log context, by key. */
     static final Map<String, String> NOTIFY_MDC = new ConcurrentHashMap<>();
@@ -103,6 +104,13 @@ class TraceFromRequestToTaskTest {
                     })
                     .maxAttempts(2)
                     .retryPolicy(dev.errand.retry.RetryPolicy.fixed(Duration.ofMillis(50)))
+                    .mode(ExecutionMode.NON_TRANSACTIONAL)
+                    .build();
+        }
+
+        @Bean
+        TaskDefinition<Integer> tally() {
+            return TaskDefinition.builder(TALLY, (n, context) -> {})
                     .mode(ExecutionMode.NON_TRANSACTIONAL)
                     .build();
         }
@@ -244,6 +252,54 @@ class TraceFromRequestToTaskTest {
         assertThat(attempts)
                 .extracting(span -> attribute(span, "errand.outcome"))
                 .containsExactly("retried", "failed");
+    }
+
+    @Test
+    void claimsAndCompletionBatchesAreTimersAndSpansOfTheirOwn() {
+        List<dev.errand.enqueue.TaskRequest> requests = new java.util.ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            requests.add(dev.errand.enqueue.TaskRequest.of(TALLY, i));
+        }
+        errand.enqueueAll(requests);
+        await().atMost(Duration.ofSeconds(20)).until(() -> {
+            tracerProvider.forceFlush().join(5, TimeUnit.SECONDS);
+            return completedByCompletionSpans() >= 5;
+        });
+
+        assertThat(meters.get(TaskObservations.CLAIM)
+                        .tag("errand.queue", "default")
+                        .tag("errand.outcome", "claimed")
+                        .timer()
+                        .count())
+                .isPositive();
+        assertThat(meters.get(TaskObservations.COMPLETE)
+                        .tag("errand.outcome", "completed")
+                        .timer()
+                        .count())
+                .isPositive();
+        List<SpanData> claims = exporter.getFinishedSpanItems().stream()
+                .filter(span -> span.getName().equals("errand claim default"))
+                .toList();
+        assertThat(claims).isNotEmpty().allSatisfy(span -> {
+            assertThat(span.getParentSpanContext().isValid())
+                    .as("a claim has no parent")
+                    .isFalse();
+            assertThat(attribute(span, "errand.outcome")).isIn("claimed", "empty");
+            assertThat(attribute(span, "errand.tasks")).matches("\\d+");
+        });
+        assertThat(claims.stream()
+                        .filter(span -> "claimed".equals(attribute(span, "errand.outcome")))
+                        .mapToInt(span -> Integer.parseInt(attribute(span, "errand.tasks")))
+                        .sum())
+                .isGreaterThanOrEqualTo(5);
+    }
+
+    private int completedByCompletionSpans() {
+        return exporter.getFinishedSpanItems().stream()
+                .filter(span -> span.getName().equals("errand complete"))
+                .filter(span -> "completed".equals(attribute(span, "errand.outcome")))
+                .mapToInt(span -> Integer.parseInt(attribute(span, "errand.tasks")))
+                .sum();
     }
 
     private List<SpanData> runSpans() {
