@@ -2,6 +2,7 @@ package dev.errand.task;
 
 import dev.errand.config.Settings;
 import dev.errand.flow.FlowLimits;
+import dev.errand.flow.RateLimit;
 import dev.errand.node.PinPolicy;
 import dev.errand.retry.DelayList;
 import dev.errand.retry.RetryPolicy;
@@ -33,6 +34,7 @@ public final class TaskDefinition<P> {
     private final Map<TaskState, Duration> retentions;
     private final Integer concurrencyLimit;
     private final Integer concurrencyLimitPerKey;
+    private final RateLimit rateLimit;
 
     private TaskDefinition(Builder<P> builder) {
         this.taskKind = builder.kind;
@@ -51,6 +53,7 @@ public final class TaskDefinition<P> {
         this.retentions = Map.copyOf(builder.retentions);
         this.concurrencyLimit = builder.concurrencyLimit;
         this.concurrencyLimitPerKey = builder.concurrencyLimitPerKey;
+        this.rateLimit = builder.rateLimit;
     }
 
     /**
@@ -67,6 +70,11 @@ public final class TaskDefinition<P> {
      */
     public Integer concurrencyLimitPerKey() {
         return concurrencyLimitPerKey;
+    }
+
+    /** The most starts of this kind per period across the cluster, or null. See {@link Builder#rateLimit}. */
+    public RateLimit rateLimit() {
+        return rateLimit;
     }
 
     /**
@@ -203,6 +211,7 @@ public final class TaskDefinition<P> {
         private final Map<TaskState, Duration> retentions = new EnumMap<>(TaskState.class);
         private Integer concurrencyLimit;
         private Integer concurrencyLimitPerKey;
+        private RateLimit rateLimit;
 
         private Builder(TaskKind<P> kind, TaskHandler<P> handler) {
             this.kind = requireArgument(kind, "kind", "declare one with TaskKind.of(name, PayloadType.class)");
@@ -361,11 +370,30 @@ public final class TaskDefinition<P> {
             return this;
         }
 
+        /**
+         * Limits how many tasks of this kind start in any window of {@code period} across the whole cluster, on the
+         * database clock: for example {@code rateLimit(100, Duration.ofMinutes(1))}. A task held back stays pending
+         * and spends no attempt. A kind has one flow limit: this, {@link #concurrencyLimit(int)} or
+         * {@link #concurrencyLimitPerKey(int)}. See docs/FLOW-CONTROL.md for the algorithm and its accuracy.
+         *
+         * @param starts the most starts per period, 1 to {@value FlowLimits#MAX_CONCURRENCY_LIMIT}
+         * @param period the window, 1 ms to 24 h, in whole milliseconds
+         * @throws IllegalArgumentException if either is out of range, or the kind has another flow limit
+         */
+        public Builder<P> rateLimit(int starts, Duration period) {
+            this.rateLimit = new RateLimit(starts, period);
+            requireOneLimit();
+            return this;
+        }
+
         private void requireOneLimit() {
-            if (concurrencyLimit != null && concurrencyLimitPerKey != null) {
-                throw new IllegalArgumentException("Kind '" + kind.name() + "' has both a concurrencyLimit and a"
-                        + " concurrencyLimitPerKey; a kind has one of them: keep the per-key limit and size the"
-                        + " queues, or drop the keys");
+            int limits = (concurrencyLimit != null ? 1 : 0)
+                    + (concurrencyLimitPerKey != null ? 1 : 0)
+                    + (rateLimit != null ? 1 : 0);
+            if (limits > 1) {
+                throw new IllegalArgumentException("Kind '" + kind.name() + "' has both a concurrencyLimit, a"
+                        + " concurrencyLimitPerKey or a rateLimit; a kind has one of them: keep the one that protects"
+                        + " what the handler calls");
             }
         }
 

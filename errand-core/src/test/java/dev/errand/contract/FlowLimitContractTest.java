@@ -295,6 +295,56 @@ class FlowLimitContractTest extends ErrandTestSupport {
     }
 
     @Test
+    void aRateLimitStartsNoMoreThanItsStartsInAnyWindowAcrossNodes() throws Exception {
+        Errand[] nodes = new Errand[3];
+        for (int i = 0; i < nodes.length; i++) {
+            nodes[i] = node(builder()
+                    .nodeId("node-" + i)
+                    .queue("default", 4)
+                    .succeededRetention(Duration.ofDays(1))
+                    .register(TaskDefinition.builder("rated", Integer.class, (n, ctx) -> {})
+                            .mode(ExecutionMode.NON_TRANSACTIONAL)
+                            .rateLimit(4, Duration.ofSeconds(1))
+                            .build()));
+        }
+        java.util.List<Long> ids = new java.util.ArrayList<>();
+        for (int i = 0; i < 13; i++) {
+            ids.add(nodes[0].enqueue(TaskRequest.of("rated", i)).id());
+        }
+        for (Errand node : nodes) {
+            node.start();
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> tasksIn(TaskState.SUCCEEDED) == 13);
+        java.util.List<java.time.Instant> starts = new java.util.ArrayList<>();
+        for (long id : ids) {
+            assertThat(task(nodes[0], id).attempt()).isEqualTo(1);
+            starts.add(task(nodes[0], id).startedAt());
+        }
+        starts.sort(null);
+        for (int i = 0; i < starts.size(); i++) {
+            java.time.Instant end = starts.get(i).plusSeconds(1);
+            long window = 0;
+            for (java.time.Instant t : starts) {
+                if (!t.isBefore(starts.get(i)) && t.isBefore(end)) {
+                    window++;
+                }
+            }
+            assertThat(window).as("starts in the second from %s", starts.get(i)).isLessThanOrEqualTo(4);
+        }
+        assertThat(Duration.between(starts.get(0), starts.get(12)))
+                .as("the 13th start uses a slot for the 4th time")
+                .isGreaterThanOrEqualTo(Duration.ofSeconds(3));
+        assertThatThrownBy(() -> TaskDefinition.builder("rated", Integer.class, (n, ctx) -> {})
+                        .rateLimit(4, Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("period of a rate limit must be between 1 ms and 24 h");
+        assertThatThrownBy(() -> TaskDefinition.builder("rated", Integer.class, (n, ctx) -> {})
+                        .rateLimit(0, Duration.ofSeconds(1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("between 1 and 10000");
+    }
+
+    @Test
     void aBadLimitKeyOrTwoLimitsOnOneKindAreRefused() {
         assertThatThrownBy(() -> TaskRequest.builder("customer-sync", 1).limitKey("k".repeat(201)))
                 .isInstanceOf(IllegalArgumentException.class)

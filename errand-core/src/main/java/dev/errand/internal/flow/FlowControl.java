@@ -1,5 +1,6 @@
 package dev.errand.internal.flow;
 
+import dev.errand.flow.RateLimit;
 import dev.errand.internal.claim.FilteredClaim;
 import dev.errand.internal.store.Storage;
 import dev.errand.spi.ClaimRequest;
@@ -42,6 +43,8 @@ public final class FlowControl {
     private final Map<String, Integer> ensuredKeys = new ConcurrentHashMap<>();
     /** The slots created so far, per kind, so that a refresh creates only missing ones. */
     private final Map<String, Integer> ensured = new ConcurrentHashMap<>();
+    /** The rate slots created so far, per kind. */
+    private final Map<String, Integer> ensuredRates = new ConcurrentHashMap<>();
 
     /** The limits in force; until the first read, the node's own declarations. */
     private volatile Limits limits;
@@ -72,14 +75,17 @@ public final class FlowControl {
         this.declared = Collections.unmodifiableMap(new HashMap<>(declared));
         Map<String, Integer> perKind = new LinkedHashMap<>();
         Map<String, Integer> perKey = new LinkedHashMap<>();
+        Map<String, RateLimit> rates = new LinkedHashMap<>();
         declared.forEach((kind, limits) -> {
             if (limits.concurrency() != null) {
                 perKind.put(kind, limits.concurrency());
             } else if (limits.perKey() != null) {
                 perKey.put(kind, limits.perKey());
+            } else if (limits.rate() != null) {
+                rates.put(kind, limits.rate());
             }
         });
-        this.limits = new Limits(Map.copyOf(perKind), Map.copyOf(perKey));
+        this.limits = new Limits(Map.copyOf(perKind), Map.copyOf(perKey), Map.copyOf(rates));
     }
 
     /**
@@ -87,19 +93,21 @@ public final class FlowControl {
      *
      * @param concurrency the most tasks of the kind running at once, or null
      * @param perKey the most tasks of the kind with one limit key running at once, or null
+     * @param rate the most starts of the kind per period, or null
      */
-    public record Declared(Integer concurrency, Integer perKey) {}
+    public record Declared(Integer concurrency, Integer perKey, RateLimit rate) {}
 
     /**
      * The limits in force.
      *
      * @param perKind the concurrency limit of each limited kind
      * @param perKey the per-key limit of each kind that has one (and no concurrency limit)
+     * @param rates the rate limit of each kind that has one (and no concurrency or per-key limit)
      */
-    public record Limits(Map<String, Integer> perKind, Map<String, Integer> perKey) {
+    public record Limits(Map<String, Integer> perKind, Map<String, Integer> perKey, Map<String, RateLimit> rates) {
         /** Whether no kind is limited. */
         public boolean isEmpty() {
-            return perKind.isEmpty() && perKey.isEmpty();
+            return perKind.isEmpty() && perKey.isEmpty() && rates.isEmpty();
         }
     }
 
@@ -134,6 +142,12 @@ public final class FlowControl {
                             kind.getKey(),
                             FlowStore.Source.DECLARED_PER_KEY,
                             kind.getValue().perKey());
+                    RateLimit rate = kind.getValue().rate();
+                    store.setRate(
+                            connection,
+                            kind.getKey(),
+                            rate == null ? null : rate.starts(),
+                            rate == null ? 0 : rate.period().toMillis());
                 }
                 return null;
             });
@@ -165,9 +179,27 @@ public final class FlowControl {
             }
             read.put(row.kind(), limit);
         }
-        Limits now = new Limits(Map.copyOf(read), Map.copyOf(readPerKey));
+        Map<String, RateLimit> readRates = new LinkedHashMap<>();
+        for (Map.Entry<String, long[]> rate :
+                storage.transactions().runStatement("flow rates", store::rates).entrySet()) {
+            String kind = rate.getKey();
+            if (read.containsKey(kind) || readPerKey.containsKey(kind)) {
+                log.warn("Kind '{}' has a rate limit beside another flow limit; only the other applies", kind);
+                continue;
+            }
+            int starts = (int) rate.getValue()[0];
+            if (ensuredRates.getOrDefault(kind, 0) < starts) {
+                storage.transactions().runStatement("flow rate slots", connection -> {
+                    store.ensureRateSlots(connection, kind, starts);
+                    return null;
+                });
+                ensuredRates.put(kind, starts);
+            }
+            readRates.put(kind, new RateLimit(starts, java.time.Duration.ofMillis(rate.getValue()[1])));
+        }
+        Limits now = new Limits(Map.copyOf(read), Map.copyOf(readPerKey), Map.copyOf(readRates));
         if (!now.equals(limits)) {
-            log.info("Flow limits in force: per kind {}, per key {}", read, readPerKey);
+            log.info("Flow limits in force: per kind {}, per key {}, rates {}", read, readPerKey, readRates);
         }
         limits = now;
     }
@@ -276,6 +308,7 @@ public final class FlowControl {
         // A random order, so that when the room is short no limited kind always comes last.
         List<String> kinds = new ArrayList<>(now.perKind().keySet());
         kinds.addAll(now.perKey().keySet());
+        kinds.addAll(now.rates().keySet());
         Collections.shuffle(kinds);
         for (String kind : kinds) {
             int room = request.limit() - claimed.size();
@@ -283,17 +316,26 @@ public final class FlowControl {
                 break;
             }
             Integer limit = now.perKind().get(kind);
+            RateLimit rate = now.rates().get(kind);
             claimed.addAll(
                     limit != null
                             ? claimLimited(connection, request, kind, limit, room)
-                            : claimPerKey(
-                                    connection, request, kind, now.perKey().get(kind), keys.get(kind), room));
+                            : rate != null
+                                    ? claimRated(connection, request, kind, rate, room)
+                                    : claimPerKey(
+                                            connection,
+                                            request,
+                                            kind,
+                                            now.perKey().get(kind),
+                                            keys.get(kind),
+                                            room));
         }
         int room = request.limit() - claimed.size();
         long clock = System.nanoTime();
         Long quietUntil = unlimitedQuietUntil.get(request.queue());
         if (room > 0 && (quietUntil == null || clock - quietUntil >= 0)) {
             List<String> values = new ArrayList<>(now.perKind().keySet());
+            values.addAll(now.rates().keySet());
             StringBuilder filter = new StringBuilder();
             if (!values.isEmpty()) {
                 filter.append(" AND kind NOT IN (").append(marks(values.size())).append(")");
@@ -313,6 +355,24 @@ public final class FlowControl {
             claimed.addAll(unlimited);
         }
         return claimed;
+    }
+
+    /**
+     * Claims tasks of a rate-limited kind: locks rate slots whose last start is a period old, starts as many due
+     * tasks, and writes the start (now, database clock) on the slots used.
+     */
+    private List<ClaimedTask> claimRated(
+            Connection connection, ClaimRequest request, String kind, RateLimit rate, int room) throws SQLException {
+        List<Integer> free = store.lockRateSlots(
+                connection, kind, rate.starts(), rate.period().toNanos() / 1_000, request.clockOffsetMicros(), room);
+        if (free.isEmpty()) {
+            return List.of();
+        }
+        List<ClaimedTask> tasks = claims.claim(connection, request, free.size(), " AND kind = ?", List.of(kind));
+        if (!tasks.isEmpty()) {
+            store.startOn(connection, kind, free.subList(0, tasks.size()), request.clockOffsetMicros());
+        }
+        return tasks;
     }
 
     private static String marks(int count) {

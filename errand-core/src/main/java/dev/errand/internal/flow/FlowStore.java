@@ -78,6 +78,7 @@ final class FlowStore {
     private final String limits;
     private final String slots;
     private final String keySlots;
+    private final String rateSlots;
     private final String tasks;
 
     FlowStore(Dialect dialect, String prefix) {
@@ -85,6 +86,7 @@ final class FlowStore {
         this.limits = prefix + "flow_limit";
         this.slots = prefix + "flow_slot";
         this.keySlots = prefix + "flow_key_slot";
+        this.rateSlots = prefix + "flow_rate_slot";
         this.tasks = prefix + "task";
     }
 
@@ -108,7 +110,7 @@ final class FlowStore {
         if (limit == null) {
             try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + limits
                     + " WHERE kind = ? AND declared_limit IS NULL AND override_limit IS NULL"
-                    + " AND declared_per_key IS NULL AND override_per_key IS NULL")) {
+                    + " AND declared_per_key IS NULL AND override_per_key IS NULL AND rate_limit IS NULL")) {
                 delete.setString(1, kind);
                 delete.executeUpdate();
             }
@@ -155,6 +157,129 @@ final class FlowStore {
             }
         }
         return rows;
+    }
+
+    /**
+     * Sets a kind's declared rate limit ({@code starts} per {@code periodMillis}), or clears it with null; a row
+     * left with no limit at all is deleted.
+     */
+    void setRate(Connection connection, String kind, Integer starts, long periodMillis) throws SQLException {
+        String update = "UPDATE " + limits + " SET rate_limit = ?, rate_period_ms = ? WHERE kind = ?";
+        int updated;
+        try (PreparedStatement statement = connection.prepareStatement(update)) {
+            bindRate(statement, starts, periodMillis);
+            statement.setString(3, kind);
+            updated = statement.executeUpdate();
+        }
+        if (starts == null) {
+            try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + limits
+                    + " WHERE kind = ? AND declared_limit IS NULL AND override_limit IS NULL"
+                    + " AND declared_per_key IS NULL AND override_per_key IS NULL AND rate_limit IS NULL")) {
+                delete.setString(1, kind);
+                delete.executeUpdate();
+            }
+            return;
+        }
+        if (updated > 0) {
+            return;
+        }
+        String insert = dialect.insertSkippingDuplicates(
+                limits + " (kind, rate_limit, rate_period_ms) VALUES (?, ?, ?)", "(kind)");
+        try (PreparedStatement statement = connection.prepareStatement(insert)) {
+            statement.setString(1, kind);
+            statement.setInt(2, starts);
+            statement.setLong(3, periodMillis);
+            statement.executeUpdate();
+        } catch (SQLException e) {
+            if (!dialect.isUniqueViolation(e)) {
+                throw e;
+            }
+        }
+        try (PreparedStatement statement = connection.prepareStatement(update)) {
+            bindRate(statement, starts, periodMillis);
+            statement.setString(3, kind);
+            statement.executeUpdate();
+        }
+    }
+
+    private static void bindRate(PreparedStatement statement, Integer starts, long periodMillis) throws SQLException {
+        if (starts == null) {
+            statement.setNull(1, java.sql.Types.INTEGER);
+            statement.setNull(2, java.sql.Types.BIGINT);
+        } else {
+            statement.setInt(1, starts);
+            statement.setLong(2, periodMillis);
+        }
+    }
+
+    /** Every rate limit in force: kind to {starts, period in milliseconds}. */
+    Map<String, long[]> rates(Connection connection) throws SQLException {
+        Map<String, long[]> rates = new LinkedHashMap<>();
+        try (PreparedStatement statement = connection.prepareStatement("SELECT kind, rate_limit, rate_period_ms FROM "
+                        + limits + " WHERE rate_limit IS NOT NULL AND rate_period_ms IS NOT NULL ORDER BY kind");
+                ResultSet result = statement.executeQuery()) {
+            while (result.next()) {
+                rates.put(result.getString(1), new long[] {result.getInt(2), result.getLong(3)});
+            }
+        }
+        return rates;
+    }
+
+    /** Creates the rate slot rows 1 to {@code count} of a kind that do not exist yet. */
+    void ensureRateSlots(Connection connection, String kind, int count) throws SQLException {
+        String insert =
+                dialect.insertSkippingDuplicates(rateSlots + " (kind, slot_no) VALUES (?, ?)", "(kind, slot_no)");
+        for (int slot = 1; slot <= count; slot++) {
+            try (PreparedStatement statement = connection.prepareStatement(insert)) {
+                statement.setString(1, kind);
+                statement.setInt(2, slot);
+                statement.executeUpdate();
+            } catch (SQLException e) {
+                if (!dialect.isUniqueViolation(e)) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /**
+     * Locks up to {@code most} rate slots of a kind whose last start is at least {@code periodMicros} ago on the
+     * database clock (or that never started one), skipping those other claims hold. The condition is on the slot
+     * row alone, so a locking read checks it on the row's latest version.
+     */
+    List<Integer> lockRateSlots(
+            Connection connection, String kind, int slots, long periodMicros, long clockOffsetMicros, int most)
+            throws SQLException {
+        List<Integer> free = new ArrayList<>();
+        try (PreparedStatement statement = connection.prepareStatement("SELECT slot_no FROM " + rateSlots
+                + " WHERE kind = ? AND slot_no <= ? AND (last_start_at IS NULL OR last_start_at <= "
+                + dialect.timePlusMicros() + ") ORDER BY slot_no LIMIT ? FOR UPDATE SKIP LOCKED")) {
+            statement.setString(1, kind);
+            statement.setInt(2, slots);
+            statement.setLong(3, clockOffsetMicros - periodMicros);
+            statement.setInt(4, most);
+            try (ResultSet result = statement.executeQuery()) {
+                while (result.next()) {
+                    free.add(result.getInt(1));
+                }
+            }
+        }
+        return free;
+    }
+
+    /** Writes a start, now on the database clock, on each of {@code slotNos}. */
+    void startOn(Connection connection, String kind, List<Integer> slotNos, long clockOffsetMicros)
+            throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("UPDATE " + rateSlots + " SET last_start_at = "
+                + dialect.timePlusMicros() + " WHERE kind = ? AND slot_no = ?")) {
+            for (int slot : slotNos) {
+                statement.setLong(1, clockOffsetMicros);
+                statement.setString(2, kind);
+                statement.setInt(3, slot);
+                statement.addBatch();
+            }
+            statement.executeBatch();
+        }
     }
 
     private static Integer intOrNull(ResultSet result, int column) throws SQLException {

@@ -255,7 +255,10 @@ public final class Node {
         kinds.definitions()
                 .forEach((kind, definition) -> limits.put(
                         kind,
-                        new FlowControl.Declared(definition.concurrencyLimit(), definition.concurrencyLimitPerKey())));
+                        new FlowControl.Declared(
+                                definition.concurrencyLimit(),
+                                definition.concurrencyLimitPerKey(),
+                                definition.rateLimit())));
         return limits;
     }
 

@@ -2,17 +2,21 @@
 
 -- One row per limited kind. declared_limit is what the nodes' TaskDefinitions say (each node writes it at
 -- start); override_limit is the run-time change made through FlowAdmin, and wins while it is set. The *_per_key
--- columns are the same for the per-key limit.
+-- columns are the same for the per-key limit; rate_limit starts per rate_period_ms is a rate limit (declared only).
 CREATE TABLE ${prefix}flow_limit (
     kind           VARCHAR(200) NOT NULL PRIMARY KEY,
     declared_limit INT,
     override_limit INT,
     declared_per_key INT,
     override_per_key INT,
+    rate_limit     INT,
+    rate_period_ms BIGINT,
     CONSTRAINT ${prefix}flow_limit_declared_check CHECK (declared_limit BETWEEN 1 AND 10000),
     CONSTRAINT ${prefix}flow_limit_override_check CHECK (override_limit BETWEEN 1 AND 10000),
     CONSTRAINT ${prefix}flow_limit_declared_key_check CHECK (declared_per_key BETWEEN 1 AND 10000),
-    CONSTRAINT ${prefix}flow_limit_override_key_check CHECK (override_per_key BETWEEN 1 AND 10000)
+    CONSTRAINT ${prefix}flow_limit_override_key_check CHECK (override_per_key BETWEEN 1 AND 10000),
+    CONSTRAINT ${prefix}flow_limit_rate_check CHECK (rate_limit BETWEEN 1 AND 10000),
+    CONSTRAINT ${prefix}flow_limit_period_check CHECK (rate_period_ms BETWEEN 1 AND 86400000)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
 
 -- N slot rows per limited kind (slot_no 1..N). A claim locks free slots with FOR UPDATE SKIP LOCKED and
@@ -40,4 +44,14 @@ CREATE TABLE ${prefix}flow_key_slot (
     task_id     BIGINT,
     lease_token BIGINT,
     PRIMARY KEY (kind, limit_key, slot_no)
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
+
+-- Rate limits: rate_limit slot rows per rate-limited kind. A claim may start a task on a slot whose last start
+-- is at least the period ago (database clock), and writes the start on it: no window of one period holds more
+-- starts than slots.
+CREATE TABLE ${prefix}flow_rate_slot (
+    kind          VARCHAR(200) NOT NULL,
+    slot_no       INT          NOT NULL,
+    last_start_at DATETIME(6),
+    PRIMARY KEY (kind, slot_no)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;

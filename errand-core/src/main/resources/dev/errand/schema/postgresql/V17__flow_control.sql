@@ -2,13 +2,15 @@
 
 -- One row per limited kind. declared_limit is what the nodes' TaskDefinitions say (each node writes it at
 -- start); override_limit is the run-time change made through FlowAdmin, and wins while it is set. The *_per_key
--- columns are the same for the per-key limit.
+-- columns are the same for the per-key limit; rate_limit starts per rate_period_ms is a rate limit (declared only).
 CREATE TABLE ${prefix}flow_limit (
     kind           VARCHAR(200) NOT NULL PRIMARY KEY,
     declared_limit INTEGER CHECK (declared_limit BETWEEN 1 AND 10000),
     override_limit INTEGER CHECK (override_limit BETWEEN 1 AND 10000),
     declared_per_key INTEGER CHECK (declared_per_key BETWEEN 1 AND 10000),
-    override_per_key INTEGER CHECK (override_per_key BETWEEN 1 AND 10000)
+    override_per_key INTEGER CHECK (override_per_key BETWEEN 1 AND 10000),
+    rate_limit     INTEGER CHECK (rate_limit BETWEEN 1 AND 10000),
+    rate_period_ms BIGINT CHECK (rate_period_ms BETWEEN 1 AND 86400000)
 );
 
 -- N slot rows per limited kind (slot_no 1..N). A claim locks free slots with FOR UPDATE SKIP LOCKED and
@@ -37,4 +39,14 @@ CREATE TABLE ${prefix}flow_key_slot (
     task_id     BIGINT,
     lease_token BIGINT,
     PRIMARY KEY (kind, limit_key, slot_no)
+);
+
+-- Rate limits: rate_limit slot rows per rate-limited kind. A claim may start a task on a slot whose last start
+-- is at least the period ago (database clock), and writes the start on it: no window of one period holds more
+-- starts than slots.
+CREATE TABLE ${prefix}flow_rate_slot (
+    kind          VARCHAR(200) NOT NULL,
+    slot_no       INTEGER      NOT NULL,
+    last_start_at TIMESTAMPTZ,
+    PRIMARY KEY (kind, slot_no)
 );
