@@ -10,6 +10,7 @@ import dev.errand.enqueue.TaskRequest;
 import dev.errand.error.ErrandException;
 import dev.errand.event.EventAdmin;
 import dev.errand.event.Triggered;
+import dev.errand.flow.FlowAdmin;
 import dev.errand.history.HistoryAdmin;
 import dev.errand.internal.node.Node;
 import dev.errand.internal.node.Nodes;
@@ -93,6 +94,14 @@ public final class Errand implements AutoCloseable {
     /** Makes every queue of this node claim now instead of at its next poll. */
     public void repoll() {
         node.repoll();
+    }
+
+    /**
+     * Flow control: the cluster-wide limits per kind in force, their slots in use and waiting tasks, and
+     * run-time changes of them. See docs/FLOW-CONTROL.md.
+     */
+    public FlowAdmin flow() {
+        return node.flow();
     }
 
     /** The cluster: node registry, leader, commands to other nodes, cluster-wide queue controls. */

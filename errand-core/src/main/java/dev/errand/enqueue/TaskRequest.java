@@ -24,6 +24,8 @@ public final class TaskRequest {
 
     /** Longest unique key the schema stores. */
     public static final int MAX_UNIQUE_KEY_LENGTH = EnqueueOptions.MAX_UNIQUE_KEY_LENGTH;
+    /** The longest flow-control key: the length of the {@code limit_key} column. */
+    public static final int MAX_LIMIT_KEY_LENGTH = 200;
     /** The earliest run time accepted (MariaDB's {@code DATETIME} starts here). */
     public static final Instant EARLIEST_RUN_AT = EnqueueOptions.EARLIEST_RUN_AT;
     /** The latest run time accepted (MariaDB's {@code DATETIME} ends here). */
@@ -34,6 +36,7 @@ public final class TaskRequest {
     private final Object payload;
     private final EnqueueOptions options;
     private final List<Condition> conditions;
+    private final String limitKey;
 
     private TaskRequest(Builder builder, EnqueueOptions options) {
         this.kind = builder.kind;
@@ -41,6 +44,15 @@ public final class TaskRequest {
         this.payload = builder.payload;
         this.options = options;
         this.conditions = List.copyOf(builder.conditions);
+        this.limitKey = builder.limitKey;
+    }
+
+    /**
+     * The flow-control key of the task, or null: tasks of one key share their kind's per-key concurrency limit.
+     * See {@link Builder#limitKey(String)}.
+     */
+    public String limitKey() {
+        return limitKey;
     }
 
     /**
@@ -176,6 +188,7 @@ public final class TaskRequest {
         private final Class<?> payloadType;
         private final Object payload;
         private final List<Condition> conditions = new ArrayList<>();
+        private String limitKey;
 
         private Builder(String kind, Class<?> payloadType, Object payload) {
             this.kind = TaskKind.requireValidName(kind);
@@ -211,6 +224,20 @@ public final class TaskRequest {
                 }
             }
             conditions.add(condition);
+            return this;
+        }
+
+        /**
+         * Sets the task's flow-control key, such as {@code "customer-42"}. Where its kind declares a per-key
+         * limit ({@code TaskDefinition.Builder.concurrencyLimitPerKey}), at most that many tasks of the kind with
+         * this key run at once across the cluster; a limit of 1 makes the tasks of one key mutually exclusive,
+         * while tasks of other keys run in parallel. Without a per-key limit on its kind, the key has no effect.
+         *
+         * @throws IllegalArgumentException if blank, padded with whitespace, longer than {@value
+         *     #MAX_LIMIT_KEY_LENGTH} characters or holding a control character
+         */
+        public Builder limitKey(String key) {
+            this.limitKey = dev.errand.config.Names.require("limitKey", key, MAX_LIMIT_KEY_LENGTH);
             return this;
         }
 

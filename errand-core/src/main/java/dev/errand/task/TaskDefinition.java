@@ -1,6 +1,8 @@
 package dev.errand.task;
 
 import dev.errand.config.Settings;
+import dev.errand.flow.FlowLimits;
+import dev.errand.flow.RateLimit;
 import dev.errand.node.PinPolicy;
 import dev.errand.retry.DelayList;
 import dev.errand.retry.RetryPolicy;
@@ -30,6 +32,9 @@ public final class TaskDefinition<P> {
     private final FailureCallback<? super P> failureCallback;
     private final List<Class<? extends Exception>> writesCommitOn;
     private final Map<TaskState, Duration> retentions;
+    private final Integer concurrencyLimit;
+    private final Integer concurrencyLimitPerKey;
+    private final RateLimit rateLimit;
 
     private TaskDefinition(Builder<P> builder) {
         this.taskKind = builder.kind;
@@ -46,6 +51,30 @@ public final class TaskDefinition<P> {
         this.failureCallback = builder.failureCallback;
         this.writesCommitOn = List.copyOf(builder.writesCommitOn);
         this.retentions = Map.copyOf(builder.retentions);
+        this.concurrencyLimit = builder.concurrencyLimit;
+        this.concurrencyLimitPerKey = builder.concurrencyLimitPerKey;
+        this.rateLimit = builder.rateLimit;
+    }
+
+    /**
+     * The most tasks of this kind that may run at once across the whole cluster, or null for no limit. See
+     * {@link Builder#concurrencyLimit(int)}.
+     */
+    public Integer concurrencyLimit() {
+        return concurrencyLimit;
+    }
+
+    /**
+     * The most tasks of this kind with one limit key that may run at once across the cluster, or null for no
+     * per-key limit. See {@link Builder#concurrencyLimitPerKey(int)}.
+     */
+    public Integer concurrencyLimitPerKey() {
+        return concurrencyLimitPerKey;
+    }
+
+    /** The most starts of this kind per period across the cluster, or null. See {@link Builder#rateLimit}. */
+    public RateLimit rateLimit() {
+        return rateLimit;
     }
 
     /**
@@ -180,6 +209,9 @@ public final class TaskDefinition<P> {
         private FailureCallback<? super P> failureCallback;
         private final List<Class<? extends Exception>> writesCommitOn = new ArrayList<>();
         private final Map<TaskState, Duration> retentions = new EnumMap<>(TaskState.class);
+        private Integer concurrencyLimit;
+        private Integer concurrencyLimitPerKey;
+        private RateLimit rateLimit;
 
         private Builder(TaskKind<P> kind, TaskHandler<P> handler) {
             this.kind = requireArgument(kind, "kind", "declare one with TaskKind.of(name, PayloadType.class)");
@@ -300,6 +332,69 @@ public final class TaskDefinition<P> {
             }
             retentions.put(state, Settings.FAILED_RETENTION.require("retention of " + state, keep));
             return this;
+        }
+
+        /**
+         * Limits how many tasks of this kind run at once across the whole cluster, whatever the number of nodes
+         * and their queues' concurrency. A task held back by the limit stays pending, spends no attempt, and is
+         * claimed when a running one ends (or its lease is rescued). Enforced in the claim's transaction; see
+         * docs/FLOW-CONTROL.md. Every node writes its declared limit when it starts; {@code FlowAdmin} can
+         * override it at run time.
+         *
+         * @param maxRunning the most tasks of this kind running at once, 1 to {@value
+         *     FlowLimits#MAX_CONCURRENCY_LIMIT}
+         * @throws IllegalArgumentException if outside that range
+         */
+        public Builder<P> concurrencyLimit(int maxRunning) {
+            this.concurrencyLimit =
+                    FlowLimits.requireConcurrencyLimit(maxRunning, "concurrencyLimit of kind '" + kind.name() + "'");
+            requireOneLimit();
+            return this;
+        }
+
+        /**
+         * Limits how many tasks of this kind with one limit key ({@code TaskRequest.Builder.limitKey}) run at
+         * once across the whole cluster; tasks of different keys run in parallel, and tasks without a key are not
+         * limited. A limit of 1 makes the tasks of one key mutually exclusive (one customer's tasks never run at
+         * the same time). A task held back stays pending and spends no attempt. A kind has either this or
+         * {@link #concurrencyLimit(int)}, not both. See docs/FLOW-CONTROL.md.
+         *
+         * @param maxRunning the most tasks of one key running at once, 1 to {@value
+         *     FlowLimits#MAX_CONCURRENCY_LIMIT}
+         * @throws IllegalArgumentException if outside that range, or the kind has a concurrency limit
+         */
+        public Builder<P> concurrencyLimitPerKey(int maxRunning) {
+            this.concurrencyLimitPerKey = FlowLimits.requireConcurrencyLimit(
+                    maxRunning, "concurrencyLimitPerKey of kind '" + kind.name() + "'");
+            requireOneLimit();
+            return this;
+        }
+
+        /**
+         * Limits how many tasks of this kind start in any window of {@code period} across the whole cluster, on the
+         * database clock: for example {@code rateLimit(100, Duration.ofMinutes(1))}. A task held back stays pending
+         * and spends no attempt. A kind has one flow limit: this, {@link #concurrencyLimit(int)} or
+         * {@link #concurrencyLimitPerKey(int)}. See docs/FLOW-CONTROL.md for the algorithm and its accuracy.
+         *
+         * @param starts the most starts per period, 1 to {@value FlowLimits#MAX_CONCURRENCY_LIMIT}
+         * @param period the window, 1 ms to 24 h, in whole milliseconds
+         * @throws IllegalArgumentException if either is out of range, or the kind has another flow limit
+         */
+        public Builder<P> rateLimit(int starts, Duration period) {
+            this.rateLimit = new RateLimit(starts, period);
+            requireOneLimit();
+            return this;
+        }
+
+        private void requireOneLimit() {
+            int limits = (concurrencyLimit != null ? 1 : 0)
+                    + (concurrencyLimitPerKey != null ? 1 : 0)
+                    + (rateLimit != null ? 1 : 0);
+            if (limits > 1) {
+                throw new IllegalArgumentException("Kind '" + kind.name() + "' has both a concurrencyLimit, a"
+                        + " concurrencyLimitPerKey or a rateLimit; a kind has one of them: keep the one that protects"
+                        + " what the handler calls");
+            }
         }
 
         /** Builds the definition. */

@@ -94,6 +94,18 @@ public @interface ErrandTask {
      */
     String executionTimeout() default "";
 
+    /**
+     * The most tasks of this kind running at once across the whole cluster, 1 to 10,000; 0 (the default) for no
+     * limit. See {@code TaskDefinition.Builder#concurrencyLimit} and docs/FLOW-CONTROL.md.
+     */
+    int concurrencyLimit() default 0;
+
+    /**
+     * The most tasks of this kind with one limit key running at once across the cluster, 1 to 10,000 (1: mutual
+     * exclusion per key); 0 (the default) for none. See {@code TaskDefinition.Builder#concurrencyLimitPerKey}.
+     */
+    int concurrencyLimitPerKey() default 0;
+
     /** What rescue does when the worker running a task of this kind is lost. */
     LeaseExpiryAction onLeaseExpired() default LeaseExpiryAction.RETRY;
 

@@ -60,19 +60,31 @@ final class ClaimSql {
      * pin filter applies to the rows the claim index finds (see {@link #pinned}).
      */
     static String dueTasks(Dialect dialect, String table, String columns, boolean lock, boolean exclusive) {
+        return dueTasks(dialect, table, columns, lock, exclusive, "");
+    }
+
+    /**
+     * {@link #dueTasks(Dialect, String, String, boolean, boolean)} with {@code filter}, a condition that starts
+     * with {@code " AND "}, checked on the rows the claim index finds, like the pin filter. Its parameters are
+     * bound after the node groups (see {@link #bindDue(Dialect, PreparedStatement, int, ClaimRequest, int,
+     * java.util.List)}).
+     */
+    static String dueTasks(
+            Dialect dialect, String table, String columns, boolean lock, boolean exclusive, String filter) {
         String skipLocked = lock ? " FOR UPDATE SKIP LOCKED" : "";
         if (dialect.supportsLateralJoin()) {
             return "SELECT due.* FROM generate_series(1, " + LOWEST_PRIORITY + ") AS level(priority)"
                     + " CROSS JOIN LATERAL (SELECT " + columns + " FROM " + table
                     + " WHERE state = " + States.PENDING + " AND queue = ? AND priority = level.priority AND run_at <= "
-                    + dialect.timePlusMicros() + notExpired(dialect) + pinned(exclusive) + " ORDER BY run_at LIMIT ?"
+                    + dialect.timePlusMicros() + notExpired(dialect) + pinned(exclusive) + filter
+                    + " ORDER BY run_at LIMIT ?"
                     + skipLocked
                     + ") AS due LIMIT ?";
         }
         String priorities = dialect.readsPriorityListAsRanges() ? " AND priority IN (" + EVERY_PRIORITY + ")" : "";
         return "SELECT " + columns + " FROM " + table + " WHERE state = " + States.PENDING + " AND queue = ?"
                 + priorities + " AND run_at <= " + dialect.timePlusMicros() + notExpired(dialect) + pinned(exclusive)
-                + " ORDER BY priority, run_at LIMIT ?" + skipLocked;
+                + filter + " ORDER BY priority, run_at LIMIT ?" + skipLocked;
     }
 
     /**
@@ -109,12 +121,27 @@ final class ClaimSql {
      */
     static int bindDue(Dialect dialect, PreparedStatement statement, int index, ClaimRequest request, int limit)
             throws SQLException {
+        return bindDue(dialect, statement, index, request, limit, java.util.List.of());
+    }
+
+    /** {@link #bindDue(Dialect, PreparedStatement, int, ClaimRequest, int)} with the values of a filter. */
+    static int bindDue(
+            Dialect dialect,
+            PreparedStatement statement,
+            int index,
+            ClaimRequest request,
+            int limit,
+            java.util.List<String> filterValues)
+            throws SQLException {
         int i = index;
         statement.setString(i++, request.queue());
         statement.setLong(i++, request.clockOffsetMicros());
         statement.setLong(i++, request.clockOffsetMicros());
         statement.setString(i++, request.owner());
         statement.setString(i++, request.nodeGroupsFramed());
+        for (String value : filterValues) {
+            statement.setString(i++, value);
+        }
         statement.setInt(i++, limit);
         if (dialect.supportsLateralJoin()) {
             statement.setInt(i++, limit);

@@ -1,5 +1,6 @@
 package dev.errand.internal.engine;
 
+import dev.errand.internal.flow.FlowControl;
 import dev.errand.internal.store.Storage;
 import dev.errand.spi.ClaimRequest;
 import dev.errand.spi.ClaimStrategy;
@@ -26,11 +27,13 @@ final class Claimer {
     private final ClaimStrategy strategy;
     private final LeaseKeeper leases;
     private final Observers observers;
+    private final FlowControl flow;
     // Every queue's poller claims through this one claimer.
     private final Queue<ClaimRequest> inDoubt = new ConcurrentLinkedQueue<>();
 
-    Claimer(Storage storage, ClaimStrategy strategy, LeaseKeeper leases, Observers observers) {
+    Claimer(Storage storage, ClaimStrategy strategy, LeaseKeeper leases, Observers observers, FlowControl flow) {
         this.storage = storage;
+        this.flow = flow;
         this.strategy = strategy;
         this.leases = leases;
         this.observers = observers;
@@ -43,10 +46,14 @@ final class Claimer {
         try (TaskTracing.BatchSpan span =
                 GuardedBatchSpan.open(observers.tracing(), "claim", tracing -> tracing.claimStarted(request.queue()))) {
             try {
-                tasks = strategy.singleStatement()
-                        ? storage.transactions()
-                                .runStatement("claim", connection -> strategy.claim(connection, request))
-                        : storage.transactions().run("claim", connection -> strategy.claim(connection, request));
+                // Under flow limits, a claim is one transaction that takes the slots with the tasks.
+                tasks = flow.active()
+                        ? flow.claim(request)
+                        : strategy.singleStatement()
+                                ? storage.transactions()
+                                        .runStatement("claim", connection -> strategy.claim(connection, request))
+                                : storage.transactions()
+                                        .run("claim", connection -> strategy.claim(connection, request));
             } catch (SQLException | RuntimeException e) {
                 span.failed(e);
                 if (e instanceof SQLException sql && storage.transactions().isConnectionFailure(sql)) {
@@ -81,6 +88,14 @@ final class Claimer {
                         released);
             }
         }
+    }
+
+    /**
+     * Whether claims go through flow limits now: then a task that ends here frees a slot, and the poller should
+     * claim again rather than wait for its interval.
+     */
+    boolean underFlowLimits() {
+        return flow.active();
     }
 
     /** The clock offset of a claim, in microseconds. */

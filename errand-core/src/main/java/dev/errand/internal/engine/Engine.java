@@ -3,6 +3,7 @@ package dev.errand.internal.engine;
 import dev.errand.config.ErrandSettings;
 import dev.errand.config.TimeLimits;
 import dev.errand.internal.cluster.ClusterStore;
+import dev.errand.internal.flow.FlowControl;
 import dev.errand.internal.outcome.OutcomePolicy;
 import dev.errand.internal.runtime.Duty;
 import dev.errand.internal.runtime.Problems;
@@ -57,8 +58,9 @@ public final class Engine {
      * @param listener the application's listeners, as one
      * @param expirations the expiry statements
      * @param batches the sweep of batch callbacks that concurrent completions hid
+     * @param flow the cluster-wide limits the claims keep
      */
-    public record Shared(TaskListener listener, Expirations expirations, BatchSweeper batches) {}
+    public record Shared(TaskListener listener, Expirations expirations, BatchSweeper batches, FlowControl flow) {}
 
     private final Storage storage;
     private final ErrandSettings settings;
@@ -72,6 +74,7 @@ public final class Engine {
     private final Expirer expirer;
     private final BatchSweeper batches;
     private final CancelWatcher cancels;
+    private final FlowControl flow;
     private final List<QueueWorker> workers = new CopyOnWriteArrayList<>();
     /** Workers replaced by a concurrency change, finishing their running tasks. */
     private final List<QueueWorker> retired = new CopyOnWriteArrayList<>();
@@ -103,7 +106,13 @@ public final class Engine {
                 new AttemptRecorder(storage, stores.attempts(), settings.historyStackTraceLimit()));
         Settler settler = new Settler(
                 new OutcomePolicy(() -> ThreadLocalRandom.current().nextDouble()), writer, parts.kinds(), leases);
-        this.claimer = new Claimer(storage, parts.claimStrategy(), leases, observers);
+        this.claimer = new Claimer(
+                storage,
+                parts.claimStrategy(),
+                leases,
+                observers,
+                parts.shared().flow());
+        this.flow = parts.shared().flow();
         RunningAttempts running = new RunningAttempts();
         this.runner = new TaskRunner(
                 parts.kinds(), stores, new TaskRunner.Enders(settler, leases, completer, writer), observers, running);
@@ -128,7 +137,8 @@ public final class Engine {
                 new Duty("rescue", sweep, Duty.Scope.EVERY_NODE, "maintenance", rescuer::sweep),
                 new Duty("cancel settling", sweep, Duty.Scope.EVERY_NODE, "maintenance", cancels::settle),
                 new Duty("expiry", sweep, Duty.Scope.EVERY_NODE, "maintenance", expirer::sweep),
-                new Duty("batch callbacks", sweep, Duty.Scope.EVERY_NODE, "maintenance", batches::sweep));
+                new Duty("batch callbacks", sweep, Duty.Scope.EVERY_NODE, "maintenance", batches::sweep),
+                new Duty("flow limits", beat, Duty.Scope.EVERY_NODE, "maintenance", flow::refresh));
     }
 
     /** What this engine has done so far. */
@@ -162,6 +172,7 @@ public final class Engine {
     public synchronized void start(WakeUps wakeUps, List<ClusterStore.ControlRow> queueControls) {
         this.wakeUps = wakeUps;
         this.controls = byQueue(queueControls);
+        flow.start();
         String threads = settings.threadNamePrefix();
         completer.start(threads);
         settings.queues().keySet().forEach(queue -> workers.add(startWorker(queue)));

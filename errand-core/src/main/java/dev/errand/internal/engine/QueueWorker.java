@@ -275,7 +275,8 @@ final class QueueWorker {
             }
             freeSlots.release();
             finished.increment();
-            if (backlog && outstanding() <= wakeAtOutstanding) {
+            // Under flow limits the end of a task frees a slot, which may let held-back tasks start: claim again.
+            if ((backlog || claimer.underFlowLimits()) && outstanding() <= wakeAtOutstanding) {
                 signal.signal();
             }
         }

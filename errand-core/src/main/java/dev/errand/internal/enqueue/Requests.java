@@ -91,6 +91,9 @@ public final class Requests {
                         request.uniqueKey()),
                 gate(request, offsetMicros),
                 new NewTask.Pin(request.node(), request.nodeGroup()));
+        if (request.limitKey() != null) {
+            task = task.withLimitKey(request.limitKey());
+        }
         return tracing == TaskTracing.NONE ? task : task.withTrace(trace(request.kind(), queue));
     }
 

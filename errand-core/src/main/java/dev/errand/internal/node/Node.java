@@ -7,6 +7,7 @@ import dev.errand.enqueue.Enqueued;
 import dev.errand.enqueue.TaskRequest;
 import dev.errand.error.ErrandException;
 import dev.errand.event.EventAdmin;
+import dev.errand.flow.FlowAdmin;
 import dev.errand.history.HistoryAdmin;
 import dev.errand.internal.admin.JdbcTaskAdmin;
 import dev.errand.internal.cluster.ClusterStore;
@@ -21,6 +22,8 @@ import dev.errand.internal.event.EventGate;
 import dev.errand.internal.event.EventStore;
 import dev.errand.internal.event.EventTrigger;
 import dev.errand.internal.event.JdbcEventAdmin;
+import dev.errand.internal.flow.FlowControl;
+import dev.errand.internal.flow.JdbcFlowAdmin;
 import dev.errand.internal.history.AttemptHistory;
 import dev.errand.internal.history.JdbcHistoryAdmin;
 import dev.errand.internal.history.NodeThroughput;
@@ -135,6 +138,7 @@ public final class Node {
 
     private final NodeAgent agent;
     private final ClusterAdmin cluster;
+    private final FlowAdmin flow;
     private final ProcessAdmin processes;
     /** Schedule firing and pruning: on the leader only, whether or not this node processes tasks. */
     private final List<Duty> leaderDuties;
@@ -209,6 +213,9 @@ public final class Node {
                         new EventTrigger(eventStore, dialect, Enqueuer.notificationChannel(settings)),
                         wakeUps),
                 new JdbcHistoryAdmin(storage, stores.attempts(), nodeThroughput));
+        FlowControl flowControl =
+                new FlowControl(storage, settings.tablePrefix().value(), declaredLimits(kinds));
+        flowControl.quietPeriod(settings.pollInterval());
         this.engineParts = new Engine.Parts(
                 stores,
                 kinds,
@@ -217,7 +224,9 @@ public final class Node {
                 new Engine.Shared(
                         parts.listener(),
                         new Expirations(dialect, settings.tablePrefix(), settings.clock()),
-                        new BatchSweeper(storage, workflowStore, stores.finisher())));
+                        new BatchSweeper(storage, workflowStore, stores.finisher()),
+                        flowControl));
+        this.flow = new JdbcFlowAdmin(storage, flowControl);
         this.engine = new Engine(engineParts);
         Map<String, PinPolicy> pinPolicies = new LinkedHashMap<>();
         kinds.definitions().forEach((kind, definition) -> pinPolicies.put(kind, definition.pinPolicy()));
@@ -250,6 +259,19 @@ public final class Node {
                         kinds,
                         processRegistry),
                 wakeUps::wake);
+    }
+
+    /** Every kind the node registers, with the flow limits its definition declares. */
+    private static Map<String, FlowControl.Declared> declaredLimits(Kinds kinds) {
+        Map<String, FlowControl.Declared> limits = new java.util.HashMap<>();
+        kinds.definitions()
+                .forEach((kind, definition) -> limits.put(
+                        kind,
+                        new FlowControl.Declared(
+                                definition.concurrencyLimit(),
+                                definition.concurrencyLimitPerKey(),
+                                definition.rateLimit())));
+        return limits;
     }
 
     /**
@@ -492,6 +514,11 @@ public final class Node {
     /** The cluster admin API. */
     public ClusterAdmin cluster() {
         return cluster;
+    }
+
+    /** The flow limits' admin API. */
+    public FlowAdmin flow() {
+        return flow;
     }
 
     /** The task admin API. */

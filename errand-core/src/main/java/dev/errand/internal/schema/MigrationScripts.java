@@ -29,6 +29,7 @@ public final class MigrationScripts {
             "V14__add_trace_context.sql",
             "V15__task_list_index.sql",
             "V16__workflow_graph.sql",
+            "V17__flow_control.sql",
             "V18__task_progress_and_batch_results.sql",
             "V19__node_throughput.sql");
 

@@ -17,10 +17,10 @@ final class InsertStatement {
         this.table = table;
         this.sql = "INSERT INTO " + table
                 + " (kind, queue, payload, priority, run_at, max_attempts, unique_key, state, expires_at,"
-                + " node_id, node_group, trace_parent, trace_state)"
+                + " node_id, node_group, trace_parent, trace_state, limit_key)"
                 + " VALUES (?, ?, " + dialect.jsonParam() + ", ?, COALESCE(" + dialect.timestampParam() + ", "
                 + dialect.timePlusMicros() + "), ?, ?, ?, COALESCE(" + dialect.timestampParam() + ", "
-                + dialect.timePlusMicros() + "), ?, ?, ?, ?)";
+                + dialect.timePlusMicros() + "), ?, ?, ?, ?, ?)";
     }
 
     /** The table's name. */
@@ -34,7 +34,7 @@ final class InsertStatement {
     }
 
     /** How many parameters {@link #bind} sets. */
-    static final int PARAMETERS = 15;
+    static final int PARAMETERS = 16;
 
     /** Binds a task's values from parameter 1. */
     void bind(PreparedStatement statement, NewTask task) throws SQLException {
@@ -58,5 +58,6 @@ final class InsertStatement {
         statement.setString(13, task.pin().group());
         statement.setString(14, task.trace().traceparent());
         statement.setString(15, task.trace().tracestate());
+        statement.setString(16, task.limitKey());
     }
 }

@@ -20,8 +20,14 @@ public record NewTask(String kind, String queue, String payloadJson, Placement p
      * @param gate its conditions and deadline; {@link TaskGate#NONE} for a task that runs when due
      * @param pin the node or node group it is pinned to; {@link Pin#NONE} for any node
      * @param trace the trace context of the code that enqueued it; {@link TraceContext#NONE} for none
+     * @param limitKey its flow-control key, or {@code null}
      */
-    public record Envelope(TaskGate gate, Pin pin, TraceContext trace) {}
+    public record Envelope(TaskGate gate, Pin pin, TraceContext trace, String limitKey) {
+        /** Without a flow-control key. */
+        public Envelope(TaskGate gate, Pin pin, TraceContext trace) {
+            this(gate, pin, trace, null);
+        }
+    }
 
     /**
      * Where a task may run.
@@ -51,7 +57,27 @@ public record NewTask(String kind, String queue, String payloadJson, Placement p
 
     /** This task carrying {@code trace}. */
     public NewTask withTrace(TraceContext trace) {
-        return new NewTask(kind, queue, payloadJson, placement, new Envelope(envelope.gate(), envelope.pin(), trace));
+        return new NewTask(
+                kind,
+                queue,
+                payloadJson,
+                placement,
+                new Envelope(envelope.gate(), envelope.pin(), trace, envelope.limitKey()));
+    }
+
+    /** This task with the flow-control key {@code limitKey} (null for none). */
+    public NewTask withLimitKey(String limitKey) {
+        return new NewTask(
+                kind,
+                queue,
+                payloadJson,
+                placement,
+                new Envelope(envelope.gate(), envelope.pin(), envelope.trace(), limitKey));
+    }
+
+    /** Its flow-control key, or {@code null}. */
+    public String limitKey() {
+        return envelope.limitKey();
     }
 
     /** Its conditions and deadline. */
@@ -107,6 +133,7 @@ public record NewTask(String kind, String queue, String payloadJson, Placement p
 
     /** Whether the row can go in a plain batch insert: no unique key, no conditions, no deadline. */
     public boolean plain() {
-        return placement.uniqueKey() == null && gate().isNone();
+        // The batch statements have no limit_key column: a task with a key goes in one at a time.
+        return placement.uniqueKey() == null && gate().isNone() && envelope.limitKey() == null;
     }
 }

@@ -9,7 +9,7 @@ import org.springframework.core.env.Environment;
 
 /**
  * Applies the options of an {@link ErrandTask} annotation (mode, attempts, retry, lease, timeout, lease
- * expiry) to a kind's builder, the same way for a handler class and a handler method.
+ * expiry, flow limits) to a kind's builder, the same way for a handler class and a handler method.
  */
 final class TaskAnnotationOptions {
 
@@ -40,6 +40,12 @@ final class TaskAnnotationOptions {
         Duration timeout = duration("executionTimeout", annotation.executionTimeout(), false);
         if (timeout != null) {
             builder.executionTimeout(timeout);
+        }
+        if (annotation.concurrencyLimit() != 0) {
+            builder.concurrencyLimit(annotation.concurrencyLimit());
+        }
+        if (annotation.concurrencyLimitPerKey() != 0) {
+            builder.concurrencyLimitPerKey(annotation.concurrencyLimitPerKey());
         }
     }
 

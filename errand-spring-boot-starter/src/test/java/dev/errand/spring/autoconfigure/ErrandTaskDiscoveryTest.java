@@ -49,6 +49,7 @@ class ErrandTaskDiscoveryTest {
             retryMaxDelay = "1m",
             leaseDuration = "5m",
             executionTimeout = "90s",
+            concurrencyLimit = 10,
             onLeaseExpired = LeaseExpiryAction.FAIL)
     static class SendSms implements TaskHandler<Sms>, FailureCallback {
         @Override
@@ -81,6 +82,8 @@ class ErrandTaskDiscoveryTest {
                     assertThat(sms.maxAttempts()).isEqualTo(3);
                     assertThat(sms.leaseDuration()).isEqualTo(Duration.ofMinutes(5));
                     assertThat(sms.executionTimeout()).isEqualTo(Duration.ofSeconds(90));
+                    assertThat(sms.concurrencyLimit()).isEqualTo(10);
+                    assertThat(sms.concurrencyLimitPerKey()).isNull();
                     assertThat(sms.leaseExpiryAction()).isEqualTo(LeaseExpiryAction.FAIL);
                     assertThat(sms.failureCallback()).isNotNull();
                     assertThat(sms.retryPolicy().delayAfter(1))
@@ -94,6 +97,7 @@ class ErrandTaskDiscoveryTest {
                     assertThat(archive.payloadType()).isEqualTo(Void.class);
                     assertThat(archive.mode()).isEqualTo(ExecutionMode.TRANSACTIONAL);
                     assertThat(archive.maxAttempts()).isNull();
+                    assertThat(archive.concurrencyLimit()).isNull();
                     assertThat(archive.retryPolicy().delayAfter(3)).isEqualTo(Duration.ofSeconds(7));
                     assertThat(archive.failureCallback()).isNull();
                 });
@@ -209,8 +213,20 @@ class ErrandTaskDiscoveryTest {
         public void handle(Sms payload, TaskContext context) {}
     }
 
+    @ErrandTask(value = "bad-limit", concurrencyLimitPerKey = -1)
+    static class BadLimit implements TaskHandler<Sms> {
+        @Override
+        public void handle(Sms payload, TaskContext context) {}
+    }
+
     @Test
     void invalidAnnotationOptionsStopStartUpNamingTheOption() {
+        runner.withBean("badLimit", BadLimit.class).run(context -> assertThat(context)
+                .getFailure()
+                .rootCause()
+                .hasMessageContaining("Task kind 'bad-limit'")
+                .hasMessageContaining(
+                        "concurrencyLimitPerKey of kind 'bad-limit' must be between 1 and 10000, got -1"));
         runner.withBean("badDelay", BadDelay.class).run(context -> assertThat(context)
                 .getFailure()
                 .rootCause()

@@ -1,0 +1,46 @@
+package dev.errand.flow;
+
+import java.util.List;
+
+/**
+ * Flow limits seen and changed from any node: what is in force, how many slots are in use, how many tasks
+ * wait, and run-time overrides of the declared limits. A change is stored in the database and every node
+ * applies it at its next refresh (one heartbeat interval); the node that makes it applies it at once. Lowering
+ * a limit stops no running task: no new task of the kind starts beyond the new limit's free slots, and the
+ * tasks running on slots above it finish. Obtain it from {@code Errand.flow()}. See docs/FLOW-CONTROL.md.
+ */
+public interface FlowAdmin {
+
+    /** Every kind with a limit in force, by kind name, with its slots in use and its waiting tasks. */
+    List<FlowLimit> limits();
+
+    /**
+     * Sets a kind's concurrency limit on every node, over what its definition declares.
+     *
+     * @param kind a kind registered on this node, or one that has a limit already
+     * @param maxRunning the most tasks of the kind running at once, 1 to {@value FlowLimits#MAX_CONCURRENCY_LIMIT}
+     * @throws IllegalArgumentException for an unknown kind, a limit out of range, or a kind with a per-key limit
+     *     in force
+     */
+    void changeLimit(String kind, int maxRunning);
+
+    /**
+     * Sets a kind's per-key limit on every node, over what its definition declares.
+     *
+     * @param kind a kind registered on this node, or one that has a limit already
+     * @param maxRunning the most tasks of the kind with one key running at once, 1 to {@value
+     *     FlowLimits#MAX_CONCURRENCY_LIMIT}
+     * @throws IllegalArgumentException for an unknown kind, a limit out of range, or a kind with a concurrency
+     *     limit in force
+     */
+    void changeLimitPerKey(String kind, int maxRunning);
+
+    /**
+     * Removes a kind's run-time overrides: its definitions' declared limits apply again (none, if they declare
+     * none).
+     *
+     * @param kind the kind
+     * @throws IllegalArgumentException for a bad kind name
+     */
+    void resetLimits(String kind);
+}

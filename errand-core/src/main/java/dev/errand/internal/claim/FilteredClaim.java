@@ -1,0 +1,82 @@
+package dev.errand.internal.claim;
+
+import dev.errand.internal.store.Dialect;
+import dev.errand.spi.ClaimRequest;
+import dev.errand.spi.ClaimedTask;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The {@code FOR UPDATE SKIP LOCKED} claim, select then update, of the due tasks that a further condition
+ * lets through: flow control claims the tasks of unlimited kinds with one ({@code kind NOT IN …}) and those of
+ * a limited kind with another ({@code kind = ?}), in the one transaction that also takes the slots. It runs in
+ * the caller's transaction and commits nothing.
+ */
+public final class FilteredClaim {
+
+    private final Dialect dialect;
+    private final String table;
+
+    /**
+     * Creates the claim for a dialect and task table.
+     *
+     * @param dialect the database's dialect
+     * @param table the task table
+     */
+    public FilteredClaim(Dialect dialect, String table) {
+        this.dialect = dialect;
+        this.table = table;
+    }
+
+    /**
+     * Claims up to {@code limit} due tasks of {@code request}'s queue that {@code filter} lets through, best
+     * first, with {@code request}'s owner, token and lease.
+     *
+     * @param connection a connection in a transaction
+     * @param request the claim
+     * @param limit the most tasks to claim ({@code request.limit()} is ignored)
+     * @param filter a condition on the task row that starts with {@code " AND "}, with text parameters only
+     * @param filterValues the values of {@code filter}'s parameters, in order
+     * @return the claimed tasks, best first
+     * @throws SQLException if the database fails
+     */
+    public List<ClaimedTask> claim(
+            Connection connection, ClaimRequest request, int limit, String filter, List<String> filterValues)
+            throws SQLException {
+        List<ClaimedTask> tasks = new ArrayList<>(limit);
+        if (limit <= 0) {
+            return tasks;
+        }
+        String select = ClaimSql.dueTasks(dialect, table, ClaimSql.COLUMNS, true, request.exclusive(), filter);
+        try (PreparedStatement statement = connection.prepareStatement(select)) {
+            ClaimSql.bindDue(dialect, statement, 1, request, limit, filterValues);
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    tasks.add(ClaimSql.read(rows, request.leaseToken(), true));
+                }
+            }
+        }
+        if (tasks.isEmpty()) {
+            return tasks;
+        }
+        long[] ids = tasks.stream().mapToLong(ClaimedTask::id).toArray();
+        String update =
+                "UPDATE " + table + " " + ClaimSql.takeLease(dialect) + " WHERE " + dialect.idIn("id", ids.length);
+        try (PreparedStatement statement = connection.prepareStatement(update)) {
+            statement.setString(1, request.owner());
+            statement.setLong(2, request.leaseToken());
+            statement.setLong(3, request.clockOffsetMicros() + request.leaseMicros());
+            statement.setLong(4, request.clockOffsetMicros());
+            dialect.bindIds(statement, 5, ids);
+            int updated = statement.executeUpdate();
+            if (updated != ids.length) {
+                throw new SQLException("Claimed " + ids.length + " locked tasks but updated " + updated);
+            }
+        }
+        return tasks;
+    }
+}

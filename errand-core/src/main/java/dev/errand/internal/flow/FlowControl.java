@@ -1,0 +1,466 @@
+package dev.errand.internal.flow;
+
+import dev.errand.flow.RateLimit;
+import dev.errand.internal.claim.FilteredClaim;
+import dev.errand.internal.store.Storage;
+import dev.errand.spi.ClaimRequest;
+import dev.errand.spi.ClaimedTask;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A node's flow control: it writes the limits its kinds declare, keeps the limits in force in the cluster
+ * (read again at each {@link #refresh()}), and claims under them.
+ *
+ * <p>While no kind is limited, {@link #active()} is false and the engine claims with its own strategy, at no
+ * cost. Once one is, every claim of the node is one transaction ({@link #claim}): for each limited kind it
+ * locks the kind's free slots with {@code FOR UPDATE SKIP LOCKED}, claims as many due tasks of that kind as it
+ * locked free slots and writes each task's id and lease token on its slot; then it claims the tasks of the
+ * other kinds. A slot is free when the task it names is no longer running with that lease token, so the
+ * transaction that ends a task, or rescues its lease, frees its slot without writing to it.
+ */
+public final class FlowControl {
+
+    private static final Logger log = LoggerFactory.getLogger(FlowControl.class);
+
+    private final Storage storage;
+    private final FlowStore store;
+    private final FilteredClaim claims;
+    /** The kinds this node registers, each with the limits it declares. */
+    private final Map<String, Declared> declared;
+    /** Per kind and queue, the key after which the next per-key claim starts, so that every key gets its turn. */
+    private final Map<List<String>, String> keyCursors = new ConcurrentHashMap<>();
+    /** The keys whose slots this node has created, per kind (bounded: forgotten wholesale past a size). */
+    private final Map<String, Integer> ensuredKeys = new ConcurrentHashMap<>();
+    /** The slots created so far, per kind, so that a refresh creates only missing ones. */
+    private final Map<String, Integer> ensured = new ConcurrentHashMap<>();
+    /** The rate slots created so far, per kind. */
+    private final Map<String, Integer> ensuredRates = new ConcurrentHashMap<>();
+
+    /** The limits in force; until the first read, the node's own declarations. */
+    private volatile Limits limits;
+
+    private volatile boolean declarationsWritten;
+
+    /**
+     * Per queue, until when (System.nanoTime) claims skip the tasks of unlimited kinds, because the last claim
+     * of them found fewer than it had room for. Their claim reads the queue's claim index and leaves limited
+     * kinds out with a filter, so it walks past every due held-back task that sorts before them: once per
+     * quiet period instead of on every claim that a freed slot triggers.
+     */
+    private final Map<String, Long> unlimitedQuietUntil = new ConcurrentHashMap<>();
+
+    private volatile long quietNanos = java.time.Duration.ofMillis(500).toNanos();
+
+    /**
+     * Creates the flow control of a node.
+     *
+     * @param storage the task table and its transactions
+     * @param tablePrefix the table prefix
+     * @param declared every kind the node registers, with the limits its definition declares
+     */
+    public FlowControl(Storage storage, String tablePrefix, Map<String, Declared> declared) {
+        this.storage = storage;
+        this.store = new FlowStore(storage.dialect(), tablePrefix);
+        this.claims = new FilteredClaim(storage.dialect(), tablePrefix + "task");
+        this.declared = Collections.unmodifiableMap(new HashMap<>(declared));
+        Map<String, Integer> perKind = new LinkedHashMap<>();
+        Map<String, Integer> perKey = new LinkedHashMap<>();
+        Map<String, RateLimit> rates = new LinkedHashMap<>();
+        declared.forEach((kind, limits) -> {
+            if (limits.concurrency() != null) {
+                perKind.put(kind, limits.concurrency());
+            } else if (limits.perKey() != null) {
+                perKey.put(kind, limits.perKey());
+            } else if (limits.rate() != null) {
+                rates.put(kind, limits.rate());
+            }
+        });
+        this.limits = new Limits(Map.copyOf(perKind), Map.copyOf(perKey), Map.copyOf(rates));
+    }
+
+    /**
+     * The limits a kind's definition declares.
+     *
+     * @param concurrency the most tasks of the kind running at once, or null
+     * @param perKey the most tasks of the kind with one limit key running at once, or null
+     * @param rate the most starts of the kind per period, or null
+     */
+    public record Declared(Integer concurrency, Integer perKey, RateLimit rate) {}
+
+    /**
+     * The limits in force.
+     *
+     * @param perKind the concurrency limit of each limited kind
+     * @param perKey the per-key limit of each kind that has one (and no concurrency limit)
+     * @param rates the rate limit of each kind that has one (and no concurrency or per-key limit)
+     */
+    public record Limits(Map<String, Integer> perKind, Map<String, Integer> perKey, Map<String, RateLimit> rates) {
+        /** Whether no kind is limited. */
+        public boolean isEmpty() {
+            return perKind.isEmpty() && perKey.isEmpty() && rates.isEmpty();
+        }
+    }
+
+    /**
+     * Writes this node's declarations and reads the limits in force, before the engine's first claim. A
+     * failure is logged: until a later {@link #refresh()} succeeds, the node claims under its own declarations.
+     */
+    public void start() {
+        try {
+            refresh();
+        } catch (SQLException e) {
+            log.warn(
+                    "Could not read the flow limits ({}); claiming under this node's declared limits {} until the"
+                            + " next refresh",
+                    e.getMessage(),
+                    limits);
+        }
+    }
+
+    /** Reads the limits in force again (and writes this node's declarations, once). */
+    public void refresh() throws SQLException {
+        if (!declarationsWritten) {
+            storage.transactions().run("flow declarations", connection -> {
+                for (Map.Entry<String, Declared> kind : declared.entrySet()) {
+                    store.set(
+                            connection,
+                            kind.getKey(),
+                            FlowStore.Source.DECLARED,
+                            kind.getValue().concurrency());
+                    store.set(
+                            connection,
+                            kind.getKey(),
+                            FlowStore.Source.DECLARED_PER_KEY,
+                            kind.getValue().perKey());
+                    RateLimit rate = kind.getValue().rate();
+                    store.setRate(
+                            connection,
+                            kind.getKey(),
+                            rate == null ? null : rate.starts(),
+                            rate == null ? 0 : rate.period().toMillis());
+                }
+                return null;
+            });
+            declarationsWritten = true;
+        }
+        Map<String, FlowStore.LimitRow> rows = storage.transactions().runStatement("flow limits", store::limits);
+        Map<String, Integer> read = new LinkedHashMap<>();
+        Map<String, Integer> readPerKey = new LinkedHashMap<>();
+        for (FlowStore.LimitRow row : rows.values()) {
+            if (row.effective() == null) {
+                readPerKey.put(row.kind(), row.effectivePerKey());
+                continue;
+            }
+            if (row.effectivePerKey() != null) {
+                log.warn(
+                        "Kind '{}' has both a concurrency limit ({}) and a per-key limit ({}) in force; only the"
+                                + " concurrency limit applies. Remove one of them",
+                        row.kind(),
+                        row.effective(),
+                        row.effectivePerKey());
+            }
+            int limit = row.effective();
+            if (ensured.getOrDefault(row.kind(), 0) < limit) {
+                storage.transactions().runStatement("flow slots", connection -> {
+                    store.ensureSlots(connection, row.kind(), limit);
+                    return null;
+                });
+                ensured.put(row.kind(), limit);
+            }
+            read.put(row.kind(), limit);
+        }
+        Map<String, RateLimit> readRates = new LinkedHashMap<>();
+        for (Map.Entry<String, long[]> rate :
+                storage.transactions().runStatement("flow rates", store::rates).entrySet()) {
+            String kind = rate.getKey();
+            if (read.containsKey(kind) || readPerKey.containsKey(kind)) {
+                log.warn("Kind '{}' has a rate limit beside another flow limit; only the other applies", kind);
+                continue;
+            }
+            int starts = (int) rate.getValue()[0];
+            if (ensuredRates.getOrDefault(kind, 0) < starts) {
+                storage.transactions().runStatement("flow rate slots", connection -> {
+                    store.ensureRateSlots(connection, kind, starts);
+                    return null;
+                });
+                ensuredRates.put(kind, starts);
+            }
+            readRates.put(kind, new RateLimit(starts, java.time.Duration.ofMillis(rate.getValue()[1])));
+        }
+        Limits now = new Limits(Map.copyOf(read), Map.copyOf(readPerKey), Map.copyOf(readRates));
+        if (!now.equals(limits)) {
+            log.info("Flow limits in force: per kind {}, per key {}, rates {}", read, readPerKey, readRates);
+        }
+        limits = now;
+    }
+
+    /** The flow tables' SQL, for the admin API. */
+    FlowStore store() {
+        return store;
+    }
+
+    /** Whether this node registers {@code kind}. */
+    boolean registers(String kind) {
+        return declared.containsKey(kind);
+    }
+
+    /**
+     * Sets how long claims skip the tasks of unlimited kinds in a queue after a claim found none to spare (the
+     * node's poll interval): an unlimited task in a queue that also holds limited kinds may start up to this much
+     * later than it would without limits.
+     */
+    public void quietPeriod(java.time.Duration period) {
+        this.quietNanos = period.toNanos();
+    }
+
+    /** Whether any kind is limited, so that claims must go through {@link #claim}. */
+    public boolean active() {
+        return !limits.isEmpty();
+    }
+
+    /** The limits in force as this node last read them. */
+    public Limits limits() {
+        return limits;
+    }
+
+    /**
+     * Claims what {@code request} asks for under the limits in force. The keys of per-key kinds to try are read
+     * first, and their slot rows created where missing, each in auto-commit; then one transaction takes, for each
+     * limited kind, free slots and as many of its due tasks, for each key tried, free slots of the key and as
+     * many of the key's due tasks, and with the room left the tasks of every other kind and those without a key.
+     *
+     * @param request the claim
+     * @return the claimed tasks
+     * @throws SQLException if the database fails; the transaction rolled back, and no slot was taken
+     */
+    public List<ClaimedTask> claim(ClaimRequest request) throws SQLException {
+        Limits now = limits;
+        Map<String, List<String>> keys = new LinkedHashMap<>();
+        for (Map.Entry<String, Integer> kind : now.perKey().entrySet()) {
+            List<String> tried = storage.transactions()
+                    .runStatement("flow keys", connection -> keysToTry(connection, kind.getKey(), request));
+            for (String key : tried) {
+                String known = kind.getKey() + '\u0000' + key;
+                if (ensuredKeys.getOrDefault(known, 0) < kind.getValue()) {
+                    storage.transactions().runStatement("flow key slots", connection -> {
+                        store.ensureKeySlots(connection, kind.getKey(), key, kind.getValue());
+                        return null;
+                    });
+                    if (ensuredKeys.size() > 100_000) {
+                        ensuredKeys.clear();
+                    }
+                    ensuredKeys.put(known, kind.getValue());
+                }
+            }
+            keys.put(kind.getKey(), tried);
+        }
+        return storage.transactions().run("claim", connection -> claim(connection, request, now, keys));
+    }
+
+    /**
+     * The keys a claim tries for a per-key kind: those of pending tasks of the kind and queue, in key order from
+     * where the last claim stopped (wrapping around), at most a few more than the claim has room for, since some
+     * are full. Each is one probe of the key index, however many tasks the key has.
+     */
+    private List<String> keysToTry(Connection connection, String kind, ClaimRequest request) throws SQLException {
+        int most = request.limit() * 2 + 8;
+        List<String> cursor = List.of(kind, request.queue());
+        String start = keyCursors.get(cursor);
+        List<String> keys = new ArrayList<>();
+        String key = start;
+        boolean wrapped = start == null;
+        while (keys.size() < most) {
+            key = store.nextKey(connection, kind, request.queue(), key);
+            if (key == null) {
+                if (wrapped) {
+                    break;
+                }
+                wrapped = true;
+                continue;
+            }
+            if (wrapped && start != null && key.compareTo(start) > 0) {
+                break;
+            }
+            keys.add(key);
+        }
+        if (keys.isEmpty()) {
+            keyCursors.remove(cursor);
+        } else {
+            keyCursors.put(cursor, keys.get(keys.size() - 1));
+        }
+        return keys;
+    }
+
+    private List<ClaimedTask> claim(
+            Connection connection, ClaimRequest request, Limits now, Map<String, List<String>> keys)
+            throws SQLException {
+        List<ClaimedTask> claimed = new ArrayList<>(request.limit());
+        // A random order, so that when the room is short no limited kind always comes last.
+        List<String> kinds = new ArrayList<>(now.perKind().keySet());
+        kinds.addAll(now.perKey().keySet());
+        kinds.addAll(now.rates().keySet());
+        Collections.shuffle(kinds);
+        for (String kind : kinds) {
+            int room = request.limit() - claimed.size();
+            if (room == 0) {
+                break;
+            }
+            Integer limit = now.perKind().get(kind);
+            RateLimit rate = now.rates().get(kind);
+            claimed.addAll(
+                    limit != null
+                            ? claimLimited(connection, request, kind, limit, room)
+                            : rate != null
+                                    ? claimRated(connection, request, kind, rate, room)
+                                    : claimPerKey(
+                                            connection,
+                                            request,
+                                            kind,
+                                            now.perKey().get(kind),
+                                            keys.get(kind),
+                                            room));
+        }
+        int room = request.limit() - claimed.size();
+        long clock = System.nanoTime();
+        Long quietUntil = unlimitedQuietUntil.get(request.queue());
+        if (room > 0 && (quietUntil == null || clock - quietUntil >= 0)) {
+            List<String> values = new ArrayList<>(now.perKind().keySet());
+            values.addAll(now.rates().keySet());
+            StringBuilder filter = new StringBuilder();
+            if (!values.isEmpty()) {
+                filter.append(" AND kind NOT IN (").append(marks(values.size())).append(")");
+            }
+            if (!now.perKey().isEmpty()) {
+                filter.append(" AND (limit_key IS NULL OR kind NOT IN (")
+                        .append(marks(now.perKey().size()))
+                        .append("))");
+                values.addAll(now.perKey().keySet());
+            }
+            List<ClaimedTask> unlimited = claims.claim(connection, request, room, filter.toString(), values);
+            if (unlimited.size() < room) {
+                unlimitedQuietUntil.put(request.queue(), clock + quietNanos);
+            } else {
+                unlimitedQuietUntil.remove(request.queue());
+            }
+            claimed.addAll(unlimited);
+        }
+        return claimed;
+    }
+
+    /**
+     * Claims tasks of a rate-limited kind: locks rate slots whose last start is a period old, starts as many due
+     * tasks, and writes the start (now, database clock) on the slots used.
+     */
+    private List<ClaimedTask> claimRated(
+            Connection connection, ClaimRequest request, String kind, RateLimit rate, int room) throws SQLException {
+        List<Integer> free = store.lockRateSlots(
+                connection, kind, rate.starts(), rate.period().toNanos() / 1_000, request.clockOffsetMicros(), room);
+        if (free.isEmpty()) {
+            return List.of();
+        }
+        List<ClaimedTask> tasks = claims.claim(connection, request, free.size(), " AND kind = ?", List.of(kind));
+        if (!tasks.isEmpty()) {
+            store.startOn(connection, kind, free.subList(0, tasks.size()), request.clockOffsetMicros());
+        }
+        return tasks;
+    }
+
+    private static String marks(int count) {
+        return String.join(", ", Collections.nCopies(count, "?"));
+    }
+
+    private List<ClaimedTask> claimPerKey(
+            Connection connection, ClaimRequest request, String kind, int limit, List<String> keys, int room)
+            throws SQLException {
+        if (keys == null || keys.isEmpty()) {
+            return List.of();
+        }
+        List<FlowStore.LockedKeySlot> locked = store.lockKeySlots(connection, kind, keys, limit);
+        long[] holders = locked.stream()
+                .filter(slot -> slot.slot().taskId() != null)
+                .mapToLong(slot -> slot.slot().taskId())
+                .toArray();
+        Map<Long, Long> running = store.runningTokens(connection, holders);
+        Map<String, List<Integer>> free = new LinkedHashMap<>();
+        for (FlowStore.LockedKeySlot keySlot : locked) {
+            FlowStore.LockedSlot slot = keySlot.slot();
+            Long token = slot.taskId() == null ? null : running.get(slot.taskId());
+            if (token == null || token != slot.leaseToken()) {
+                free.computeIfAbsent(keySlot.key(), key -> new ArrayList<>()).add(slot.slotNo());
+            }
+        }
+        List<ClaimedTask> claimed = new ArrayList<>();
+        List<String> takenKeys = new ArrayList<>();
+        List<Integer> takenSlots = new ArrayList<>();
+        for (Map.Entry<String, List<Integer>> key : free.entrySet()) {
+            int want = Math.min(key.getValue().size(), room - claimed.size());
+            if (want == 0) {
+                break;
+            }
+            List<ClaimedTask> tasks = claims.claim(
+                    connection, request, want, " AND kind = ? AND limit_key = ?", List.of(kind, key.getKey()));
+            for (int i = 0; i < tasks.size(); i++) {
+                takenKeys.add(key.getKey());
+                takenSlots.add(key.getValue().get(i));
+            }
+            claimed.addAll(tasks);
+        }
+        if (!claimed.isEmpty()) {
+            store.takeKeySlots(
+                    connection,
+                    kind,
+                    takenKeys,
+                    takenSlots.stream().mapToInt(Integer::intValue).toArray(),
+                    claimed.stream().mapToLong(ClaimedTask::id).toArray(),
+                    request.leaseToken());
+        }
+        return claimed;
+    }
+
+    private List<ClaimedTask> claimLimited(
+            Connection connection, ClaimRequest request, String kind, int limit, int room) throws SQLException {
+        List<FlowStore.LockedSlot> locked = store.lockSlots(connection, kind, limit);
+        if (locked.isEmpty()) {
+            return List.of();
+        }
+        long[] holders = locked.stream()
+                .filter(slot -> slot.taskId() != null)
+                .mapToLong(FlowStore.LockedSlot::taskId)
+                .toArray();
+        Map<Long, Long> running = store.runningTokens(connection, holders);
+        List<Integer> free = new ArrayList<>();
+        for (FlowStore.LockedSlot slot : locked) {
+            Long token = slot.taskId() == null ? null : running.get(slot.taskId());
+            if (token == null || token != slot.leaseToken()) {
+                free.add(slot.slotNo());
+                if (free.size() == room) {
+                    break;
+                }
+            }
+        }
+        if (free.isEmpty()) {
+            return List.of();
+        }
+        List<ClaimedTask> tasks = claims.claim(connection, request, free.size(), " AND kind = ?", List.of(kind));
+        if (!tasks.isEmpty()) {
+            int[] slotNos = new int[tasks.size()];
+            long[] ids = new long[tasks.size()];
+            for (int i = 0; i < ids.length; i++) {
+                slotNos[i] = free.get(i);
+                ids[i] = tasks.get(i).id();
+            }
+            store.take(connection, kind, slotNos, ids, request.leaseToken());
+        }
+        return tasks;
+    }
+}

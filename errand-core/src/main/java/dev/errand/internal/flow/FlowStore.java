@@ -1,0 +1,501 @@
+package dev.errand.internal.flow;
+
+import dev.errand.internal.store.Dialect;
+import dev.errand.internal.store.States;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The flow control tables' SQL: the limits ({@code flow_limit}) and their slots ({@code flow_slot}). Each
+ * method runs on the caller's connection and transaction.
+ */
+final class FlowStore {
+
+    /** Which column of a limit row a write sets. */
+    enum Source {
+        /** The limit a node's {@code TaskDefinition} declares. */
+        DECLARED("declared_limit"),
+        /** The run-time change made through the admin API. */
+        OVERRIDE("override_limit"),
+        /** The per-key limit a node's {@code TaskDefinition} declares. */
+        DECLARED_PER_KEY("declared_per_key"),
+        /** The run-time change of the per-key limit. */
+        OVERRIDE_PER_KEY("override_per_key");
+
+        private final String column;
+
+        Source(String column) {
+            this.column = column;
+        }
+    }
+
+    /**
+     * A slot locked by a claim.
+     *
+     * @param slotNo its number, 1 to the limit
+     * @param taskId the task that took it last, or null
+     * @param leaseToken that task's lease token then
+     */
+    record LockedSlot(int slotNo, Long taskId, long leaseToken) {}
+
+    /**
+     * A slot of one key locked by a claim.
+     *
+     * @param key the key
+     * @param slot the slot
+     */
+    record LockedKeySlot(String key, LockedSlot slot) {}
+
+    /**
+     * A limit row.
+     *
+     * @param kind the kind
+     * @param declared the declared limit, or null
+     * @param override the run-time limit, or null
+     * @param declaredPerKey the declared per-key limit, or null
+     * @param overridePerKey the run-time per-key limit, or null
+     */
+    record LimitRow(String kind, Integer declared, Integer override, Integer declaredPerKey, Integer overridePerKey) {
+        /** The limit in force, or null. */
+        Integer effective() {
+            return override != null ? override : declared;
+        }
+
+        /** The per-key limit in force, or null. */
+        Integer effectivePerKey() {
+            return overridePerKey != null ? overridePerKey : declaredPerKey;
+        }
+    }
+
+    private final Dialect dialect;
+    private final String limits;
+    private final String slots;
+    private final String keySlots;
+    private final String rateSlots;
+    private final String tasks;
+
+    FlowStore(Dialect dialect, String prefix) {
+        this.dialect = dialect;
+        this.limits = prefix + "flow_limit";
+        this.slots = prefix + "flow_slot";
+        this.keySlots = prefix + "flow_key_slot";
+        this.rateSlots = prefix + "flow_rate_slot";
+        this.tasks = prefix + "task";
+    }
+
+    /**
+     * Sets one column of a kind's limit; null clears it, and a row left with neither is deleted.
+     *
+     * @return whether the row changed or was created
+     */
+    boolean set(Connection connection, String kind, Source source, Integer limit) throws SQLException {
+        int updated;
+        try (PreparedStatement update =
+                connection.prepareStatement("UPDATE " + limits + " SET " + source.column + " = ? WHERE kind = ?")) {
+            if (limit == null) {
+                update.setNull(1, java.sql.Types.INTEGER);
+            } else {
+                update.setInt(1, limit);
+            }
+            update.setString(2, kind);
+            updated = update.executeUpdate();
+        }
+        if (limit == null) {
+            try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + limits
+                    + " WHERE kind = ? AND declared_limit IS NULL AND override_limit IS NULL"
+                    + " AND declared_per_key IS NULL AND override_per_key IS NULL AND rate_limit IS NULL")) {
+                delete.setString(1, kind);
+                delete.executeUpdate();
+            }
+            return updated > 0;
+        }
+        if (updated > 0) {
+            return true;
+        }
+        String insert =
+                dialect.insertSkippingDuplicates(limits + " (kind, " + source.column + ") VALUES (?, ?)", "(kind)");
+        try (PreparedStatement statement = connection.prepareStatement(insert)) {
+            statement.setString(1, kind);
+            statement.setInt(2, limit);
+            statement.executeUpdate();
+        } catch (SQLException e) {
+            if (!dialect.isUniqueViolation(e)) {
+                throw e;
+            }
+        }
+        // Another node may have inserted the row between the update and the insert: set it once more.
+        try (PreparedStatement update =
+                connection.prepareStatement("UPDATE " + limits + " SET " + source.column + " = ? WHERE kind = ?")) {
+            update.setInt(1, limit);
+            update.setString(2, kind);
+            update.executeUpdate();
+        }
+        return true;
+    }
+
+    /** Every limit row, by kind. */
+    Map<String, LimitRow> limits(Connection connection) throws SQLException {
+        Map<String, LimitRow> rows = new LinkedHashMap<>();
+        try (PreparedStatement statement = connection.prepareStatement(
+                        "SELECT kind, declared_limit, override_limit, declared_per_key, override_per_key FROM " + limits
+                                + " ORDER BY kind");
+                ResultSet result = statement.executeQuery()) {
+            while (result.next()) {
+                String kind = result.getString(1);
+                LimitRow row = new LimitRow(
+                        kind, intOrNull(result, 2), intOrNull(result, 3), intOrNull(result, 4), intOrNull(result, 5));
+                if (row.effective() != null || row.effectivePerKey() != null) {
+                    rows.put(kind, row);
+                }
+            }
+        }
+        return rows;
+    }
+
+    /**
+     * Sets a kind's declared rate limit ({@code starts} per {@code periodMillis}), or clears it with null; a row
+     * left with no limit at all is deleted.
+     */
+    void setRate(Connection connection, String kind, Integer starts, long periodMillis) throws SQLException {
+        String update = "UPDATE " + limits + " SET rate_limit = ?, rate_period_ms = ? WHERE kind = ?";
+        int updated;
+        try (PreparedStatement statement = connection.prepareStatement(update)) {
+            bindRate(statement, starts, periodMillis);
+            statement.setString(3, kind);
+            updated = statement.executeUpdate();
+        }
+        if (starts == null) {
+            try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + limits
+                    + " WHERE kind = ? AND declared_limit IS NULL AND override_limit IS NULL"
+                    + " AND declared_per_key IS NULL AND override_per_key IS NULL AND rate_limit IS NULL")) {
+                delete.setString(1, kind);
+                delete.executeUpdate();
+            }
+            return;
+        }
+        if (updated > 0) {
+            return;
+        }
+        String insert = dialect.insertSkippingDuplicates(
+                limits + " (kind, rate_limit, rate_period_ms) VALUES (?, ?, ?)", "(kind)");
+        try (PreparedStatement statement = connection.prepareStatement(insert)) {
+            statement.setString(1, kind);
+            statement.setInt(2, starts);
+            statement.setLong(3, periodMillis);
+            statement.executeUpdate();
+        } catch (SQLException e) {
+            if (!dialect.isUniqueViolation(e)) {
+                throw e;
+            }
+        }
+        try (PreparedStatement statement = connection.prepareStatement(update)) {
+            bindRate(statement, starts, periodMillis);
+            statement.setString(3, kind);
+            statement.executeUpdate();
+        }
+    }
+
+    private static void bindRate(PreparedStatement statement, Integer starts, long periodMillis) throws SQLException {
+        if (starts == null) {
+            statement.setNull(1, java.sql.Types.INTEGER);
+            statement.setNull(2, java.sql.Types.BIGINT);
+        } else {
+            statement.setInt(1, starts);
+            statement.setLong(2, periodMillis);
+        }
+    }
+
+    /** Every rate limit in force: kind to {starts, period in milliseconds}. */
+    Map<String, long[]> rates(Connection connection) throws SQLException {
+        Map<String, long[]> rates = new LinkedHashMap<>();
+        try (PreparedStatement statement = connection.prepareStatement("SELECT kind, rate_limit, rate_period_ms FROM "
+                        + limits + " WHERE rate_limit IS NOT NULL AND rate_period_ms IS NOT NULL ORDER BY kind");
+                ResultSet result = statement.executeQuery()) {
+            while (result.next()) {
+                rates.put(result.getString(1), new long[] {result.getInt(2), result.getLong(3)});
+            }
+        }
+        return rates;
+    }
+
+    /** Creates the rate slot rows 1 to {@code count} of a kind that do not exist yet. */
+    void ensureRateSlots(Connection connection, String kind, int count) throws SQLException {
+        String insert =
+                dialect.insertSkippingDuplicates(rateSlots + " (kind, slot_no) VALUES (?, ?)", "(kind, slot_no)");
+        for (int slot = 1; slot <= count; slot++) {
+            try (PreparedStatement statement = connection.prepareStatement(insert)) {
+                statement.setString(1, kind);
+                statement.setInt(2, slot);
+                statement.executeUpdate();
+            } catch (SQLException e) {
+                if (!dialect.isUniqueViolation(e)) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /**
+     * Locks up to {@code most} rate slots of a kind whose last start is at least {@code periodMicros} ago on the
+     * database clock (or that never started one), skipping those other claims hold. The condition is on the slot
+     * row alone, so a locking read checks it on the row's latest version.
+     */
+    List<Integer> lockRateSlots(
+            Connection connection, String kind, int slots, long periodMicros, long clockOffsetMicros, int most)
+            throws SQLException {
+        List<Integer> free = new ArrayList<>();
+        try (PreparedStatement statement = connection.prepareStatement("SELECT slot_no FROM " + rateSlots
+                + " WHERE kind = ? AND slot_no <= ? AND (last_start_at IS NULL OR last_start_at <= "
+                + dialect.timePlusMicros() + ") ORDER BY slot_no LIMIT ? FOR UPDATE SKIP LOCKED")) {
+            statement.setString(1, kind);
+            statement.setInt(2, slots);
+            statement.setLong(3, clockOffsetMicros - periodMicros);
+            statement.setInt(4, most);
+            try (ResultSet result = statement.executeQuery()) {
+                while (result.next()) {
+                    free.add(result.getInt(1));
+                }
+            }
+        }
+        return free;
+    }
+
+    /** Writes a start, now on the database clock, on each of {@code slotNos}. */
+    void startOn(Connection connection, String kind, List<Integer> slotNos, long clockOffsetMicros)
+            throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("UPDATE " + rateSlots + " SET last_start_at = "
+                + dialect.timePlusMicros() + " WHERE kind = ? AND slot_no = ?")) {
+            for (int slot : slotNos) {
+                statement.setLong(1, clockOffsetMicros);
+                statement.setString(2, kind);
+                statement.setInt(3, slot);
+                statement.addBatch();
+            }
+            statement.executeBatch();
+        }
+    }
+
+    private static Integer intOrNull(ResultSet result, int column) throws SQLException {
+        int value = result.getInt(column);
+        return result.wasNull() ? null : value;
+    }
+
+    /**
+     * The next key after {@code after} (null: the first) among the pending tasks of a kind and queue, in key
+     * order: one probe of the key index, whatever the number of tasks of each key.
+     */
+    String nextKey(Connection connection, String kind, String queue, String after) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("SELECT MIN(limit_key) FROM " + tasks
+                + " WHERE state = " + States.PENDING + " AND kind = ? AND queue = ? AND limit_key > ?")) {
+            statement.setString(1, kind);
+            statement.setString(2, queue);
+            // Every key is longer than the empty string, which is not a valid key.
+            statement.setString(3, after == null ? "" : after);
+            try (ResultSet result = statement.executeQuery()) {
+                return result.next() ? result.getString(1) : null;
+            }
+        }
+    }
+
+    /**
+     * Creates the slot rows 1 to {@code count} of a key that do not exist yet, each in its own statement (the
+     * caller runs them in auto-commit, so that two nodes meeting a new key at once wait for each other for one
+     * insert at most, and never deadlock).
+     */
+    void ensureKeySlots(Connection connection, String kind, String key, int count) throws SQLException {
+        String insert = dialect.insertSkippingDuplicates(
+                keySlots + " (kind, limit_key, slot_no) VALUES (?, ?, ?)", "(kind, limit_key, slot_no)");
+        for (int slot = 1; slot <= count; slot++) {
+            try (PreparedStatement statement = connection.prepareStatement(insert)) {
+                statement.setString(1, kind);
+                statement.setString(2, key);
+                statement.setInt(3, slot);
+                statement.executeUpdate();
+            } catch (SQLException e) {
+                if (!dialect.isUniqueViolation(e)) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** Locks the slots 1 to {@code limit} of each of {@code keys} that no other claim has locked. */
+    List<LockedKeySlot> lockKeySlots(Connection connection, String kind, List<String> keys, int limit)
+            throws SQLException {
+        List<LockedKeySlot> locked = new ArrayList<>();
+        String in = String.join(", ", java.util.Collections.nCopies(keys.size(), "?"));
+        try (PreparedStatement statement = connection.prepareStatement("SELECT limit_key, slot_no, task_id, lease_token"
+                + " FROM " + keySlots + " WHERE kind = ? AND limit_key IN (" + in + ") AND slot_no <= ?"
+                + " ORDER BY limit_key, slot_no FOR UPDATE SKIP LOCKED")) {
+            int i = 1;
+            statement.setString(i++, kind);
+            for (String key : keys) {
+                statement.setString(i++, key);
+            }
+            statement.setInt(i, limit);
+            try (ResultSet result = statement.executeQuery()) {
+                while (result.next()) {
+                    long taskId = result.getLong(3);
+                    Long holder = result.wasNull() ? null : taskId;
+                    locked.add(new LockedKeySlot(
+                            result.getString(1), new LockedSlot(result.getInt(2), holder, result.getLong(4))));
+                }
+            }
+        }
+        return locked;
+    }
+
+    /** Writes the task that takes each slot of a key: {@code slotNos[i]} goes to {@code taskIds[i]}. */
+    void takeKeySlots(
+            Connection connection, String kind, List<String> keys, int[] slotNos, long[] taskIds, long leaseToken)
+            throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("UPDATE " + keySlots
+                + " SET task_id = ?, lease_token = ? WHERE kind = ? AND limit_key = ? AND slot_no = ?")) {
+            for (int i = 0; i < taskIds.length; i++) {
+                statement.setLong(1, taskIds[i]);
+                statement.setLong(2, leaseToken);
+                statement.setString(3, kind);
+                statement.setString(4, keys.get(i));
+                statement.setInt(5, slotNos[i]);
+                statement.addBatch();
+            }
+            statement.executeBatch();
+        }
+    }
+
+    /**
+     * How many tasks of a kind hold a slot of any key now.
+     */
+    int keySlotsInUse(Connection connection, String kind) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("SELECT COUNT(*) FROM " + keySlots + " s JOIN "
+                + tasks + " t ON t.id = s.task_id AND t.lease_token = s.lease_token WHERE s.kind = ? AND t.state = "
+                + States.RUNNING)) {
+            statement.setString(1, kind);
+            try (ResultSet result = statement.executeQuery()) {
+                result.next();
+                return result.getInt(1);
+            }
+        }
+    }
+
+    /**
+     * Creates the slot rows 1 to {@code count} of a kind that do not exist yet. Slots are only ever added, so
+     * they are numbered without gaps, and a concurrent node adding the same ones is skipped.
+     */
+    void ensureSlots(Connection connection, String kind, int count) throws SQLException {
+        int highest;
+        try (PreparedStatement statement =
+                connection.prepareStatement("SELECT COALESCE(MAX(slot_no), 0) FROM " + slots + " WHERE kind = ?")) {
+            statement.setString(1, kind);
+            try (ResultSet result = statement.executeQuery()) {
+                result.next();
+                highest = result.getInt(1);
+            }
+        }
+        String insert = dialect.insertSkippingDuplicates(slots + " (kind, slot_no) VALUES (?, ?)", "(kind, slot_no)");
+        for (int slot = highest + 1; slot <= count; slot++) {
+            try (PreparedStatement statement = connection.prepareStatement(insert)) {
+                statement.setString(1, kind);
+                statement.setInt(2, slot);
+                statement.executeUpdate();
+            } catch (SQLException e) {
+                if (!dialect.isUniqueViolation(e)) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /**
+     * Locks the slots 1 to {@code limit} of a kind that no other claim has locked, skipping the others.
+     * A locking read returns each slot's latest committed holder.
+     */
+    List<LockedSlot> lockSlots(Connection connection, String kind, int limit) throws SQLException {
+        List<LockedSlot> locked = new ArrayList<>(limit);
+        try (PreparedStatement statement = connection.prepareStatement("SELECT slot_no, task_id, lease_token FROM "
+                + slots + " WHERE kind = ? AND slot_no <= ? ORDER BY slot_no FOR UPDATE SKIP LOCKED")) {
+            statement.setString(1, kind);
+            statement.setInt(2, limit);
+            try (ResultSet result = statement.executeQuery()) {
+                while (result.next()) {
+                    long taskId = result.getLong(2);
+                    Long holder = result.wasNull() ? null : taskId;
+                    locked.add(new LockedSlot(result.getInt(1), holder, result.getLong(3)));
+                }
+            }
+        }
+        return locked;
+    }
+
+    /**
+     * The lease tokens of those of {@code ids} that are running now. Read after the slots were locked, in a
+     * statement of its own, so that it sees the claim that took each slot (READ COMMITTED on every dialect).
+     */
+    Map<Long, Long> runningTokens(Connection connection, long[] ids) throws SQLException {
+        Map<Long, Long> running = new HashMap<>();
+        if (ids.length == 0) {
+            return running;
+        }
+        try (PreparedStatement statement = connection.prepareStatement("SELECT id, lease_token FROM " + tasks
+                + " WHERE " + dialect.idIn("id", ids.length) + " AND state = " + States.RUNNING)) {
+            dialect.bindIds(statement, 1, ids);
+            try (ResultSet result = statement.executeQuery()) {
+                while (result.next()) {
+                    running.put(result.getLong(1), result.getLong(2));
+                }
+            }
+        }
+        return running;
+    }
+
+    /** Writes the task that takes each slot: {@code slotNos[i]} goes to {@code taskIds[i]}. */
+    void take(Connection connection, String kind, int[] slotNos, long[] taskIds, long leaseToken) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(
+                "UPDATE " + slots + " SET task_id = ?, lease_token = ? WHERE kind = ? AND slot_no = ?")) {
+            for (int i = 0; i < taskIds.length; i++) {
+                statement.setLong(1, taskIds[i]);
+                statement.setLong(2, leaseToken);
+                statement.setString(3, kind);
+                statement.setInt(4, slotNos[i]);
+                statement.addBatch();
+            }
+            statement.executeBatch();
+        }
+    }
+
+    /**
+     * How many tasks of a kind hold a slot now: running with the lease token their slot recorded.
+     */
+    int slotsInUse(Connection connection, String kind) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("SELECT COUNT(*) FROM " + slots + " s JOIN "
+                + tasks + " t ON t.id = s.task_id AND t.lease_token = s.lease_token WHERE s.kind = ? AND t.state = "
+                + States.RUNNING)) {
+            statement.setString(1, kind);
+            try (ResultSet result = statement.executeQuery()) {
+                result.next();
+                return result.getInt(1);
+            }
+        }
+    }
+
+    /** How many tasks of a kind (all, or those with a key only) are pending and due now. */
+    long pendingDue(Connection connection, String kind, boolean all, long clockOffsetMicros) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("SELECT COUNT(*) FROM " + tasks
+                + " WHERE state = " + States.PENDING + " AND kind = ?" + (all ? "" : " AND limit_key IS NOT NULL")
+                + " AND run_at <= " + dialect.timePlusMicros())) {
+            statement.setString(1, kind);
+            statement.setLong(2, clockOffsetMicros);
+            try (ResultSet result = statement.executeQuery()) {
+                result.next();
+                return result.getLong(1);
+            }
+        }
+    }
+}
