@@ -19,7 +19,8 @@ public final class ListenerStart {
 
     /**
      * How long a probe notification may take; it takes milliseconds when delivery works at all. A node behind a
-     * transaction-mode pooler waits this long at build, and three times as long again before it concludes.
+     * transaction-mode pooler waits this long at build, and, before it refuses a driver that prepares statements on
+     * the server, three times as long again.
      */
     public static final Duration PATIENCE = Duration.ofSeconds(2);
 
@@ -47,12 +48,14 @@ public final class ListenerStart {
         }
         try {
             boolean delivers = probe.probe(nodeDataSource, nodeDataSource) == NotificationProbe.Result.DELIVERED;
-            if (!delivers) {
-                // A refusal must not come from a database too busy to deliver in time: one longer try first.
+            int threshold = delivers ? 0 : NotificationProbe.prepareThreshold(nodeDataSource);
+            if (threshold > 0) {
+                // A refusal must not come from a database too busy to deliver in time: one longer try first. Without
+                // a refusal at stake, a miss costs only polling, so the node is not held up for it.
                 delivers = slowProbe.probe(nodeDataSource, nodeDataSource) == NotificationProbe.Result.DELIVERED;
-            }
-            if (!delivers) {
-                refuseServerSidePreparedStatements(nodeDataSource);
+                if (!delivers) {
+                    refuse(threshold);
+                }
             }
             return listening.probed(delivers);
         } catch (SQLException e) {
@@ -113,16 +116,13 @@ public final class ListenerStart {
         return new PostgresNotificationListener(listening.from(nodeDataSource), channel, wakeUps, threadName);
     }
 
-    private static void refuseServerSidePreparedStatements(DataSource nodeDataSource) throws SQLException {
-        int threshold = NotificationProbe.prepareThreshold(nodeDataSource);
-        if (threshold > 0) {
-            throw new IllegalStateException("Errand's data source goes through a connection pooler in transaction or"
-                    + " statement mode (PgBouncer's pool_mode = transaction): a PostgreSQL notification sent on one"
-                    + " of its connections never reached a LISTEN on another. Such a pooler hands each transaction"
-                    + " any server connection, while the PostgreSQL driver prepares a statement on the server after"
-                    + " prepareThreshold=" + threshold + " executions, so statements would fail at random with"
-                    + " 'prepared statement \"S_1\" does not exist'. Add prepareThreshold=0 to the JDBC URL (or"
-                    + " the data source's properties), or connect in session mode. See docs/DEPLOYMENT.md");
-        }
+    private static void refuse(int threshold) {
+        throw new IllegalStateException("Errand's data source goes through a connection pooler in transaction or"
+                + " statement mode (PgBouncer's pool_mode = transaction): a PostgreSQL notification sent on one"
+                + " of its connections never reached a LISTEN on another. Such a pooler hands each transaction"
+                + " any server connection, while the PostgreSQL driver prepares a statement on the server after"
+                + " prepareThreshold=" + threshold + " executions, so statements would fail at random with"
+                + " 'prepared statement \"S_1\" does not exist'. Add prepareThreshold=0 to the JDBC URL (or"
+                + " the data source's properties), or connect in session mode. See docs/DEPLOYMENT.md");
     }
 }
