@@ -221,6 +221,15 @@ public final class ErrandBuilder {
     }
 
     /**
+     * {@link Settings#LEADER_LEASE}: how long the leader's lease lasts without renewal (default 3 s; 400 ms to 1 h).
+     * Every node tries to take or renew it each quarter of it, so a dead leader is replaced within about 1.25 leases.
+     */
+    public ErrandBuilder leaderLease(Duration lease) {
+        settings.leaderLease(lease);
+        return this;
+    }
+
+    /**
      * {@link Settings#NODE_RETENTION}: how long the registry keeps the row of a stopped or dead node before the
      * leader deletes it (default 7 days; 1 minute to 3650 days).
      */

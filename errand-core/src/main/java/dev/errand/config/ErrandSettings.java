@@ -247,6 +247,11 @@ public final class ErrandSettings {
         return clock;
     }
 
+    /** {@link Settings#LEADER_LEASE}. */
+    public Duration leaderLease() {
+        return value(table, Settings.LEADER_LEASE);
+    }
+
     /** {@link Settings#NODE_RETENTION}. */
     public Duration nodeRetention() {
         return value(table, Settings.NODE_RETENTION);
@@ -497,6 +502,11 @@ public final class ErrandSettings {
         /** {@link Settings#DEAD_NODE_TIMEOUT}. */
         public Builder deadNodeTimeout(Duration timeout) {
             return set(Settings.DEAD_NODE_TIMEOUT, timeout);
+        }
+
+        /** {@link Settings#LEADER_LEASE}. */
+        public Builder leaderLease(Duration lease) {
+            return set(Settings.LEADER_LEASE, lease);
         }
 
         /** {@link Settings#NODE_RETENTION}. */

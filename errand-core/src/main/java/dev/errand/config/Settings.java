@@ -199,6 +199,17 @@ public final class Settings {
                     + " at least twice the heartbeat interval. Unset, it is 30 s or three heartbeat intervals,"
                     + " whichever is longer.");
 
+    /** How long the leader's lease lasts without renewal. */
+    public static final Setting<Duration> LEADER_LEASE = Setting.ofDuration(
+            "leaderLease",
+            Duration.ofSeconds(3),
+            Duration.ofMillis(400),
+            Duration.ofHours(1),
+            "How long the leader's lease lasts without renewal. Every node tries to take or renew it each quarter"
+                    + " of it, so a leader that dies is replaced within about 1.25 leases (under 4 s by default). A"
+                    + " leader paused longer than the lease (a long GC pause, a slow database) hands leadership to"
+                    + " another node and learns it at its next try; the leader's duties are safe to overlap.");
+
     /** How long the registry keeps the row of a node that stopped or was declared dead. */
     public static final Setting<Duration> NODE_RETENTION = Setting.ofDuration(
             "nodeRetention",
@@ -256,6 +267,7 @@ public final class Settings {
             UNKNOWN_KIND_RETRY_DELAY,
             DEFAULT_MAX_ATTEMPTS,
             DEAD_NODE_TIMEOUT,
+            LEADER_LEASE,
             NODE_RETENTION,
             STARTUP_DELAY,
             MINIMUM_POLL_INTERVAL);

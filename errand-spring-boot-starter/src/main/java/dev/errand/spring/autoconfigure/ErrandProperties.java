@@ -199,6 +199,12 @@ public class ErrandProperties implements Validator {
      */
     private Duration nodeRetention = Settings.NODE_RETENTION.defaultValue();
 
+    /**
+     * How long the leader's lease lasts without renewal: 400ms to 1h. Every node tries to take or renew it each
+     * quarter of it, so a dead leader is replaced within about 1.25 leases.
+     */
+    private Duration leaderLease = Settings.LEADER_LEASE.defaultValue();
+
     /** How long a started node waits before its first claim: 0 to 1h. */
     private Duration startupDelay = Settings.STARTUP_DELAY.defaultValue();
 
@@ -262,6 +268,16 @@ public class ErrandProperties implements Validator {
     /** Sets the suffix of a stable node id built from the host name. */
     public void setNodeIdSuffix(String nodeIdSuffix) {
         this.nodeIdSuffix = nodeIdSuffix;
+    }
+
+    /** How long the leader's lease lasts without renewal. */
+    public Duration getLeaderLease() {
+        return leaderLease;
+    }
+
+    /** Sets how long the leader's lease lasts without renewal. */
+    public void setLeaderLease(Duration leaderLease) {
+        this.leaderLease = leaderLease;
     }
 
     /** How long the registry keeps a stopped or dead node's row. */
