@@ -248,16 +248,28 @@ public final class ClusterStore {
 
     /**
      * Marks a running node dead if its heartbeat is still older than {@code timeoutMicros}: a heartbeat
-     * that arrived since it was read keeps it alive.
+     * that arrived since it was read keeps it alive. A row locked now is skipped, not waited for.
      *
      * @return whether it marked the node
      */
     public boolean markDead(Connection c, String nodeId, long timeoutMicros) throws SQLException {
         long offsetMicros = offsetMicros();
-        try (PreparedStatement s = c.prepareStatement("UPDATE " + nodes + " SET state = 'dead', processing = FALSE"
-                + " WHERE node_id = ? AND state = 'running' AND heartbeat_at < " + dialect.timePlusMicros())) {
+        // A node row locked now belongs to a node inside its own heartbeat's transaction: stalled there
+        // (SIGSTOP, a long pause) it would hold the lock as long as the stall lasts, and waiting for it would
+        // stall the leader's sweep for every other node too. Skip it; the node stays a suspect for the next beat.
+        try (PreparedStatement s = c.prepareStatement("SELECT node_id FROM " + nodes + " WHERE node_id = ? AND state"
+                + " = 'running' AND heartbeat_at < " + dialect.timePlusMicros() + " FOR UPDATE SKIP LOCKED")) {
             s.setString(1, nodeId);
             s.setLong(2, offsetMicros - timeoutMicros);
+            try (ResultSet r = s.executeQuery()) {
+                if (!r.next()) {
+                    return false;
+                }
+            }
+        }
+        try (PreparedStatement s =
+                c.prepareStatement("UPDATE " + nodes + " SET state = 'dead', processing = FALSE WHERE node_id = ?")) {
+            s.setString(1, nodeId);
             return s.executeUpdate() == 1;
         }
     }

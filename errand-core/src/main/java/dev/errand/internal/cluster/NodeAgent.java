@@ -307,22 +307,27 @@ public final class NodeAgent {
     /**
      * Reads the commands; on a beat, in the same transaction, moves the heartbeat on and takes or renews
      * the leader lease (and, as leader, deletes old commands and reads the heartbeats of the others): one
-     * commit whatever the node's role.
+     * commit whatever the node's role. The two writes come last, just before the commit: a node stalled
+     * inside this transaction (SIGSTOP, a long pause) holds their rows locked, and the shorter that window,
+     * the rarer the stall that delays its own dead-node sweep or another node's takeover of the lease.
      */
     private void pollCommands(boolean beat) throws SQLException {
         boolean processing = hooks.processing();
+        boolean ledBefore = leadership.leading();
         Beat read = storage.transactions().run("node heartbeat", c -> {
-            boolean leads = false;
-            List<String> suspects = List.of();
-            if (beat) {
-                registry.heartbeat(c, processing);
-                leads = leadership.hold(c);
-                if (leads) {
-                    store.deleteCommandsOlderThan(c, Micros.of(COMMAND_RETENTION));
-                    suspects = deadNodes.suspects(c);
-                }
+            List<CommandRow> commands = store.commandsAfter(c, Math.max(0, lastCommandId - COMMAND_WINDOW));
+            if (!beat) {
+                return new Beat(false, List.of(), commands);
             }
-            return new Beat(leads, suspects, store.commandsAfter(c, Math.max(0, lastCommandId - COMMAND_WINDOW)));
+            List<String> suspects = List.of();
+            if (ledBefore) {
+                // Chores of the leader it was at its last try; they are dropped below if it no longer is.
+                store.deleteCommandsOlderThan(c, Micros.of(COMMAND_RETENTION));
+                suspects = deadNodes.suspects(c);
+            }
+            registry.heartbeat(c, processing);
+            boolean leads = leadership.hold(c);
+            return new Beat(leads, leads ? suspects : List.of(), commands);
         });
         if (beat) {
             leadership.settle(read.leads());
