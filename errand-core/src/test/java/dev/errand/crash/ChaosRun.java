@@ -26,8 +26,29 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ChaosRun {
 
-    /** What to run. */
-    record Plan(String database, int tasks, int workers, Duration faultEvery, int minimumFaults, long seed) {}
+    /**
+     * What to run. {@code minimumKills} above 0 is the scale mode: the tasks are enqueued as the run goes, so that
+     * the kills land on work, faults are nearly all SIGKILLs (a restart, a cut, a partition every 100 and a SIGSTOP
+     * every 200), and batches, workflows and a schedule run beside the plain tasks ({@link ChaosExtras}).
+     */
+    record Plan(
+            String database,
+            int tasks,
+            int workers,
+            Duration faultEvery,
+            int minimumFaults,
+            long seed,
+            int minimumKills) {
+
+        /** The short run's plan, without the scale mode. */
+        Plan(String database, int tasks, int workers, Duration faultEvery, int minimumFaults, long seed) {
+            this(database, tasks, workers, faultEvery, minimumFaults, seed, 0);
+        }
+
+        boolean scale() {
+            return minimumKills > 0;
+        }
+    }
 
     /** What a run did and found. */
     record Report(
@@ -44,7 +65,8 @@ public final class ChaosRun {
             long failed,
             long uncountedRuns,
             long interruptions,
-            List<String> errorLines) {
+            List<String> errorLines,
+            String extras) {
 
         boolean passed() {
             return lost == 0 && duplicates == 0 && failed == 0 && uncountedRuns == 0 && errorLines.isEmpty();
@@ -57,7 +79,7 @@ public final class ChaosRun {
                     + " partitions, " + stops + " SIGSTOPs; lost " + lost + ", duplicate transactional effects "
                     + duplicates + ", failed " + failed + ", non-transactional runs not counted " + uncountedRuns
                     + ", attempts given back as interruptions " + interruptions + ", engine ERROR lines "
-                    + errorLines.size();
+                    + errorLines.size() + (extras.isEmpty() ? "" : "; beside them: " + extras);
         }
     }
 
@@ -87,7 +109,15 @@ public final class ChaosRun {
     private static final Duration RUN_LIMIT = Duration.ofMinutes(20);
 
     private final Plan plan;
+    /**
+     * 0 for the short run in the test suite; 10 for {@link #main}, so that a full run (ports 55442 and 53316) and
+     * the suite's run never share a server or its data directory.
+     */
+    private int portShift;
+
     private final Random random;
+    private final ChaosExtras extras = new ChaosExtras(PREFIX);
+    private int enqueued;
     private final List<CrashChild> workers = new ArrayList<>();
     private final List<CrashChild> everyWorker = new ArrayList<>();
     private int started;
@@ -102,21 +132,31 @@ public final class ChaosRun {
         this.random = new Random(plan.seed());
     }
 
-    /** Runs the full version: {@code [postgres|mariadb] [tasks] [workers] [seed]}. */
+    /**
+     * Runs the full version: {@code [postgres|mariadb] [tasks] [workers] [seed] [minimumKills]}; a minimum number
+     * of kills above 0 runs the scale mode (see {@link Plan}), one fault a second.
+     */
     public static void main(String[] args) throws Exception {
         String database = args.length > 0 ? args[0] : "postgres";
         int tasks = args.length > 1 ? Integer.parseInt(args[1]) : 20_000;
         int workers = args.length > 2 ? Integer.parseInt(args[2]) : 3;
         long seed = args.length > 3 ? Long.parseLong(args[3]) : System.nanoTime();
-        Report report = new ChaosRun(new Plan(database, tasks, workers, Duration.ofSeconds(3), 15, seed)).run();
+        int minimumKills = args.length > 4 ? Integer.parseInt(args[4]) : 0;
+        Plan plan = minimumKills > 0
+                ? new Plan(database, tasks, workers, Duration.ofSeconds(1), 15, seed, minimumKills)
+                : new Plan(database, tasks, workers, Duration.ofSeconds(3), 15, seed);
+        ChaosRun run = new ChaosRun(plan);
+        run.portShift = 10;
+        Report report = run.run();
         System.out.println(report);
         report.errorLines().forEach(line -> System.out.println("  ERROR line: " + line));
         System.exit(report.passed() ? 0 : 1);
     }
 
     Report run() throws Exception {
-        OwnServer server =
-                plan.database().equals("mariadb") ? new OwnServer.MariaDb(53306) : new OwnServer.Postgres(55432);
+        OwnServer server = plan.database().equals("mariadb")
+                ? new OwnServer.MariaDb(53306 + portShift)
+                : new OwnServer.Postgres(55432 + portShift);
         if (!server.available()) {
             throw new IllegalStateException("No " + plan.database() + " server binaries on this machine");
         }
@@ -133,12 +173,17 @@ public final class ChaosRun {
                         Statement s = c.createStatement()) {
                     s.execute("CREATE TABLE " + PREFIX + "effect (task_id BIGINT NOT NULL, note VARCHAR(200))");
                 }
-                enqueue(harness);
+                if (plan.scale()) {
+                    enqueueUpTo(harness, plan.tasks() / 100);
+                    extras.enqueueRound(harness);
+                } else {
+                    enqueueUpTo(harness, plan.tasks());
+                }
                 String url = server.url(proxy.port());
                 for (int i = 0; i < plan.workers(); i++) {
                     startWorker(url, server.user());
                 }
-                injectUntilDone(server, proxy, direct, url);
+                injectUntilDone(server, proxy, direct, url, harness);
                 harness.stop(Duration.ofSeconds(5));
                 workers.forEach(CrashChild::destroy);
                 return check(direct, TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - begin));
@@ -158,10 +203,10 @@ public final class ChaosRun {
         return new HikariDataSource(config);
     }
 
-    private void enqueue(Errand harness) {
+    private void enqueueUpTo(Errand harness, int total) {
         List<TaskRequest> batch = new ArrayList<>();
-        for (int i = 0; i < plan.tasks(); i++) {
-            batch.add(TaskRequest.of(i % 2 == 0 ? ChaosWorkerMain.TX : ChaosWorkerMain.PLAIN, i));
+        for (; enqueued < Math.min(total, plan.tasks()); enqueued++) {
+            batch.add(TaskRequest.of(enqueued % 2 == 0 ? ChaosWorkerMain.TX : ChaosWorkerMain.PLAIN, enqueued));
             if (batch.size() == 1_000) {
                 harness.enqueueAll(batch);
                 batch.clear();
@@ -174,20 +219,35 @@ public final class ChaosRun {
 
     private void startWorker(String url, String user) throws Exception {
         String node = "chaos-" + (++started);
-        CrashChild child = CrashChild.startMain(ChaosWorkerMain.class, "256m", node, url, user, PREFIX, node);
+        CrashChild child = plan.scale()
+                ? CrashChild.startMain(ChaosWorkerMain.class, "256m", node, url, user, PREFIX, node, "extras")
+                : CrashChild.startMain(ChaosWorkerMain.class, "256m", node, url, user, PREFIX, node);
         workers.add(child);
         everyWorker.add(child);
     }
 
-    private void injectUntilDone(OwnServer server, TcpProxy proxy, HikariDataSource direct, String url)
+    private void injectUntilDone(OwnServer server, TcpProxy proxy, HikariDataSource direct, String url, Errand harness)
             throws Exception {
-        long deadline = System.nanoTime() + RUN_LIMIT.toNanos();
+        // The scale mode's pace: about one kill every 1.3 s, with the other faults' pauses on top.
+        Duration limit = plan.scale() ? RUN_LIMIT.plus(Duration.ofSeconds(3L * plan.minimumKills())) : RUN_LIMIT;
+        long deadline = System.nanoTime() + limit.toNanos();
         int fault = 0;
-        while (unfinished(direct) > 0 || fault < plan.minimumFaults()) {
+        while (unfinished(direct) > 0
+                || fault < plan.minimumFaults()
+                || kills < plan.minimumKills()
+                || enqueued < plan.tasks()) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("The chaos run did not finish within " + RUN_LIMIT);
+                throw new AssertionError("The chaos run did not finish within " + limit + "; " + kills + " kills, "
+                        + enqueued + " tasks enqueued");
             }
             Thread.sleep(plan.faultEvery().toMillis()); // the point: the pace of the faults
+            if (plan.scale()) {
+                // Work arrives as the kills go on, in step with them, so that they land on running tasks.
+                enqueueUpTo(harness, (int) ((long) plan.tasks() * (kills + 1) / plan.minimumKills()));
+                if (fault % 50 == 49) {
+                    extras.enqueueRound(harness);
+                }
+            }
             inject(fault++, server, proxy, url);
         }
         // Let the last completions land, then make sure nothing is left.
@@ -199,14 +259,24 @@ public final class ChaosRun {
     private void inject(int fault, OwnServer server, TcpProxy proxy, String url) throws Exception {
         Duration lease = ChaosWorkerMain.LEASE;
         // Every kind of fault early, so that a short run sees each; then mostly kills.
-        switch (SCHEDULE[fault % SCHEDULE.length]) {
+        switch (plan.scale() ? scaleFault(fault) : SCHEDULE[fault % SCHEDULE.length]) {
             case KILL -> {
-                CrashChild victim = workers.remove(random.nextInt(workers.size()));
+                List<CrashChild> ready = workers.stream()
+                        .filter(w -> w.transcript().contains(CrashWorkerMain.READY))
+                        .toList();
+                if (plan.scale() && ready.isEmpty()) {
+                    log("no worker ready yet; no kill this time");
+                    return;
+                }
+                CrashChild victim = ready.isEmpty()
+                        ? workers.get(random.nextInt(workers.size()))
+                        : ready.get(random.nextInt(ready.size()));
+                workers.remove(victim);
                 log("SIGKILL " + victim.pid());
                 victim.killHard(Duration.ofSeconds(10));
                 kills++;
                 // the point: the worker stays dead a random while before its replacement
-                Thread.sleep(200 + random.nextInt(2_000));
+                Thread.sleep(plan.scale() ? random.nextInt(500) : 200 + random.nextInt(2_000));
                 startWorker(url, server.user());
             }
             case RESTART -> {
@@ -241,6 +311,17 @@ public final class ChaosRun {
         }
     }
 
+    /** The scale mode's schedule: SIGKILLs, with each other fault now and then. */
+    private static Fault scaleFault(int fault) {
+        return switch (fault % 200) {
+            case 25, 125 -> Fault.CUT;
+            case 50, 150 -> Fault.RESTART;
+            case 75, 175 -> Fault.PARTITION;
+            case 99 -> Fault.STOP;
+            default -> Fault.KILL;
+        };
+    }
+
     private static void signal(String signal, long pid) throws Exception {
         OwnServer.run(List.of("kill", "-" + signal, Long.toString(pid)), 10);
     }
@@ -254,7 +335,7 @@ public final class ChaosRun {
             return scalar(
                     direct,
                     "SELECT COUNT(*) FROM " + PREFIX + "task WHERE state IN ('" + TaskState.PENDING.dbValue() + "', '"
-                            + TaskState.RUNNING.dbValue() + "')");
+                            + TaskState.RUNNING.dbValue() + "') AND " + ChaosExtras.notTicks());
         } catch (SQLException e) {
             // The server is restarting.
             return Long.MAX_VALUE;
@@ -264,16 +345,23 @@ public final class ChaosRun {
     private Report check(HikariDataSource direct, long seconds) throws SQLException {
         String task = PREFIX + "task";
         String effect = PREFIX + "effect";
+        String plainKinds = " AND kind IN ('" + ChaosWorkerMain.TX + "', '" + ChaosWorkerMain.PLAIN + "')";
         long succeeded = scalar(
-                direct, "SELECT COUNT(*) FROM " + task + " WHERE state = '" + TaskState.SUCCEEDED.dbValue() + "'");
+                direct,
+                "SELECT COUNT(*) FROM " + task + " WHERE state = '" + TaskState.SUCCEEDED.dbValue() + "'" + plainKinds);
         long failed =
                 scalar(direct, "SELECT COUNT(*) FROM " + task + " WHERE state = '" + TaskState.FAILED.dbValue() + "'");
-        long lost = plan.tasks() - succeeded - failed;
-        // Each transactional task has exactly one effect; a succeeded one without its effect is lost too.
+        long failedPlain = scalar(
+                direct,
+                "SELECT COUNT(*) FROM " + task + " WHERE state = '" + TaskState.FAILED.dbValue() + "'" + plainKinds);
+        long lost = plan.tasks() - succeeded - failedPlain;
+        // Each transactional task has exactly one effect (a non-transactional run, 'run' or 'loose', may repeat);
+        // a succeeded one without its effect is lost too.
         long duplicates = scalar(
                 direct,
-                "SELECT COUNT(*) FROM (SELECT task_id FROM " + effect + " WHERE note = 'tx' GROUP BY task_id"
-                        + " HAVING COUNT(*) > 1) d");
+                "SELECT COUNT(*) FROM (SELECT task_id FROM " + effect + " WHERE note NOT IN ('run', 'loose') GROUP BY"
+                        + " task_id HAVING COUNT(*) > 1) d");
+        ChaosExtras.Found found = plan.scale() ? extras.check(direct) : new ChaosExtras.Found(0, 0, 0, 0, "");
         long txWithoutEffect = scalar(
                 direct,
                 "SELECT COUNT(*) FROM " + task + " t WHERE t.kind = '" + ChaosWorkerMain.TX + "' AND NOT EXISTS"
@@ -308,12 +396,13 @@ public final class ChaosRun {
                 cuts,
                 partitions,
                 stops,
-                lost + txWithoutEffect + plainWithoutRun,
-                duplicates,
+                lost + txWithoutEffect + plainWithoutRun + found.lost(),
+                duplicates + found.duplicates() + found.violations(),
                 failed,
-                uncounted,
+                uncounted + found.uncountedRuns(),
                 interruptions,
-                errors);
+                errors,
+                found.summary());
     }
 
     private static long scalar(HikariDataSource direct, String sql) throws SQLException {

@@ -16,7 +16,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * row per run on a connection of its own. The harness kills, stops and restarts it, and cuts its
  * database from under it.
  *
- * <p>Arguments: {@code <jdbcUrl> <user> <tablePrefix> <nodeId>}. It exits by itself when its stdin closes.
+ * <p>Arguments: {@code <jdbcUrl> <user> <tablePrefix> <nodeId> [extras]}. With {@code extras} (the run's scale
+ * mode) it also works batches and workflows ({@link WorkflowWorkerMain}'s kinds) and declares a schedule that fires
+ * every second ({@link ChaosExtras}). It exits by itself when its stdin closes.
  */
 public final class ChaosWorkerMain {
 
@@ -31,8 +33,8 @@ public final class ChaosWorkerMain {
 
     /** Starts the worker; see the class comment for the arguments. */
     public static void main(String[] args) throws Exception {
-        if (args.length != 4) {
-            System.err.println("usage: ChaosWorkerMain <jdbcUrl> <user> <tablePrefix> <nodeId>");
+        if (args.length != 4 && !(args.length == 5 && args[4].equals("extras"))) {
+            System.err.println("usage: ChaosWorkerMain <jdbcUrl> <user> <tablePrefix> <nodeId> [extras]");
             System.exit(CrashWorkerMain.USAGE_EXIT_STATUS);
         }
         CrashWorkerMain.exitWhenStdinCloses();
@@ -52,7 +54,7 @@ public final class ChaosWorkerMain {
         // Started during a database restart, the node cannot be built yet: an application would retry too.
         while (errand == null) {
             try {
-                errand = build(dataSource, prefix, args[3]);
+                errand = build(dataSource, prefix, args[3], args.length == 5);
             } catch (IllegalStateException databaseDown) {
                 System.out.println("database not reachable yet; retrying: " + databaseDown.getMessage());
                 Thread.sleep(500);
@@ -64,8 +66,8 @@ public final class ChaosWorkerMain {
         Thread.sleep(Long.MAX_VALUE); // the point: the child serves until it is killed
     }
 
-    private static Errand build(HikariDataSource dataSource, String prefix, String nodeId) {
-        return Errand.builder(dataSource)
+    private static Errand build(HikariDataSource dataSource, String prefix, String nodeId, boolean extras) {
+        dev.errand.ErrandBuilder builder = Errand.builder(dataSource)
                 .tablePrefix(prefix)
                 .nodeId(nodeId)
                 .migrationsEnabled(false)
@@ -92,8 +94,21 @@ public final class ChaosWorkerMain {
                         .mode(ExecutionMode.NON_TRANSACTIONAL)
                         .maxAttempts(1000)
                         .retryPolicy(RetryPolicy.fixed(Duration.ofMillis(200)))
-                        .build())
-                .build();
+                        .build());
+        if (extras) {
+            WorkflowWorkerMain.kinds(builder, dataSource, prefix)
+                    .register(TaskDefinition.builder(
+                                    ChaosExtras.TICK,
+                                    Void.class,
+                                    (none, context) -> CrashWorkerMain.insertEffect(
+                                            context.connection(), prefix, context.taskId(), "tick"))
+                            .maxAttempts(1000)
+                            .build())
+                    .schedule(dev.errand.schedule.Schedule.every(
+                                    ChaosExtras.TICK, ChaosExtras.TICK, Duration.ofSeconds(1))
+                            .build());
+        }
+        return builder.build();
     }
 
     private static void work() throws InterruptedException {
