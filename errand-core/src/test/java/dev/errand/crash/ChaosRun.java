@@ -229,7 +229,7 @@ public final class ChaosRun {
     private void injectUntilDone(OwnServer server, TcpProxy proxy, HikariDataSource direct, String url, Errand harness)
             throws Exception {
         // The scale mode's pace: a kill every 1.3 s on a quiet machine, every 4.2 s on a loaded one (JVM starts).
-        Duration limit = plan.scale() ? RUN_LIMIT.plus(Duration.ofSeconds(3L * plan.minimumKills())) : RUN_LIMIT;
+        Duration limit = plan.scale() ? RUN_LIMIT.plus(Duration.ofSeconds(6L * plan.minimumKills())) : RUN_LIMIT;
         long deadline = System.nanoTime() + limit.toNanos();
         int fault = 0;
         while (unfinished(direct) > 0
