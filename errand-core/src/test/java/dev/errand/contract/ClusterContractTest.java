@@ -436,8 +436,52 @@ class ClusterContractTest extends ErrandTestSupport {
     }
 
     private boolean ghostIsDead(Errand survivor) {
+        return isDead(survivor, "ghost");
+    }
+
+    private static boolean isDead(Errand survivor, String nodeId) {
         return survivor.cluster().nodes().stream()
-                .anyMatch(n -> n.nodeId().equals("ghost") && n.state() == NodeState.DEAD);
+                .anyMatch(n -> n.nodeId().equals(nodeId) && n.state() == NodeState.DEAD);
+    }
+
+    @Test
+    void aNodeRowLockedByAStalledHeartbeatDoesNotStallTheSweepForTheOtherNodes() throws Exception {
+        Errand survivor = started("survivor", b -> b.deadNodeTimeout(Duration.ofSeconds(1)));
+        ghostRunningATask(survivor);
+        try (Connection c = dataSource().getConnection()) {
+            insertStaleNode(c, "ghost-2", "running");
+        }
+        // A node stopped inside its heartbeat's transaction holds its own row locked: here, "ghost".
+        try (Connection lock = dataSource().getConnection()) {
+            lock.setAutoCommit(false);
+            try (PreparedStatement s = lock.prepareStatement(
+                    "SELECT node_id FROM " + prefix + "node WHERE node_id = 'ghost' FOR UPDATE")) {
+                s.executeQuery().close();
+            }
+            // Waiting for that lock would hold back the declaration of every other dead node too.
+            await().atMost(Duration.ofSeconds(10)).until(() -> isDead(survivor, "ghost-2"));
+            assertThat(ghostIsDead(survivor))
+                    .as("the locked node row is skipped")
+                    .isFalse();
+            lock.rollback();
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> ghostIsDead(survivor));
+    }
+
+    /** Inserts a node row in {@code state} whose heartbeat stopped five minutes ago. */
+    private void insertStaleNode(Connection c, String nodeId, String state) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(
+                "INSERT INTO " + prefix + "node (node_id, node_groups,"
+                        + " processing, exclusive_mode, state, started_at, heartbeat_at) VALUES (?, ',', TRUE, FALSE, ?, ?, ?)")) {
+            java.time.OffsetDateTime old =
+                    java.time.OffsetDateTime.now(java.time.ZoneOffset.UTC).minusMinutes(5);
+            Object value = database == dev.errand.testkit.TestDatabase.MARIADB ? old.toLocalDateTime() : old;
+            s.setString(1, nodeId);
+            s.setString(2, state);
+            s.setObject(3, value);
+            s.setObject(4, value);
+            s.executeUpdate();
+        }
     }
 
     /** A node row whose heartbeat stopped five minutes ago, holding a running task with a lease of an hour. */
@@ -449,16 +493,7 @@ class ClusterContractTest extends ErrandTestSupport {
     private long ghostRunningATask(Errand survivor, String state) throws SQLException {
         long id = enqueue(survivor, r -> r.node("ghost"));
         try (Connection c = dataSource().getConnection()) {
-            try (PreparedStatement s = c.prepareStatement("INSERT INTO " + prefix + "node (node_id, node_groups,"
-                    + " processing, exclusive_mode, state, started_at, heartbeat_at) VALUES ('ghost', ',', "
-                    + "TRUE, FALSE, '" + state + "', ?, ?)")) {
-                java.time.OffsetDateTime old =
-                        java.time.OffsetDateTime.now(java.time.ZoneOffset.UTC).minusMinutes(5);
-                Object value = database == dev.errand.testkit.TestDatabase.MARIADB ? old.toLocalDateTime() : old;
-                s.setObject(1, value);
-                s.setObject(2, value);
-                s.executeUpdate();
-            }
+            insertStaleNode(c, "ghost", state);
             try (PreparedStatement s = c.prepareStatement("UPDATE " + prefix + "task SET state = 'running',"
                     + " lease_owner = 'ghost', lease_token = 1, attempt = 1, lease_expires_at = ? WHERE id = ?")) {
                 java.time.OffsetDateTime later =
