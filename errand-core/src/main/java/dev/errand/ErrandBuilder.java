@@ -1,5 +1,6 @@
 package dev.errand;
 
+import dev.errand.config.ClaimOrder;
 import dev.errand.config.ErrandSettings;
 import dev.errand.config.NodeIds;
 import dev.errand.config.Setting;
@@ -475,6 +476,20 @@ public final class ErrandBuilder {
     }
 
     /**
+     * Sets the order in which this node claims due tasks (default {@link ClaimOrder#DUE_FIRST}, the task due
+     * longest first within a priority). {@link ClaimOrder#FEWEST_ATTEMPTS_FIRST} takes fresh tasks before
+     * retried ones of the same priority, at a cost for large backlogs. The built-in claim strategies and flow
+     * control follow it; a claim strategy of the application's own reads it from
+     * {@link dev.errand.spi.ClaimEnvironment#claimOrder()}.
+     *
+     * @throws IllegalArgumentException if {@code order} is null
+     */
+    public ErrandBuilder claimOrder(ClaimOrder order) {
+        settings.claimOrder(order);
+        return this;
+    }
+
+    /**
      * Sets how pollers claim tasks (default {@link ClaimStrategies#skipLocked()}); use
      * {@link ClaimStrategies#optimisticVersion()} where {@code SKIP LOCKED} is not available.
      */
@@ -589,7 +604,7 @@ public final class ErrandBuilder {
                     .migrate();
         }
         String table = built.tablePrefix().taskTable();
-        ClaimStrategy claim = claimStrategy.create(new DialectClaimEnvironment(database, table));
+        ClaimStrategy claim = claimStrategy.create(new DialectClaimEnvironment(database, table, built.claimOrder()));
         Errand errand = new Errand(new Node(
                 new Node.Parts(
                         built,

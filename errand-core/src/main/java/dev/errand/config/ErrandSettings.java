@@ -31,6 +31,7 @@ public final class ErrandSettings {
     private final Map<Setting<?>, Object> table;
 
     private final boolean historyEnabled;
+    private final ClaimOrder claimOrder;
     private final boolean processingLogsEnabled;
     private final RetryPolicy defaultRetryPolicy;
     private final TablePrefix tablePrefix;
@@ -49,6 +50,7 @@ public final class ErrandSettings {
         values.put(Settings.DEAD_NODE_TIMEOUT, deadNodeTimeout);
         this.table = Collections.unmodifiableMap(values);
         this.historyEnabled = builder.historyEnabled;
+        this.claimOrder = builder.claimOrder;
         this.processingLogsEnabled = builder.processingLogsEnabled;
         this.defaultRetryPolicy = builder.defaultRetryPolicy;
         this.tablePrefix = builder.tablePrefix;
@@ -187,6 +189,11 @@ public final class ErrandSettings {
         return historyEnabled;
     }
 
+    /** The order in which this node claims due tasks (default {@link ClaimOrder#DUE_FIRST}). */
+    public ClaimOrder claimOrder() {
+        return claimOrder;
+    }
+
     /** Whether attempts keep their processing logs in the attempt history. */
     public boolean processingLogsEnabled() {
         return processingLogsEnabled;
@@ -273,6 +280,7 @@ public final class ErrandSettings {
         private final Map<Setting<?>, Object> table = new HashMap<>();
         // Off by default: it cost 24-36% of burn-down throughput on PostgreSQL (docs/BENCHMARKS.md).
         private boolean historyEnabled = false;
+        private ClaimOrder claimOrder = ClaimOrder.DUE_FIRST;
         private boolean processingLogsEnabled = true;
         private RetryPolicy defaultRetryPolicy = RetryPolicy.exponential(Duration.ofSeconds(1), Duration.ofHours(1));
         private TablePrefix tablePrefix = TablePrefix.DEFAULT;
@@ -396,6 +404,21 @@ public final class ErrandSettings {
         /** {@link Settings#SUCCEEDED_RETENTION}; {@code null} turns retention off. */
         public Builder succeededRetention(Duration retention) {
             return set(Settings.SUCCEEDED_RETENTION, retention);
+        }
+
+        /**
+         * Sets the order in which this node claims due tasks (default {@link ClaimOrder#DUE_FIRST}).
+         *
+         * @throws IllegalArgumentException if {@code order} is null
+         */
+        public Builder claimOrder(ClaimOrder order) {
+            if (order == null) {
+                throw new IllegalArgumentException(
+                        "claimOrder must not be null: use ClaimOrder.DUE_FIRST (the default) or"
+                                + " ClaimOrder.FEWEST_ATTEMPTS_FIRST");
+            }
+            this.claimOrder = order;
+            return this;
         }
 
         /** Whether every ended attempt is recorded in the attempt history (default false). */

@@ -16,8 +16,9 @@ public final class BuiltInClaims {
         return environment -> {
             DialectClaimEnvironment database = builtIn(environment);
             return database.dialect().supportsUpdateReturning()
-                    ? new SkipLockedReturningClaim(database.dialect(), database.taskTable())
-                    : new SkipLockedSelectThenUpdateClaim(database.dialect(), database.taskTable());
+                    ? new SkipLockedReturningClaim(database.dialect(), database.taskTable(), database.claimOrder())
+                    : new SkipLockedSelectThenUpdateClaim(
+                            database.dialect(), database.taskTable(), database.claimOrder());
         };
     }
 
@@ -25,7 +26,7 @@ public final class BuiltInClaims {
     public static ClaimStrategy.Factory optimisticVersion() {
         return environment -> {
             DialectClaimEnvironment database = builtIn(environment);
-            return new OptimisticVersionClaim(database.dialect(), database.taskTable());
+            return new OptimisticVersionClaim(database.dialect(), database.taskTable(), database.claimOrder());
         };
     }
 

@@ -1,5 +1,6 @@
 package dev.errand.internal.claim;
 
+import dev.errand.config.ClaimOrder;
 import dev.errand.internal.store.Dialect;
 import dev.errand.internal.store.States;
 import dev.errand.internal.store.TaskRows;
@@ -51,41 +52,57 @@ final class ClaimSql {
      * without a sort. H2's optimizer does not (it reads the list more slowly than one ordered scan), so
      * H2 keeps the scan.
      */
-    static String dueTasks(Dialect dialect, String table, String columns, boolean lock) {
-        return dueTasks(dialect, table, columns, lock, false);
+    static String dueTasks(Dialect dialect, String table, String columns, boolean lock, ClaimOrder order) {
+        return dueTasks(dialect, table, columns, lock, false, order);
     }
 
     /**
-     * {@link #dueTasks(Dialect, String, String, boolean)} for a node that is {@code exclusive} or not. The
+     * {@link #dueTasks(Dialect, String, String, boolean, ClaimOrder)} for a node that is {@code exclusive} or not. The
      * pin filter applies to the rows the claim index finds (see {@link #pinned}).
      */
-    static String dueTasks(Dialect dialect, String table, String columns, boolean lock, boolean exclusive) {
-        return dueTasks(dialect, table, columns, lock, exclusive, "");
+    static String dueTasks(
+            Dialect dialect, String table, String columns, boolean lock, boolean exclusive, ClaimOrder order) {
+        return dueTasks(dialect, table, columns, lock, new Shape(exclusive, "", order));
     }
 
     /**
-     * {@link #dueTasks(Dialect, String, String, boolean, boolean)} with {@code filter}, a condition that starts
-     * with {@code " AND "}, checked on the rows the claim index finds, like the pin filter. Its parameters are
-     * bound after the node groups (see {@link #bindDue(Dialect, PreparedStatement, int, ClaimRequest, int,
-     * java.util.List)}).
+     * {@link #dueTasks(Dialect, String, String, boolean, boolean, ClaimOrder)} in the {@code shape}'s order, with
+     * its filter, a condition that starts with {@code " AND "}, checked on the rows the claim index finds, like
+     * the pin filter. The filter's parameters are bound after the node groups (see {@link #bindDue(Dialect,
+     * PreparedStatement, int, ClaimRequest, int, java.util.List)}).
+     *
+     * <p>With {@link ClaimOrder#FEWEST_ATTEMPTS_FIRST} the rows of one priority are sorted by attempt, then
+     * {@code run_at}: the database reads every due row of that priority from the claim index and keeps the
+     * best ones, where the default order stops after the first few.
      */
-    static String dueTasks(
-            Dialect dialect, String table, String columns, boolean lock, boolean exclusive, String filter) {
+    static String dueTasks(Dialect dialect, String table, String columns, boolean lock, Shape shape) {
+        boolean exclusive = shape.exclusive();
+        String filter = shape.filter();
+        String within = shape.order() == ClaimOrder.FEWEST_ATTEMPTS_FIRST ? "attempt, run_at" : "run_at";
         String skipLocked = lock ? " FOR UPDATE SKIP LOCKED" : "";
         if (dialect.supportsLateralJoin()) {
             return "SELECT due.* FROM generate_series(1, " + LOWEST_PRIORITY + ") AS level(priority)"
                     + " CROSS JOIN LATERAL (SELECT " + columns + " FROM " + table
                     + " WHERE state = " + States.PENDING + " AND queue = ? AND priority = level.priority AND run_at <= "
                     + dialect.timePlusMicros() + notExpired(dialect) + pinned(exclusive) + filter
-                    + " ORDER BY run_at LIMIT ?"
+                    + " ORDER BY " + within + " LIMIT ?"
                     + skipLocked
                     + ") AS due LIMIT ?";
         }
         String priorities = dialect.readsPriorityListAsRanges() ? " AND priority IN (" + EVERY_PRIORITY + ")" : "";
         return "SELECT " + columns + " FROM " + table + " WHERE state = " + States.PENDING + " AND queue = ?"
                 + priorities + " AND run_at <= " + dialect.timePlusMicros() + notExpired(dialect) + pinned(exclusive)
-                + filter + " ORDER BY priority, run_at LIMIT ?" + skipLocked;
+                + filter + " ORDER BY priority, " + within + " LIMIT ?" + skipLocked;
     }
+
+    /**
+     * What a claim selects beyond the queue's due tasks.
+     *
+     * @param exclusive whether the node is exclusive (see {@link #pinned})
+     * @param filter a further condition that starts with {@code " AND "}, or {@code ""}
+     * @param order the order within a priority
+     */
+    record Shape(boolean exclusive, String filter, ClaimOrder order) {}
 
     /**
      * Leaves out tasks past their deadline: the expiry sweep fails them, and until it does they must not

@@ -1,5 +1,6 @@
 package dev.errand.internal.claim;
 
+import dev.errand.config.ClaimOrder;
 import dev.errand.internal.store.Dialect;
 import dev.errand.spi.ClaimEnvironment;
 
@@ -9,8 +10,15 @@ import dev.errand.spi.ClaimEnvironment;
  *
  * @param dialect the database's dialect
  * @param taskTable the task table's name
+ * @param claimOrder the order to claim in
  */
-public record DialectClaimEnvironment(Dialect dialect, String taskTable) implements ClaimEnvironment {
+public record DialectClaimEnvironment(Dialect dialect, String taskTable, ClaimOrder claimOrder)
+        implements ClaimEnvironment {
+
+    /** The environment of a node that claims in the default order. */
+    public DialectClaimEnvironment(Dialect dialect, String taskTable) {
+        this(dialect, taskTable, ClaimOrder.DUE_FIRST);
+    }
 
     @Override
     public String dialectName() {

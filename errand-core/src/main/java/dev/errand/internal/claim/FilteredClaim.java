@@ -1,5 +1,6 @@
 package dev.errand.internal.claim;
 
+import dev.errand.config.ClaimOrder;
 import dev.errand.internal.store.Dialect;
 import dev.errand.spi.ClaimRequest;
 import dev.errand.spi.ClaimedTask;
@@ -20,16 +21,19 @@ public final class FilteredClaim {
 
     private final Dialect dialect;
     private final String table;
+    private final ClaimOrder order;
 
     /**
      * Creates the claim for a dialect and task table.
      *
      * @param dialect the database's dialect
      * @param table the task table
+     * @param order the order to claim in
      */
-    public FilteredClaim(Dialect dialect, String table) {
+    public FilteredClaim(Dialect dialect, String table, ClaimOrder order) {
         this.dialect = dialect;
         this.table = table;
+        this.order = order;
     }
 
     /**
@@ -51,7 +55,8 @@ public final class FilteredClaim {
         if (limit <= 0) {
             return tasks;
         }
-        String select = ClaimSql.dueTasks(dialect, table, ClaimSql.COLUMNS, true, request.exclusive(), filter);
+        String select = ClaimSql.dueTasks(
+                dialect, table, ClaimSql.COLUMNS, true, new ClaimSql.Shape(request.exclusive(), filter, order));
         try (PreparedStatement statement = connection.prepareStatement(select)) {
             ClaimSql.bindDue(dialect, statement, 1, request, limit, filterValues);
             try (ResultSet rows = statement.executeQuery()) {

@@ -1,5 +1,6 @@
 package dev.errand.internal.claim;
 
+import dev.errand.config.ClaimOrder;
 import dev.errand.internal.store.Dialect;
 import dev.errand.internal.store.States;
 import dev.errand.spi.ClaimRequest;
@@ -26,11 +27,11 @@ final class OptimisticVersionClaim implements ClaimStrategy {
     private final String selectExclusive;
     private final String update;
 
-    /** Creates the strategy for a dialect and task table. */
-    OptimisticVersionClaim(Dialect dialect, String table) {
+    /** Creates the strategy for a dialect and task table, claiming in {@code order}. */
+    OptimisticVersionClaim(Dialect dialect, String table, ClaimOrder order) {
         this.dialect = dialect;
-        this.select = ClaimSql.dueTasks(dialect, table, ClaimSql.COLUMNS + ", version", false);
-        this.selectExclusive = ClaimSql.dueTasks(dialect, table, ClaimSql.COLUMNS + ", version", false, true);
+        this.select = ClaimSql.dueTasks(dialect, table, ClaimSql.COLUMNS + ", version", false, order);
+        this.selectExclusive = ClaimSql.dueTasks(dialect, table, ClaimSql.COLUMNS + ", version", false, true, order);
         this.update = "UPDATE " + table + " " + ClaimSql.takeLease(dialect)
                 + " WHERE id = ? AND version = ? AND state = " + States.PENDING;
     }

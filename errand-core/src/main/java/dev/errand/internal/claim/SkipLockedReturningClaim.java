@@ -1,5 +1,6 @@
 package dev.errand.internal.claim;
 
+import dev.errand.config.ClaimOrder;
 import dev.errand.internal.store.Dialect;
 import dev.errand.spi.ClaimRequest;
 import dev.errand.spi.ClaimStrategy;
@@ -22,17 +23,19 @@ final class SkipLockedReturningClaim implements ClaimStrategy {
     private final Dialect dialect;
     private final String sql;
     private final String sqlExclusive;
+    private final Comparator<Ranked> order;
 
-    /** Creates the strategy for a dialect and task table. */
-    SkipLockedReturningClaim(Dialect dialect, String table) {
+    /** Creates the strategy for a dialect and task table, claiming in {@code order}. */
+    SkipLockedReturningClaim(Dialect dialect, String table, ClaimOrder order) {
         this.dialect = dialect;
-        this.sql = claim(dialect, table, false);
-        this.sqlExclusive = claim(dialect, table, true);
+        this.sql = claim(dialect, table, false, order);
+        this.sqlExclusive = claim(dialect, table, true, order);
+        this.order = order == ClaimOrder.FEWEST_ATTEMPTS_FIRST ? Ranked.FEWEST_ATTEMPTS_FIRST : Ranked.DUE_FIRST;
     }
 
-    private static String claim(Dialect dialect, String table, boolean exclusive) {
+    private static String claim(Dialect dialect, String table, boolean exclusive, ClaimOrder order) {
         return "UPDATE " + table + " " + ClaimSql.takeLease(dialect) + " WHERE id IN ("
-                + ClaimSql.dueTasks(dialect, table, "id", true, exclusive) + ") RETURNING "
+                + ClaimSql.dueTasks(dialect, table, "id", true, exclusive, order) + ") RETURNING "
                 + ClaimSql.COLUMNS + ", priority, run_at";
     }
 
@@ -59,7 +62,7 @@ final class SkipLockedReturningClaim implements ClaimStrategy {
                 }
             }
             // RETURNING gives no order; hand tasks to workers in the order they were chosen.
-            claimed.sort(Ranked.ORDER);
+            claimed.sort(order);
             List<ClaimedTask> tasks = new ArrayList<>(claimed.size());
             for (Ranked ranked : claimed) {
                 tasks.add(ranked.task());
@@ -69,7 +72,12 @@ final class SkipLockedReturningClaim implements ClaimStrategy {
     }
 
     private record Ranked(ClaimedTask task, int priority, OffsetDateTime runAt) {
-        static final Comparator<Ranked> ORDER = Comparator.comparingInt(Ranked::priority)
+        static final Comparator<Ranked> DUE_FIRST = Comparator.comparingInt(Ranked::priority)
+                .thenComparing(Ranked::runAt)
+                .thenComparingLong(r -> r.task().id());
+        // Every claimed row's attempt went up by one, so their order by attempt is the order they were chosen in.
+        static final Comparator<Ranked> FEWEST_ATTEMPTS_FIRST = Comparator.comparingInt(Ranked::priority)
+                .thenComparingInt(r -> r.task().attempt())
                 .thenComparing(Ranked::runAt)
                 .thenComparingLong(r -> r.task().id());
     }

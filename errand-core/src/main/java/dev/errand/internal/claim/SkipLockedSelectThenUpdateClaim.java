@@ -1,5 +1,6 @@
 package dev.errand.internal.claim;
 
+import dev.errand.config.ClaimOrder;
 import dev.errand.internal.store.Dialect;
 import dev.errand.spi.ClaimRequest;
 import dev.errand.spi.ClaimStrategy;
@@ -22,11 +23,11 @@ final class SkipLockedSelectThenUpdateClaim implements ClaimStrategy {
     private final String selectExclusive;
     private final String update;
 
-    /** Creates the strategy for a dialect and task table. */
-    SkipLockedSelectThenUpdateClaim(Dialect dialect, String table) {
+    /** Creates the strategy for a dialect and task table, claiming in {@code order}. */
+    SkipLockedSelectThenUpdateClaim(Dialect dialect, String table, ClaimOrder order) {
         this.dialect = dialect;
-        this.select = ClaimSql.dueTasks(dialect, table, ClaimSql.COLUMNS, true);
-        this.selectExclusive = ClaimSql.dueTasks(dialect, table, ClaimSql.COLUMNS, true, true);
+        this.select = ClaimSql.dueTasks(dialect, table, ClaimSql.COLUMNS, true, order);
+        this.selectExclusive = ClaimSql.dueTasks(dialect, table, ClaimSql.COLUMNS, true, true, order);
         this.update = "UPDATE " + table + " " + ClaimSql.takeLease(dialect) + " WHERE ";
     }
 

@@ -1,5 +1,6 @@
 package dev.errand.internal.flow;
 
+import dev.errand.config.ClaimOrder;
 import dev.errand.flow.RateLimit;
 import dev.errand.internal.claim.FilteredClaim;
 import dev.errand.internal.store.Storage;
@@ -67,11 +68,12 @@ public final class FlowControl {
      * @param storage the task table and its transactions
      * @param tablePrefix the table prefix
      * @param declared every kind the node registers, with the limits its definition declares
+     * @param order the order the node claims in
      */
-    public FlowControl(Storage storage, String tablePrefix, Map<String, Declared> declared) {
+    public FlowControl(Storage storage, String tablePrefix, Map<String, Declared> declared, ClaimOrder order) {
         this.storage = storage;
         this.store = new FlowStore(storage.dialect(), tablePrefix);
-        this.claims = new FilteredClaim(storage.dialect(), tablePrefix + "task");
+        this.claims = new FilteredClaim(storage.dialect(), tablePrefix + "task", order);
         this.declared = Collections.unmodifiableMap(new HashMap<>(declared));
         Map<String, Integer> perKind = new LinkedHashMap<>();
         Map<String, Integer> perKey = new LinkedHashMap<>();

@@ -214,7 +214,7 @@ public final class Node {
                         wakeUps),
                 new JdbcHistoryAdmin(storage, stores.attempts(), nodeThroughput));
         FlowControl flowControl =
-                new FlowControl(storage, settings.tablePrefix().value(), declaredLimits(kinds));
+                new FlowControl(storage, settings.tablePrefix().value(), declaredLimits(kinds), settings.claimOrder());
         flowControl.quietPeriod(settings.pollInterval());
         this.engineParts = new Engine.Parts(
                 stores,

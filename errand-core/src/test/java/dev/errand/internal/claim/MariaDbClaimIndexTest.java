@@ -3,6 +3,7 @@ package dev.errand.internal.claim;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.errand.Errand;
+import dev.errand.config.ClaimOrder;
 import dev.errand.internal.store.MariaDbDialect;
 import dev.errand.testkit.TestDatabase;
 import java.sql.Connection;
@@ -39,7 +40,8 @@ class MariaDbClaimIndexTest {
                     + " SELECT 'k', 'default', '{}', 5, TIMESTAMPADD(SECOND, -1 - CAST(seq AS SIGNED),"
                     + " UTC_TIMESTAMP(6)), 5 FROM seq_1_to_20");
             s.execute("ANALYZE TABLE " + PREFIX + "task");
-            String claim = ClaimSql.dueTasks(new MariaDbDialect(), PREFIX + "task", ClaimSql.COLUMNS, true)
+            String claim = ClaimSql.dueTasks(
+                            new MariaDbDialect(), PREFIX + "task", ClaimSql.COLUMNS, true, ClaimOrder.DUE_FIRST)
                     .replaceFirst("queue = \\?", "queue = 'default'")
                     .replaceAll("MICROSECOND, \\?", "MICROSECOND, 0")
                     .replaceFirst("node_id = \\?", "node_id = 'n'")

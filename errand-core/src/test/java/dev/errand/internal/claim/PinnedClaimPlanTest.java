@@ -3,6 +3,7 @@ package dev.errand.internal.claim;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.errand.Errand;
+import dev.errand.config.ClaimOrder;
 import dev.errand.internal.store.MariaDbDialect;
 import dev.errand.internal.store.PostgresDialect;
 import dev.errand.testkit.TestDatabase;
@@ -45,7 +46,8 @@ class PinnedClaimPlanTest {
                     + " FROM generate_series(1, 5000) AS g");
             s.execute("ANALYZE " + prefix + "task");
             for (boolean exclusive : new boolean[] {false, true}) {
-                String sql = ClaimSql.dueTasks(new PostgresDialect(), prefix + "task", "id", true, exclusive);
+                String sql = ClaimSql.dueTasks(
+                        new PostgresDialect(), prefix + "task", "id", true, exclusive, ClaimOrder.DUE_FIRST);
                 String plan = explain(c, "EXPLAIN " + sql, "default", 0L, 0L, "n1", ",g1,g2,", 10, 10);
                 assertThat(plan).as("exclusive=" + exclusive).contains(prefix + "task_claim_idx");
                 assertThat(plan).doesNotContain("Seq Scan");
@@ -68,7 +70,8 @@ class PinnedClaimPlanTest {
                     + " END, CASE WHEN seq % 3 = 1 THEN CONCAT('g', seq % 5) END FROM seq_1_to_5000");
             s.execute("ANALYZE TABLE " + prefix + "task");
             for (boolean exclusive : new boolean[] {false, true}) {
-                String sql = ClaimSql.dueTasks(new MariaDbDialect(), prefix + "task", "id", true, exclusive);
+                String sql = ClaimSql.dueTasks(
+                        new MariaDbDialect(), prefix + "task", "id", true, exclusive, ClaimOrder.DUE_FIRST);
                 try (PreparedStatement explain = c.prepareStatement("EXPLAIN " + sql)) {
                     bind(explain, "default", 0L, 0L, "n1", ",g1,g2,", 10);
                     try (ResultSet plan = explain.executeQuery()) {

@@ -2,6 +2,7 @@ package dev.errand.spring.autoconfigure;
 
 import dev.errand.ClaimStrategies;
 import dev.errand.ErrandBuilder;
+import dev.errand.config.ClaimOrder;
 import dev.errand.config.ClusterSettings;
 import dev.errand.config.ErrandSettings;
 import dev.errand.config.NodeIds;
@@ -216,6 +217,12 @@ public class ErrandProperties implements Validator {
      * databases or proxies without SKIP LOCKED).
      */
     private ClaimStrategy claimStrategy = ClaimStrategy.SKIP_LOCKED;
+
+    /**
+     * The order in which this node claims due tasks within a priority: due-first (the task due longest first,
+     * the default) or fewest-attempts-first (fresh tasks before retried ones, at a cost for large backlogs).
+     */
+    private ClaimOrder claimOrder = ClaimOrder.DUE_FIRST;
 
     /**
      * The database dialect, instead of detecting it from JDBC metadata: postgresql, mariadb, mysql or h2.
@@ -570,6 +577,16 @@ public class ErrandProperties implements Validator {
         this.claimStrategy = claimStrategy;
     }
 
+    /** The order in which this node claims due tasks. */
+    public ClaimOrder getClaimOrder() {
+        return claimOrder;
+    }
+
+    /** Sets the order in which this node claims due tasks. */
+    public void setClaimOrder(ClaimOrder claimOrder) {
+        this.claimOrder = claimOrder;
+    }
+
     /** The explicit dialect, or {@code null} to detect it. */
     public String getDialect() {
         return dialect;
@@ -718,6 +735,7 @@ public class ErrandProperties implements Validator {
                         claimStrategy == ClaimStrategy.OPTIMISTIC_VERSION
                                 ? ClaimStrategies.optimisticVersion()
                                 : ClaimStrategies.skipLocked())
+                .claimOrder(claimOrder)
                 .nodeGroups(nodeGroups.toArray(String[]::new))
                 .exclusive(exclusive);
         if (dialect != null) {
@@ -810,6 +828,9 @@ public class ErrandProperties implements Validator {
         }
         if (claimStrategy == null) {
             reject(errors, "claimStrategy", "errand.claim-strategy must be skip-locked or optimistic-version");
+        }
+        if (claimOrder == null) {
+            reject(errors, "claimOrder", "errand.claim-order must be due-first or fewest-attempts-first");
         }
     }
 

@@ -3,6 +3,7 @@ package dev.errand.spring.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.errand.Errand;
+import dev.errand.config.ClaimOrder;
 import dev.errand.spi.TransactionRunner;
 import dev.errand.spring.ErrandBuilderCustomizer;
 import dev.errand.spring.ErrandClient;
@@ -193,6 +194,7 @@ class ErrandAutoConfigurationTest {
                         "errand.unknown-kind-retry-delay=2m",
                         "errand.default-max-attempts=9",
                         "errand.claim-strategy=optimistic-version",
+                        "errand.claim-order=fewest-attempts-first",
                         "errand.dialect=postgresql")
                 .run(context -> {
                     var settings = context.getBean(Errand.class).settings();
@@ -211,6 +213,7 @@ class ErrandAutoConfigurationTest {
                     assertThat(settings.pruneInterval()).isEqualTo(Duration.ofMinutes(10));
                     assertThat(settings.unknownKindRetryDelay()).isEqualTo(Duration.ofMinutes(2));
                     assertThat(settings.defaultMaxAttempts()).isEqualTo(9);
+                    assertThat(settings.claimOrder()).isEqualTo(ClaimOrder.FEWEST_ATTEMPTS_FIRST);
                     assertThat(settings.tablePrefix().value()).startsWith("t");
                     assertThat(settings.migrationsEnabled()).isFalse();
                     assertThat(context.getBean(TransactionRunner.class)).isInstanceOf(SpringTransactionRunner.class);
@@ -300,7 +303,8 @@ class ErrandAutoConfigurationTest {
                 Arguments.of("errand.poll-interval", "soon", "errand.poll-interval"),
                 Arguments.of(
                         "errand.dialect", "oracle", "errand.dialect must be one of postgresql, mariadb, mysql, h2"),
-                Arguments.of("errand.claim-strategy", "fastest", "errand.claim-strategy"));
+                Arguments.of("errand.claim-strategy", "fastest", "errand.claim-strategy"),
+                Arguments.of("errand.claim-order", "random", "errand.claim-order"));
     }
 
     @Test
