@@ -149,7 +149,7 @@ public final class PinnedClaimBench {
         return claimed / seconds;
     }
 
-    private static void enqueue(Errand errand, int tasks, UnaryOperator<TaskRequest.Builder> pin) {
+    static void enqueue(Errand errand, int tasks, UnaryOperator<TaskRequest.Builder> pin) {
         for (int done = 0; done < tasks; done += 1_000) {
             List<TaskRequest> batch = new ArrayList<>();
             for (int i = done; i < Math.min(tasks, done + 1_000); i++) {
@@ -159,7 +159,7 @@ public final class PinnedClaimBench {
         }
     }
 
-    private static double median(List<Double> values) {
+    static double median(List<Double> values) {
         List<Double> sorted = new ArrayList<>(values);
         sorted.sort(Double::compare);
         int n = sorted.size();
