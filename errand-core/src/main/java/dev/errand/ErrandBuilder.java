@@ -479,8 +479,7 @@ public final class ErrandBuilder {
      * Sets the order in which this node claims due tasks (default {@link ClaimOrder#DUE_FIRST}, the task due
      * longest first within a priority). {@link ClaimOrder#FEWEST_ATTEMPTS_FIRST} takes fresh tasks before
      * retried ones of the same priority, at a cost for large backlogs. The built-in claim strategies and flow
-     * control follow it; a claim strategy of the application's own reads it from
-     * {@link dev.errand.spi.ClaimEnvironment#claimOrder()}.
+     * control follow it; a claim strategy of the application's own keeps its own order.
      *
      * @throws IllegalArgumentException if {@code order} is null
      */

@@ -70,6 +70,11 @@ public record TablePrefix(String value) {
         return value + "node_throughput";
     }
 
+    /** The table of the audit of the cluster-wide controls: who changed what, and when. */
+    public String controlChangeTable() {
+        return value + "control_change";
+    }
+
     /** The table of batches. */
     public String batchTable() {
         return value + "batch";

@@ -57,4 +57,24 @@ public interface ClusterAdmin {
 
     /** The controls of every queue that has any. */
     List<QueueControl> queueControls();
+
+    /**
+     * This admin acting for {@code actor}: every change it makes (pausing, resuming, changing or resetting a
+     * queue; repolling, stopping or starting nodes) is recorded with that name, in the change's own transaction.
+     * Changes made without it are recorded as {@code node:<id>} of the node they were made through. The console
+     * passes its signed-in user.
+     *
+     * @throws IllegalArgumentException if {@code actor} is null, blank, longer than 200 characters, or starts or
+     *     ends with whitespace
+     */
+    ClusterAdmin as(String actor);
+
+    /**
+     * The latest changes made through the cluster-wide controls, newest first: who, when (database clock), what
+     * and to what.
+     *
+     * @param limit how many, 1 to 1,000
+     * @throws IllegalArgumentException if {@code limit} is out of range
+     */
+    List<ControlChange> changes(int limit);
 }

@@ -1,7 +1,5 @@
 package dev.errand.spi;
 
-import dev.errand.config.ClaimOrder;
-
 /**
  * What a claim strategy needs to know to write its SQL: the task table and how the database reads its
  * own clock. Every time comparison must use {@link #databaseTimePlusMicros()}, never the JVM's clock.
@@ -19,12 +17,4 @@ public interface ClaimEnvironment {
      * {@code ?}, bound as a {@code long}). Bind {@link ClaimRequest#clockOffsetMicros()} for "now".
      */
     String databaseTimePlusMicros();
-
-    /**
-     * The order the node was built to claim in ({@code ErrandBuilder.claimOrder}); a strategy should return
-     * tasks in it. The default is {@link ClaimOrder#DUE_FIRST}.
-     */
-    default ClaimOrder claimOrder() {
-        return ClaimOrder.DUE_FIRST;
-    }
 }

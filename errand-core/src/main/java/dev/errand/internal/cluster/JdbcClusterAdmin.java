@@ -9,6 +9,7 @@ import dev.errand.internal.store.Micros;
 import dev.errand.internal.store.Storage;
 import dev.errand.internal.wakeup.QueueSignal;
 import dev.errand.node.ClusterAdmin;
+import dev.errand.node.ControlChange;
 import dev.errand.node.NodeInfo;
 import dev.errand.node.NodeState;
 import dev.errand.node.NodeTarget;
@@ -33,11 +34,22 @@ import java.util.stream.Collectors;
  */
 public final class JdbcClusterAdmin implements ClusterAdmin {
 
+    /** The most changes {@link #changes(int)} returns at once. */
+    static final int MOST_CHANGES = 1_000;
+
     private final Storage storage;
     private final ClusterStore store;
     private final Duration deadNodeTimeout;
-    private final String channel;
-    private final QueueSignal localCommands;
+    private final CommandRoute route;
+    private final ControlAudit audit;
+
+    /**
+     * How commands reach the nodes: a notification channel, and the signal of this JVM's own node agent.
+     *
+     * @param channel the notification channel of the nodes
+     * @param localCommands the signal of this JVM's node agent
+     */
+    public record CommandRoute(String channel, QueueSignal localCommands) {}
 
     /**
      * Creates the admin.
@@ -45,16 +57,30 @@ public final class JdbcClusterAdmin implements ClusterAdmin {
      * @param storage the node's storage
      * @param store the cluster statements
      * @param deadNodeTimeout how old a heartbeat may be for a node to count as alive
-     * @param channel the notification channel of the nodes
-     * @param localCommands the signal of this JVM's node agent
+     * @param route how commands reach the nodes
+     * @param audit where each change is recorded, and for whom
      */
     public JdbcClusterAdmin(
-            Storage storage, ClusterStore store, Duration deadNodeTimeout, String channel, QueueSignal localCommands) {
+            Storage storage, ClusterStore store, Duration deadNodeTimeout, CommandRoute route, ControlAudit audit) {
         this.storage = storage;
         this.store = store;
         this.deadNodeTimeout = deadNodeTimeout;
-        this.channel = channel;
-        this.localCommands = localCommands;
+        this.route = route;
+        this.audit = audit;
+    }
+
+    @Override
+    public ClusterAdmin as(String actor) {
+        return new JdbcClusterAdmin(storage, store, deadNodeTimeout, route, audit.as(actor));
+    }
+
+    @Override
+    public List<ControlChange> changes(int limit) {
+        if (limit < 1 || limit > MOST_CHANGES) {
+            throw new IllegalArgumentException(
+                    "limit must be between 1 and " + MOST_CHANGES + ", got " + limit + "; page with a smaller one");
+        }
+        return read("list control changes", c -> audit.recent(c, limit));
     }
 
     @Override
@@ -118,6 +144,8 @@ public final class JdbcClusterAdmin implements ClusterAdmin {
     public void pauseQueue(String queue) {
         change(
                 queue,
+                "pause-queue",
+                null,
                 row -> new ControlRow(
                         row.queue(), true, row.concurrency(), row.pollIntervalMillis(), row.claimBatchSize()));
     }
@@ -126,6 +154,8 @@ public final class JdbcClusterAdmin implements ClusterAdmin {
     public void resumeQueue(String queue) {
         change(
                 queue,
+                "resume-queue",
+                null,
                 row -> new ControlRow(
                         row.queue(), false, row.concurrency(), row.pollIntervalMillis(), row.claimBatchSize()));
     }
@@ -137,6 +167,8 @@ public final class JdbcClusterAdmin implements ClusterAdmin {
         }
         change(
                 queue,
+                "change-queue",
+                describe(change),
                 row -> new ControlRow(
                         row.queue(),
                         row.paused(),
@@ -150,7 +182,7 @@ public final class JdbcClusterAdmin implements ClusterAdmin {
 
     @Override
     public void resetQueue(String queue) {
-        change(queue, row -> new ControlRow(row.queue(), row.paused(), null, null, null));
+        change(queue, "reset-queue", null, row -> new ControlRow(row.queue(), row.paused(), null, null, null));
     }
 
     @Override
@@ -169,12 +201,28 @@ public final class JdbcClusterAdmin implements ClusterAdmin {
                 row.claimBatchSize());
     }
 
-    private void change(String queue, UnaryOperator<ControlRow> update) {
+    /** The values a change sets, for the audit: {@code concurrency=4, pollInterval=PT1S}. */
+    private static String describe(QueueChange change) {
+        List<String> values = new ArrayList<>();
+        if (change.concurrency() != null) {
+            values.add("concurrency=" + change.concurrency());
+        }
+        if (change.pollInterval() != null) {
+            values.add("pollInterval=" + change.pollInterval());
+        }
+        if (change.claimBatchSize() != null) {
+            values.add("claimBatchSize=" + change.claimBatchSize());
+        }
+        return String.join(", ", values);
+    }
+
+    private void change(String queue, String action, String detail, UnaryOperator<ControlRow> update) {
         Names.require("Queue name", queue, 100);
         write("change queue " + queue, c -> {
             ControlRow current = store.lockControl(c, queue).orElse(new ControlRow(queue, false, null, null, null));
             store.writeControl(c, update.apply(current));
             command(c, "reload", NodeTarget.all());
+            audit.record(c, action, "queue:" + queue, detail);
             return null;
         });
     }
@@ -186,13 +234,26 @@ public final class JdbcClusterAdmin implements ClusterAdmin {
         }
         write(command, c -> {
             command(c, command, target);
+            audit.record(c, ACTIONS.get(command), describe(target), null);
             return null;
         });
     }
 
+    /** The audit's name of each command an operator sends. */
+    private static final Map<String, String> ACTIONS =
+            Map.of("repoll", "repoll", "stop", "stop-processing", "start", "start-processing");
+
+    /** A command's target, for the audit. */
+    private static String describe(NodeTarget target) {
+        if (target.nodeId() != null) {
+            return "node:" + target.nodeId();
+        }
+        return target.group() != null ? "group:" + target.group() : "all-nodes";
+    }
+
     private void command(Connection c, String command, NodeTarget target) throws SQLException {
         store.insertCommand(c, command, target.nodeId(), target.group());
-        storage.dialect().notifyOnCommit(c, channel, NodeAgent.COMMAND_WAKE_UP);
+        storage.dialect().notifyOnCommit(c, route.channel(), NodeAgent.COMMAND_WAKE_UP);
     }
 
     private <T> T read(String operation, Jdbc.ConnectionWork<T> work) {
@@ -206,7 +267,7 @@ public final class JdbcClusterAdmin implements ClusterAdmin {
     private <T> T write(String operation, Jdbc.ConnectionWork<T> work) {
         try {
             T result = storage.transactions().run(operation, work);
-            localCommands.signal();
+            route.localCommands().signal();
             return result;
         } catch (SQLException e) {
             throw new ErrandException(operation, e);

@@ -11,6 +11,7 @@ import dev.errand.flow.FlowAdmin;
 import dev.errand.history.HistoryAdmin;
 import dev.errand.internal.admin.JdbcTaskAdmin;
 import dev.errand.internal.cluster.ClusterStore;
+import dev.errand.internal.cluster.ControlAudit;
 import dev.errand.internal.cluster.JdbcClusterAdmin;
 import dev.errand.internal.cluster.NodeAgent;
 import dev.errand.internal.engine.Engine;
@@ -249,8 +250,8 @@ public final class Node {
                 storage,
                 clusterStore,
                 settings.cluster().deadNodeTimeout(),
-                Enqueuer.notificationChannel(settings),
-                agent.commandSignal());
+                new JdbcClusterAdmin.CommandRoute(Enqueuer.notificationChannel(settings), agent.commandSignal()),
+                new ControlAudit(dialect, settings.tablePrefix(), settings.clock(), "node:" + settings.nodeId()));
         this.processes = new JdbcProcessAdmin(
                 new ProcessRuntime(
                         stores,
