@@ -49,7 +49,7 @@ class CliProcessTest {
             assertThat(migrate.exitCode()).as(migrate.toString()).isZero();
             assertThat(migrate.out())
                     .as(migrate.toString())
-                    .matches("Applied 1[89] migrations \\(table prefix " + prefix + "\\)\\.\\R");
+                    .matches("Applied " + migrations() + " migrations \\(table prefix " + prefix + "\\)\\.\\R");
             assertThat(cli.run("migrate").out()).contains("The schema is up to date");
 
             node = node(database, prefix);
@@ -361,5 +361,11 @@ class CliProcessTest {
 
     private static Optional<Task> task(Errand node, long id) {
         return node.admin().find(id);
+    }
+
+    /** The count the CLI reports: every SQL script, and on H2 also its Java migration (version 3). */
+    private static String migrations() {
+        int scripts = dev.errand.internal.schema.MigrationScripts.NAMES.size();
+        return "(" + scripts + "|" + (scripts + 1) + ")";
     }
 }
