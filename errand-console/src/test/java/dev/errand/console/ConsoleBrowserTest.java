@@ -223,6 +223,13 @@ class ConsoleBrowserTest {
         browser.waitFor(
                 d -> d.findElements(By.cssSelector("[data-paused=side]")).isEmpty());
         awaitState(errand, id, TaskState.SUCCEEDED);
+        // The page lists who changed the controls: the signed-in user, as the audit recorded it.
+        go(console, "#/cluster");
+        browser.waitFor(d -> d.findElements(By.cssSelector("#cluster tr")).stream()
+                .map(WebElement::getText)
+                .anyMatch(text -> text.contains("console:admin")
+                        && text.contains("resume-queue")
+                        && text.contains("queue:side")));
     }
 
     private WebElement sideRow() {

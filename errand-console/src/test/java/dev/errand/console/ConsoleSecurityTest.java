@@ -14,6 +14,7 @@ import dev.errand.console.testing.ConsoleTestApp;
 import dev.errand.console.testing.RunningApp;
 import dev.errand.console.web.ConsoleHeadersFilter;
 import dev.errand.enqueue.TaskRequest;
+import dev.errand.node.ControlChange;
 import dev.errand.schedule.Schedule;
 import dev.errand.task.TaskState;
 import dev.errand.testkit.TestDatabase;
@@ -216,8 +217,26 @@ class ConsoleSecurityTest {
             assertThat(ok(viewer.get("/api/bulk-jobs")).get("items").isEmpty()).isTrue();
             assertThat(anonymous.get("/api/bulk-jobs").status()).isEqualTo(401);
 
+            assertThat(app.errand().cluster().changes(10))
+                    .as("no refused action left a row in the audit of the controls")
+                    .isEmpty();
+
             // With the token, the admin acts.
             assertThat(ok(admin.session()).get("canAct").asBoolean()).isTrue();
+            ok(admin.post("/api/queues/pause", "{\"queue\":\"default\"}"));
+            ok(admin.post("/api/queues/resume", "{\"queue\":\"default\"}"));
+            assertThat(app.errand().cluster().changes(10))
+                    .extracting(ControlChange::actor, ControlChange::action, ControlChange::target)
+                    .containsExactly(
+                            org.assertj.core.groups.Tuple.tuple("console:admin", "resume-queue", "queue:default"),
+                            org.assertj.core.groups.Tuple.tuple("console:admin", "pause-queue", "queue:default"));
+            assertThat(ok(viewer.get("/api/cluster"))
+                            .get("changes")
+                            .get(0)
+                            .get("actor")
+                            .asString())
+                    .as("the cluster page shows who changed the controls")
+                    .isEqualTo("console:admin");
             ok(admin.post("/api/schedules/pause", "{\"name\":\"guarded\"}"));
             assertThat(app.errand().schedules().find("guarded").orElseThrow().paused())
                     .isTrue();

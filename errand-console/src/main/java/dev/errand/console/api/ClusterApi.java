@@ -1,6 +1,9 @@
 package dev.errand.console.api;
 
 import dev.errand.Errand;
+import dev.errand.console.access.ConsoleAccess;
+import dev.errand.node.ClusterAdmin;
+import dev.errand.node.ControlChange;
 import dev.errand.node.NodeTarget;
 import dev.errand.node.QueueChange;
 import dev.errand.node.QueueControl;
@@ -15,13 +18,31 @@ import org.springframework.web.servlet.function.ServerRequest;
 import org.springframework.web.servlet.function.ServerResponse;
 import tools.jackson.databind.JsonNode;
 
-/** The cluster: nodes, leader, queue controls, and the commands to nodes and queues. */
+/**
+ * The cluster: nodes, leader, queue controls, the audit of their changes, and the commands to nodes and queues.
+ * Every change is made through {@code ClusterAdmin.as(...)} with the signed-in user, so that the audit says who.
+ */
 final class ClusterApi {
 
-    private final Errand errand;
+    /** How many of the latest control changes the cluster page shows. */
+    static final int CHANGES_SHOWN = 50;
 
-    ClusterApi(Errand errand) {
+    private final Errand errand;
+    private final ConsoleAccess access;
+
+    ClusterApi(Errand errand, ConsoleAccess access) {
         this.errand = errand;
+        this.access = access;
+    }
+
+    /**
+     * The cluster admin acting for the request's user: {@code console:<name>}, or {@code console} for an open
+     * console without users. A name that could not be stored as it is (blank, padded, too long) is trimmed.
+     */
+    private ClusterAdmin actingFor(ServerRequest request) {
+        String name = access.user(request.servletRequest()).name();
+        String actor = name == null || name.isBlank() ? "console" : "console:" + name.strip();
+        return errand.cluster().as(actor.length() <= 200 ? actor : actor.substring(0, 200));
     }
 
     ServerResponse cluster(ServerRequest request) {
@@ -47,38 +68,50 @@ final class ClusterApi {
         body.put("leader", errand.cluster().leader().orElse(null));
         body.put("nodes", nodes);
         body.put("queueControls", controls);
+        List<Object> changes = new ArrayList<>();
+        for (ControlChange change : errand.cluster().changes(CHANGES_SHOWN)) {
+            Map<String, Object> view = new LinkedHashMap<>();
+            view.put("id", change.id());
+            view.put("changedAt", change.changedAt());
+            view.put("actor", change.actor());
+            view.put("action", change.action());
+            view.put("target", change.target());
+            view.put("detail", change.detail());
+            changes.add(view);
+        }
+        body.put("changes", changes);
         body.put("queuesHere", errand.settings().queues());
         body.put("nodeId", errand.settings().nodeId());
         return Json.ok(body);
     }
 
     ServerResponse repoll(ServerRequest request) {
-        return command(request, "repoll", target -> errand.cluster().repoll(target));
+        return command(request, "repoll", target -> actingFor(request).repoll(target));
     }
 
     ServerResponse stopProcessing(ServerRequest request) {
-        return command(request, "stop-processing", target -> errand.cluster().stopProcessing(target));
+        return command(request, "stop-processing", target -> actingFor(request).stopProcessing(target));
     }
 
     ServerResponse startProcessing(ServerRequest request) {
-        return command(request, "start-processing", target -> errand.cluster().startProcessing(target));
+        return command(request, "start-processing", target -> actingFor(request).startProcessing(target));
     }
 
     ServerResponse pauseQueue(ServerRequest request) {
         String queue = Params.field(Json.body(request), "queue");
-        errand.cluster().pauseQueue(queue);
+        actingFor(request).pauseQueue(queue);
         return Json.ok(Map.of("queue", queue, "action", "pause", "result", "done"));
     }
 
     ServerResponse resumeQueue(ServerRequest request) {
         String queue = Params.field(Json.body(request), "queue");
-        errand.cluster().resumeQueue(queue);
+        actingFor(request).resumeQueue(queue);
         return Json.ok(Map.of("queue", queue, "action", "resume", "result", "done"));
     }
 
     ServerResponse resetQueue(ServerRequest request) {
         String queue = Params.field(Json.body(request), "queue");
-        errand.cluster().resetQueue(queue);
+        actingFor(request).resetQueue(queue);
         return Json.ok(Map.of("queue", queue, "action", "reset", "result", "done"));
     }
 
@@ -90,7 +123,7 @@ final class ClusterApi {
                 Params.optionalInt(body, "concurrency"),
                 pollMillis == null ? null : Duration.ofMillis(pollMillis),
                 Params.optionalInt(body, "claimBatchSize"));
-        errand.cluster().changeQueue(queue, change);
+        actingFor(request).changeQueue(queue, change);
         return Json.ok(Map.of("queue", queue, "action", "change", "result", "done"));
     }
 

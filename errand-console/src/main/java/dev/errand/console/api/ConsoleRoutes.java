@@ -95,7 +95,7 @@ public final class ConsoleRoutes {
         this.batches = new BatchApi(errand);
         this.processes = new ProcessApi(errand);
         this.events = new EventApi(errand);
-        this.cluster = new ClusterApi(errand);
+        this.cluster = new ClusterApi(errand, access);
         this.history = new HistoryApi(errand);
     }
 

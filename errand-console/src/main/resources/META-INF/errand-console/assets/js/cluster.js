@@ -1,4 +1,4 @@
-// The cluster: nodes, leader, queue controls, repoll, stop and start of processing.
+// The cluster: nodes, leader, queue controls, repoll, stop and start of processing, and who changed the controls.
 import { h, table, time, yesNo, seconds } from './dom.js';
 import { get, send } from './api.js';
 import { actionButton, canAct } from './ui.js';
@@ -47,7 +47,16 @@ export async function clusterPage() {
         r.control && (r.control.concurrency || r.control.pollIntervalMillis || r.control.claimBatchSize)
           ? actionButton('Reset overrides', () => send('queues/reset', { queue: r.queue }), { name: 'reset-queue' }) : null,
         canAct() ? changeForm(r.queue) : null]],
-    ], rows, 'No queue.'));
+    ], rows, 'No queue.'),
+    h('h2', {}, 'Control changes'),
+    h('p', { class: 'muted' }, 'The latest ' + data.changes.length + ' changes of the cluster-wide controls, newest first.'),
+    table([
+      ['when', c => time(c.changedAt)],
+      ['who', c => h('span', { 'data-actor': c.id }, c.actor)],
+      ['action', c => c.action],
+      ['target', c => c.target],
+      ['values', c => c.detail || '—'],
+    ], data.changes, 'No change yet.'));
   return { node: view };
 }
 
