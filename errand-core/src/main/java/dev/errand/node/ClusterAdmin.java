@@ -59,8 +59,27 @@ public interface ClusterAdmin {
     List<QueueControl> queueControls();
 
     /**
+     * Changes a kind's maximum attempts, retry policy or execution timeout on every node, at run time, in place of
+     * its definition's (see {@link KindChange} for what each applies to). The change is stored, so nodes that start
+     * later apply it too. The kind need not be registered on this node.
+     *
+     * @throws IllegalArgumentException for a bad kind name or a null change
+     */
+    void changeKind(String kind, KindChange change);
+
+    /**
+     * Removes a kind's run-time overrides: every node goes back to the kind's definition.
+     *
+     * @throws IllegalArgumentException for a bad kind name
+     */
+    void resetKind(String kind);
+
+    /** The run-time overrides of every kind that has any. */
+    List<KindControl> kindControls();
+
+    /**
      * This admin acting for {@code actor}: every change it makes (pausing, resuming, changing or resetting a
-     * queue; repolling, stopping or starting nodes) is recorded with that name, in the change's own transaction.
+     * queue; changing or resetting a kind; repolling, stopping or starting nodes) is recorded with that name, in the change's own transaction.
      * Changes made without it are recorded as {@code node:<id>} of the node they were made through. The console
      * passes its signed-in user.
      *

@@ -46,6 +46,26 @@ public final class ExponentialBackoff implements RetryPolicy {
         return new ExponentialBackoff(initial, cap, factor, jitter);
     }
 
+    /** The delay after the first failed attempt. */
+    public Duration initial() {
+        return initial;
+    }
+
+    /** The longest delay. */
+    public Duration cap() {
+        return cap;
+    }
+
+    /** What the delay is multiplied by after each attempt. */
+    public double factor() {
+        return factor;
+    }
+
+    /** The random spread of each delay, ±this fraction. */
+    public double jitter() {
+        return jitter;
+    }
+
     @Override
     public Duration delayAfter(int failedAttempt) {
         Delays.requireAttempt(failedAttempt);

@@ -64,6 +64,7 @@ public final class ClusterStore {
     private final String commands;
     private final String controls;
     private final String tasks;
+    private final KindControlStore kinds;
 
     /**
      * Creates the statements for a table prefix.
@@ -80,6 +81,12 @@ public final class ClusterStore {
         this.commands = prefix + "node_command";
         this.controls = prefix + "queue_control";
         this.tasks = prefix + "task";
+        this.kinds = new KindControlStore(dialect, prefix, clock);
+    }
+
+    /** The statements of the kinds' run-time controls. */
+    public KindControlStore kinds() {
+        return kinds;
     }
 
     /** Writes this node's row as started now, whether or not it existed. */

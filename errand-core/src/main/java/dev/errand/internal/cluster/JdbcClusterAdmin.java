@@ -10,6 +10,8 @@ import dev.errand.internal.store.Storage;
 import dev.errand.internal.wakeup.QueueSignal;
 import dev.errand.node.ClusterAdmin;
 import dev.errand.node.ControlChange;
+import dev.errand.node.KindChange;
+import dev.errand.node.KindControl;
 import dev.errand.node.NodeInfo;
 import dev.errand.node.NodeState;
 import dev.errand.node.NodeTarget;
@@ -183,6 +185,66 @@ public final class JdbcClusterAdmin implements ClusterAdmin {
     @Override
     public void resetQueue(String queue) {
         change(queue, "reset-queue", null, row -> new ControlRow(row.queue(), row.paused(), null, null, null));
+    }
+
+    @Override
+    public void changeKind(String kind, KindChange change) {
+        if (change == null) {
+            throw new IllegalArgumentException(
+                    "change must not be null; use KindChange.maxAttempts(n), KindChange.retryPolicy(policy) or"
+                            + " KindChange.executionTimeout(duration)");
+        }
+        changeKind(
+                kind,
+                "change-kind",
+                describe(change),
+                current -> new KindControl(
+                        kind,
+                        change.maxAttempts() != null ? change.maxAttempts() : current.maxAttempts(),
+                        change.retryPolicy() != null ? change.retryPolicy() : current.retryPolicy(),
+                        change.executionTimeout() != null ? change.executionTimeout() : current.executionTimeout()));
+    }
+
+    @Override
+    public void resetKind(String kind) {
+        changeKind(kind, "reset-kind", null, current -> null);
+    }
+
+    @Override
+    public List<KindControl> kindControls() {
+        return read("list kind controls", c -> store.kinds().controls(c));
+    }
+
+    /** The values a kind change sets, for the audit. */
+    private static String describe(KindChange change) {
+        List<String> values = new ArrayList<>();
+        if (change.maxAttempts() != null) {
+            values.add("maxAttempts=" + change.maxAttempts());
+        }
+        if (change.retryPolicy() != null) {
+            values.add("retryPolicy=" + change.retryPolicy());
+        }
+        if (change.executionTimeout() != null) {
+            values.add("executionTimeout=" + change.executionTimeout());
+        }
+        return String.join(", ", values);
+    }
+
+    /** Applies {@code update} to the kind's row (null deletes it), tells every node, and records the change. */
+    private void changeKind(String kind, String action, String detail, UnaryOperator<KindControl> update) {
+        Names.require("Kind", kind, 200);
+        write("change kind " + kind, c -> {
+            KindControl current = store.kinds().lock(c, kind).orElse(new KindControl(kind, null, null, null));
+            KindControl next = update.apply(current);
+            if (next == null) {
+                store.kinds().delete(c, kind);
+            } else {
+                store.kinds().write(c, next);
+            }
+            command(c, "reload", NodeTarget.all());
+            audit.record(c, action, "kind:" + kind, detail);
+            return null;
+        });
     }
 
     @Override

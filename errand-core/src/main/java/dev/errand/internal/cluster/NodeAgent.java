@@ -7,6 +7,7 @@ import dev.errand.internal.runtime.Outage;
 import dev.errand.internal.store.Micros;
 import dev.errand.internal.store.Storage;
 import dev.errand.internal.wakeup.QueueSignal;
+import dev.errand.node.KindControl;
 import dev.errand.node.PinPolicy;
 import dev.errand.spi.ClaimedTask;
 import dev.errand.task.FailureCause;
@@ -65,6 +66,9 @@ public final class NodeAgent {
 
         /** Applies the cluster-wide queue controls. */
         void applyControls(List<ControlRow> controls);
+
+        /** Applies the cluster-wide run-time overrides of kinds' settings. */
+        void applyKindControls(List<KindControl> controls);
 
         /**
          * After a dead-node sweep ended leases: rescues now.
@@ -194,6 +198,7 @@ public final class NodeAgent {
             leads[0] = leadership.hold(c);
             lastCommandId = store.lastCommandId(c);
             startCommandId = lastCommandId;
+            hooks.applyKindControls(store.kinds().controls(c));
             return store.controls(c);
         });
         leadership.settle(leads[0]);
@@ -359,8 +364,10 @@ public final class NodeAgent {
         log.info("Node {} received command '{}'", settings.nodeId(), command);
         switch (command) {
             case "repoll" -> hooks.repoll();
-            case "reload" ->
+            case "reload" -> {
                 hooks.applyControls(storage.transactions().runStatement("queue controls", store::controls));
+                hooks.applyKindControls(storage.transactions().runStatement("kind controls", store.kinds()::controls));
+            }
             // Stopping waits for running tasks: never on this thread, whose heartbeats keep the node alive.
             case "stop" -> commands.execute(hooks::stopProcessing);
             case "start" -> commands.execute(hooks::startProcessing);

@@ -1,8 +1,10 @@
 package dev.errand.internal.engine;
 
 import dev.errand.config.ErrandSettings;
+import dev.errand.internal.enqueue.KindOverrides;
 import dev.errand.internal.enqueue.Requests;
 import dev.errand.internal.outcome.AttemptFacts;
+import dev.errand.node.KindControl;
 import dev.errand.retry.RetryPolicy;
 import dev.errand.spi.ClaimedTask;
 import dev.errand.spi.PayloadCodec;
@@ -25,6 +27,7 @@ public final class Kinds {
     private final RetryPolicy unknownKindRetries;
     private final Requests requests;
     private final TaskTracing tracing;
+    private final KindOverrides overrides = new KindOverrides();
 
     /** Resolves the definitions against the settings' defaults, without tracing. */
     public Kinds(Map<String, TaskDefinition<?>> definitions, PayloadCodec codec, ErrandSettings settings) {
@@ -42,18 +45,29 @@ public final class Kinds {
         this.settings = settings;
         this.unknownKindRetries = RetryPolicy.fixed(settings.unknownKindRetryDelay());
         this.tracing = tracing;
-        this.requests = new Requests(settings, this.definitions, codec, tracing);
+        this.requests = new Requests(settings, this.definitions, codec, tracing, overrides);
         definitions.forEach((name, definition) -> kinds.put(
                 name,
                 new RegisteredKind(
                         definition,
                         definition.retryPolicy() != null ? definition.retryPolicy() : settings.defaultRetryPolicy(),
-                        definition.leaseDuration() != null ? definition.leaseDuration() : settings.leaseDuration())));
+                        definition.leaseDuration() != null ? definition.leaseDuration() : settings.leaseDuration(),
+                        definition.executionTimeout())));
     }
 
-    /** The kind of a task, or {@code null} if this node has no handler for it. */
+    /**
+     * The kind of a task with the cluster's run-time overrides applied, or {@code null} if this node has no handler
+     * for it.
+     */
     RegisteredKind of(ClaimedTask task) {
-        return kinds.get(task.kind());
+        RegisteredKind kind = kinds.get(task.kind());
+        KindControl override = kind == null ? null : overrides.of(task.kind());
+        return override == null ? kind : kind.with(override);
+    }
+
+    /** The kinds' run-time overrides, which the node replaces when the cluster's controls change. */
+    public KindOverrides overrides() {
+        return overrides;
     }
 
     /** Turns requests for these kinds into rows: one for the node, shared by every enqueuer. */

@@ -177,10 +177,7 @@ final class TaskRunner {
         // idleness the server ends the transaction, and rescue can take the task. Two, not one: a
         // live run whose lease has just lapsed keeps its row (rescue skips locked rows), as before.
         storage.dialect()
-                .boundTransaction(
-                        connection,
-                        attempt.kind.lease().multipliedBy(2),
-                        attempt.kind.definition().executionTimeout());
+                .boundTransaction(connection, attempt.kind.lease().multipliedBy(2), attempt.kind.executionTimeout());
         observers.listener().started(task.kind(), task.queue(), task.attempt());
         GuardedConnection guarded = GuardedConnection.around(connection);
         AttemptContext context = new AttemptContext(
@@ -347,7 +344,7 @@ final class TaskRunner {
         if (lines != null) {
             lines.bind();
         }
-        Duration timeout = kind.definition().executionTimeout();
+        Duration timeout = kind.executionTimeout();
         Deadline deadline = timeout == null ? null : Deadline.start(timeout);
         boolean overran;
         try {

@@ -6,6 +6,7 @@ import dev.errand.event.Condition;
 import dev.errand.internal.store.Micros;
 import dev.errand.internal.store.NewTask;
 import dev.errand.internal.store.TaskGate;
+import dev.errand.node.KindControl;
 import dev.errand.spi.PayloadCodec;
 import dev.errand.spi.TaskTracing;
 import dev.errand.spi.TraceContext;
@@ -31,21 +32,25 @@ public final class Requests {
     private final PayloadCodec codec;
     private final String channel;
     private final TaskTracing tracing;
+    private final KindOverrides overrides;
 
     /**
      * Creates the resolver for a node's settings, kinds and codec.
      *
      * @param tracing gives each request the trace context of the thread that enqueues it
+     * @param overrides the kinds' run-time overrides, whose maximum attempts take the place of the definitions'
      */
     public Requests(
             ErrandSettings settings,
             Map<String, TaskDefinition<?>> definitions,
             PayloadCodec codec,
-            TaskTracing tracing) {
+            TaskTracing tracing,
+            KindOverrides overrides) {
         this.settings = settings;
         this.definitions = Map.copyOf(definitions);
         this.codec = codec;
         this.tracing = tracing;
+        this.overrides = overrides;
         this.channel = Enqueuer.notificationChannel(settings);
     }
 
@@ -74,11 +79,14 @@ public final class Requests {
         }
         TaskDefinition<?> definition = definitions.get(request.kind());
         requirePayloadType(request, definition);
+        KindControl override = overrides.of(request.kind());
         int maxAttempts = request.maxAttempts() != null
                 ? request.maxAttempts()
-                : definition != null && definition.maxAttempts() != null
-                        ? definition.maxAttempts()
-                        : settings.defaultMaxAttempts();
+                : override != null && override.maxAttempts() != null
+                        ? override.maxAttempts()
+                        : definition != null && definition.maxAttempts() != null
+                                ? definition.maxAttempts()
+                                : settings.defaultMaxAttempts();
         NewTask task = new NewTask(
                 request.kind(),
                 queue,

@@ -61,6 +61,7 @@ import dev.errand.internal.workflow.JdbcBatchAdmin;
 import dev.errand.internal.workflow.WorkflowEnqueuer;
 import dev.errand.internal.workflow.WorkflowStore;
 import dev.errand.node.ClusterAdmin;
+import dev.errand.node.KindControl;
 import dev.errand.node.NodeHealth;
 import dev.errand.node.NodeStats;
 import dev.errand.node.PinPolicy;
@@ -448,6 +449,11 @@ public final class Node {
         @Override
         public void applyControls(List<ClusterStore.ControlRow> controls) {
             engine.applyControls(controls);
+        }
+
+        @Override
+        public void applyKindControls(List<KindControl> controls) {
+            engineParts.kinds().overrides().apply(controls);
         }
 
         @Override
