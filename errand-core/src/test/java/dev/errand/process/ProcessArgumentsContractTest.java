@@ -148,7 +148,7 @@ class ProcessArgumentsContractTest extends ErrandTestSupport {
         rows.add(new Row(
                 "query",
                 "null mapper",
-                () -> ProcessRequest.builder(IDS).query("SELECT 1", null),
+                () -> ProcessRequest.builder(IDS).query("SELECT 1", (RowMapper<Long>) null),
                 "mapper must not be null"));
         String plain = "is not a plain SQL name";
         strings(
