@@ -169,7 +169,7 @@ class ProcessArgumentsContractTest extends ErrandTestSupport {
                 "pageBy needs the columns"));
         String reason = "reason must not be blank: say why the process fails";
         strings(rows, "TurnDecision.fail", v -> () -> TurnDecision.fail(v), reason, reason, reason, TAKEN, TAKEN);
-        String state = "is not one of running, succeeded, failed, cancelled";
+        String state = "is not one of initializing, running, succeeded, failed, cancelled";
         strings(
                 rows,
                 "ProcessState.fromDb",
