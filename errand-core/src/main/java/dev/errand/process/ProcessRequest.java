@@ -358,7 +358,8 @@ public final class ProcessRequest<T> {
 
         /**
          * Sets how many rows of the query are read per page (default 1,000), 1 to 100,000: the creating JVM holds
-         * one page at a time.
+         * one page at a time. A creation on the cluster rounds the page up to whole batches (a page of 1,000 rows
+         * in batches of 300 reads 1,200), since each page's batches are written in a transaction of their own.
          *
          * @throws IllegalArgumentException if out of range
          */

@@ -264,6 +264,16 @@ class ProcessCreationContractTest extends ErrandTestSupport {
         assertThatThrownBy(() -> errand.processes().delete(id))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("cancel it first");
+        // Its creation task is cancelled with the process, never alone: the process would stay initializing.
+        long creation = scalar("SELECT MIN(id) FROM " + prefix + "task WHERE kind = 'errand:process:rows:create'");
+        assertThatThrownBy(() -> errand.admin().cancel(creation))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Task " + creation + " is the creation of a process; cancelling it would leave the"
+                        + " process initializing for ever. Cancel the process instead with"
+                        + " errand.processes().cancel(processId)");
+        assertThatThrownBy(() -> errand.admin().delete(creation))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("is the creation of a process; deleting it");
         errand.start();
         await().atMost(WAIT)
                 .until(() -> errand.processes().find(id).orElseThrow().rowsRead() == 10);

@@ -39,6 +39,11 @@ public final class ProcessRegistry {
         return kind.startsWith("errand:process:") && kind.endsWith(":turn");
     }
 
+    /** Whether {@code kind} is the kind of a process's creation tasks, whatever the process. */
+    public static boolean isCreateKind(String kind) {
+        return kind.startsWith("errand:process:") && kind.endsWith(":create");
+    }
+
     /**
      * Adds a process.
      *
