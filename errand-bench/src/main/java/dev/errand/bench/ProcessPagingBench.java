@@ -17,9 +17,10 @@ import java.util.Map;
  * rounds alternating the order of the modes. Modes {@code offset} and {@code keyset} create the process in one
  * transaction, on a node that does not process, time {@code start(connection, request)} and roll the transaction
  * back, so that every round writes the same batches into the same tables and no worker runs. Mode {@code cluster}
- * starts the process with the definition's row mapper on a node that processes (4 workers), times from
+ * starts the process with the definition's row mapper on a node that processes (4 workers, a pool of 10), times from
  * {@code start(request)} until the process is no longer initializing (its batches run meanwhile, as they do for
- * users), and lets the process finish before the next mode.
+ * users), and lets the process finish before the next mode. With {@code -Derrand.bench.workers=1} the creation
+ * runs alone: its one worker is busy with it until the last page, and the batches run after.
  *
  * <p>Arguments: {@code <jdbcUrl> <user> <password or -> <rows> [pageSize=1000] [batchSize=1000] [rounds=2]
  * [modes=offset,keyset,cluster]}.
@@ -80,9 +81,12 @@ public final class ProcessPagingBench {
                         .processingEnabled(false)
                         .build();
                 Errand cluster = null;
+                // A pool of its own, as large as its 4 workers, poller, engine and listener need (Errand warns below).
+                HikariDataSource clusterPool = null;
                 if (modes.contains("cluster")) {
-                    cluster = ProcessBenchNode.register(Errand.builder(dataSource), prefix)
-                            .queue("default", 4)
+                    clusterPool = ProcessBenchNode.pool(url, user, password, 10);
+                    cluster = ProcessBenchNode.register(Errand.builder(clusterPool), prefix)
+                            .queue("default", Integer.getInteger("errand.bench.workers", 4))
                             .build();
                     cluster.start();
                 }
@@ -106,6 +110,7 @@ public final class ProcessPagingBench {
                 creator.stop(Duration.ofSeconds(5));
                 if (cluster != null) {
                     cluster.stop(Duration.ofSeconds(5));
+                    clusterPool.close();
                 }
                 return seconds;
             } finally {
