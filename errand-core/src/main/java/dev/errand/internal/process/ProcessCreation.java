@@ -228,11 +228,17 @@ final class ProcessCreation {
                     lastOfPage == null ? null : QueryValues.encode(Arrays.asList(lastOfPage), codec, "Key column");
             return new Read(rows, batches, lastKeyJson);
         } catch (SQLException e) {
-            if (dialect.isConnectionFailure(e) || dialect.isLockConflict(e)) {
+            if (dialect.isConnectionFailure(e)
+                    || dialect.isLockConflict(e)
+                    || Thread.currentThread().isInterrupted()) {
+                // The node's fault, or its stop: the task's next attempt reads the page again.
                 throw e;
             }
             throw new InputFailed(failure(process, before, e), e);
         } catch (RuntimeException e) {
+            if (Thread.currentThread().isInterrupted()) {
+                throw e;
+            }
             throw new InputFailed(failure(process, before, e), e);
         }
     }
