@@ -50,19 +50,22 @@ public final class ProcessBenchNode {
     /** Registers the process on a builder, with the run's table prefix. */
     static ErrandBuilder register(ErrandBuilder builder, String prefix) {
         String sink = prefix + "sink";
-        return builder.tablePrefix(prefix).registerProcess(ProcessDefinition.simple(PROCESS, (rows, context) -> {
-            long total = 0;
-            for (Row row : rows) {
-                total += row.amount();
-            }
-            try (PreparedStatement insert = context.connection()
-                    .prepareStatement("INSERT INTO " + sink + " (batch_no, rows_done, total) VALUES (?, ?, ?)")) {
-                insert.setInt(1, context.batchNumber());
-                insert.setInt(2, rows.size());
-                insert.setLong(3, total);
-                insert.executeUpdate();
-            }
-        }));
+        return builder.tablePrefix(prefix)
+                .registerProcess(ProcessDefinition.simple(PROCESS, (rows, context) -> {
+                            long total = 0;
+                            for (Row row : rows) {
+                                total += row.amount();
+                            }
+                            try (PreparedStatement insert = context.connection()
+                                    .prepareStatement(
+                                            "INSERT INTO " + sink + " (batch_no, rows_done, total) VALUES (?, ?, ?)")) {
+                                insert.setInt(1, context.batchNumber());
+                                insert.setInt(2, rows.size());
+                                insert.setLong(3, total);
+                                insert.executeUpdate();
+                            }
+                        })
+                        .withRowMapper(row -> new Row(row.getLong(1), row.getInt(2))));
     }
 
     static HikariDataSource pool(String url, String user, String password, int size) {

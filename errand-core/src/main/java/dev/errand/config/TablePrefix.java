@@ -120,6 +120,11 @@ public record TablePrefix(String value) {
         return value + "process_batch";
     }
 
+    /** The table of the resume points of process creations that run on the cluster. */
+    public String processCreationTable() {
+        return value + "process_creation";
+    }
+
     /** The name of Errand's own Flyway history table. */
     public String historyTable() {
         return value + "schema_history";

@@ -13,13 +13,24 @@ import java.util.Optional;
 public interface ProcessAdmin {
 
     /**
-     * Creates a process on the caller's connection, inside the caller's transaction: the process, its first turn
-     * and its batches exist if and only if that transaction commits. A query is read page by page on this
-     * connection, and the batches are written a chunk at a time, so the caller's memory holds one page.
+     * Starts a process on the caller's connection, inside the caller's transaction: what it writes exists if and
+     * only if that transaction commits.
+     *
+     * <ul>
+     *   <li>From a collection, or a query with an inline mapper ({@link ProcessRequest.Builder#query(String,
+     *       RowMapper, Object...)}): the process, its first turn and its batches are written in this call (a query
+     *       read page by page on this connection, a chunk of batches at a time, so the caller's memory holds one
+     *       page), and the process is {@link ProcessState#RUNNING} when it returns.
+     *   <li>From a query without a mapper ({@link ProcessRequest.Builder#query(String, Object...)}): the call
+     *       writes the process, {@link ProcessState#INITIALIZING}, with its query, parameters and a task that
+     *       creates it on the cluster with the definition's row mapper, and returns at once; {@link #find} shows
+     *       the creation's progress ({@link ProcessInfo#rowsRead()}, {@link ProcessInfo#batches()}).
+     * </ul>
      *
      * @return the process id
      * @throws IllegalArgumentException if the connection or request is null, the process is not registered on
-     *     this node, the queue is not declared, or the process id exists
+     *     this node (or, for a creation on the cluster, has no row mapper), the queue is not declared, the query
+     *     is refused by the guard, a parameter cannot be stored, or the process id exists
      */
     String start(Connection connection, ProcessRequest<?> request);
 
@@ -69,8 +80,9 @@ public interface ProcessAdmin {
     ProcessInfo wait(String processId, Duration timeout) throws InterruptedException;
 
     /**
-     * Cancels a running process: marks it cancelled and cancels its turn's tasks that have not started. Batches
-     * that run now end as they end; no analysis follows.
+     * Cancels a running or initializing process: marks it cancelled and cancels its turn's tasks that have not
+     * started; an initializing process's creation stops before its next page. Batches that run now end as they
+     * end; no analysis follows.
      *
      * @return whether it was running and is now cancelled
      * @throws IllegalArgumentException if the id is not a process id (see {@link #find}) or there is no such
@@ -94,7 +106,7 @@ public interface ProcessAdmin {
      *
      * @return whether it existed and was deleted
      * @throws IllegalArgumentException if the id is not a process id (see {@link #find}), or the process is
-     *     running (cancel it first)
+     *     running or initializing (cancel it first)
      */
     boolean delete(String processId);
 

@@ -12,7 +12,10 @@ import java.util.List;
  * @param turn its current (or last) turn
  * @param nodeGroup the node group its batches run in, or {@code null}
  * @param retries how often a failed batch runs again
- * @param batches how many batches it created, over all turns (a batch run again counts once)
+ * @param batches how many batches it created, over all turns (a batch run again counts once); while it is
+ *     {@link ProcessState#INITIALIZING}, how many its creation has written so far
+ * @param rowsRead how many rows of its input query its creation has read so far (0 for a collection); with
+ *     {@code batches}, the progress of a creation
  * @param error why it failed, or {@code null}
  * @param createdAt when it was created, on the database clock
  * @param finishedAt when it ended, or {@code null}
@@ -26,6 +29,7 @@ public record ProcessInfo(
         String nodeGroup,
         int retries,
         int batches,
+        long rowsRead,
         String error,
         Instant createdAt,
         Instant finishedAt,

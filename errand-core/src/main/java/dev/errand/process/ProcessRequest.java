@@ -9,7 +9,8 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * A process to start: its kind, its input (a collection, or a SQL query read page by page) and its options.
+ * A process to start: its kind, its input (a collection, or a SQL query read page by page, in the call or on the
+ * cluster) and its options.
  *
  * <pre>{@code
  * ProcessRequest<Row> request = ProcessRequest.builder(IMPORT)
@@ -110,9 +111,20 @@ public final class ProcessRequest<T> {
         return parameters;
     }
 
-    /** Maps the query's rows to items, or {@code null} for a collection. */
+    /**
+     * Maps the query's rows to items, or {@code null} for a collection or for a query created on the cluster with
+     * the definition's mapper.
+     */
     public RowMapper<T> mapper() {
         return mapper;
+    }
+
+    /**
+     * Whether the process is created on the cluster: a query without a mapper of its own, read by a task of the
+     * process with the definition's row mapper.
+     */
+    public boolean createdOnCluster() {
+        return sql != null && mapper == null;
     }
 
     /** Runs before the query, or {@code null}. */
@@ -202,9 +214,12 @@ public final class ProcessRequest<T> {
         }
 
         /**
-         * Reads the items from a query, page by page ({@link #pageSize}), on the caller's connection. The query
-         * must end with an ORDER BY that gives every row a fixed place (for example by a unique key), since each
-         * page is read with LIMIT and OFFSET (or by key, with {@link #pageBy}).
+         * Reads the items from a query, page by page ({@link #pageSize}), on the caller's connection, inside the
+         * caller's call: {@code start(...)} returns once every batch is written. The mapper is code the caller
+         * holds, so this creation cannot move to the cluster; register the mapper with
+         * {@link ProcessDefinition#withRowMapper} and use {@link #query(String, Object...)} to have the cluster
+         * create the process instead. The query must end with an ORDER BY that gives every row a fixed place (for
+         * example by a unique key), since each page is read with LIMIT and OFFSET (or by key, with {@link #pageBy}).
          *
          * <p>Paging extends the query's text, so {@code start(...)} checks it first, as the database of the
          * connection reads SQL (its quotes, comments and the session settings that change them, such as
@@ -222,6 +237,39 @@ public final class ProcessRequest<T> {
          *     null
          */
         public Builder<T> query(String sql, RowMapper<T> mapper, Object... parameters) {
+            if (mapper == null) {
+                throw new IllegalArgumentException("mapper must not be null: map a row to an item, or register the"
+                        + " mapper with ProcessDefinition.withRowMapper(...) and call query(sql, parameters...)");
+            }
+            setQuery(sql, parameters);
+            this.mapper = mapper;
+            return this;
+        }
+
+        /**
+         * Reads the items from a query on the cluster: {@code start(...)} stores the query and its parameters with
+         * the process, which is {@link ProcessState#INITIALIZING} until a task of the process, on any node that
+         * registers it (or of its {@link #nodeGroup}), has read the query a page per transaction and written its
+         * first turn's batches; a node that dies during the creation leaves it to another, which resumes after
+         * the last page written. The rows are mapped by the row mapper of the process's definition
+         * ({@link ProcessDefinition#withRowMapper}), which {@code start(...)} requires. The query is checked as
+         * for {@link #query(String, RowMapper, Object...)}, at {@code start(...)} and again on each page.
+         *
+         * @param sql one SELECT with an ORDER BY of its own; a trailing line comment is fine
+         * @param parameters the query's parameters, bound in order; they are stored as JSON, so each is null, a
+         *     {@code String}, {@code Boolean}, {@code Integer}, {@code Long}, {@code Short}, {@code Byte},
+         *     {@code Double}, {@code Float}, {@code BigDecimal}, {@code BigInteger}, {@code UUID},
+         *     {@code LocalDate}, {@code LocalDateTime}, {@code OffsetDateTime}, {@code java.sql.Date} or
+         *     {@code java.sql.Timestamp} ({@code start(...)} refuses another type)
+         * @throws IllegalArgumentException if the query is null, blank or holds a NUL character
+         */
+        public Builder<T> query(String sql, Object... parameters) {
+            setQuery(sql, parameters);
+            this.mapper = null;
+            return this;
+        }
+
+        private void setQuery(String sql, Object... parameters) {
             if (sql == null || sql.isBlank()) {
                 throw new IllegalArgumentException(
                         "sql must not be blank: pass a SELECT with an ORDER BY, got " + Names.echo(sql));
@@ -232,13 +280,8 @@ public final class ProcessRequest<T> {
                         + " (U+0000) at character " + (nul + 1) + ", which no database takes in SQL text; remove it"
                         + " (pass binary values as parameters): " + Names.echo(sql));
             }
-            if (mapper == null) {
-                throw new IllegalArgumentException("mapper must not be null: map a row to an item");
-            }
             this.sql = sql.strip();
-            this.mapper = mapper;
             this.parameters = parameters == null ? List.of() : new ArrayList<>(Arrays.asList(parameters));
-            return this;
         }
 
         /**
@@ -315,7 +358,8 @@ public final class ProcessRequest<T> {
 
         /**
          * Sets how many rows of the query are read per page (default 1,000), 1 to 100,000: the creating JVM holds
-         * one page at a time.
+         * one page at a time. A creation on the cluster rounds the page up to whole batches (a page of 1,000 rows
+         * in batches of 300 reads 1,200), since each page's batches are written in a transaction of their own.
          *
          * @throws IllegalArgumentException if out of range
          */
@@ -374,6 +418,12 @@ public final class ProcessRequest<T> {
             }
             if (hook != null && sql == null) {
                 throw new IllegalArgumentException("beforeQuery(...) needs a query(...)");
+            }
+            if (hook != null && mapper == null) {
+                throw new IllegalArgumentException("beforeQuery(...) runs on the caller's connection, which a"
+                        + " creation on the cluster (query(sql, parameters...)) does not use; do that work on the"
+                        + " same connection before start(connection, request), or pass the mapper with"
+                        + " query(sql, mapper, parameters...) to create the process in the call");
             }
             if (!pageKey.isEmpty() && sql == null) {
                 throw new IllegalArgumentException("pageBy(...) needs a query(...); a collection is not paged");

@@ -5,6 +5,11 @@ import java.util.Locale;
 
 /** Where a process is. */
 public enum ProcessState {
+    /**
+     * Its input query is being read on the cluster, a page per transaction, and cut into the batches of its first
+     * turn; the batches written so far already run.
+     */
+    INITIALIZING,
     /** Its batches run, or its last turn is being analysed. */
     RUNNING,
     /** Every batch succeeded and the analysis finished it. */
@@ -22,8 +27,8 @@ public enum ProcessState {
     /**
      * The state of a column value.
      *
-     * @throws IllegalArgumentException if the value is not one of {@code running}, {@code succeeded},
-     *     {@code failed} and {@code cancelled}
+     * @throws IllegalArgumentException if the value is not one of {@code initializing}, {@code running},
+     *     {@code succeeded}, {@code failed} and {@code cancelled}
      */
     public static ProcessState fromDb(String value) {
         for (ProcessState state : values()) {
@@ -31,12 +36,12 @@ public enum ProcessState {
                 return state;
             }
         }
-        throw new IllegalArgumentException(
-                "Process state " + Names.echo(value) + " is not one of running, succeeded, failed, cancelled");
+        throw new IllegalArgumentException("Process state " + Names.echo(value)
+                + " is not one of initializing, running, succeeded, failed, cancelled");
     }
 
     /** Whether the process has ended. */
     public boolean isFinal() {
-        return this != RUNNING;
+        return this != RUNNING && this != INITIALIZING;
     }
 }

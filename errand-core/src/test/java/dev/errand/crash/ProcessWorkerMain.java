@@ -15,8 +15,9 @@ import java.util.List;
 
 /**
  * A node for {@link ProcessCrashTest}. It runs the test's two-turn process and, depending on its mode, stops
- * inside a batch ({@code execute}) or inside an analysis ({@code analyse}) after writing there, prints
- * {@code IN-BATCH} or {@code IN-ANALYSIS} and waits to be killed. Arguments:
+ * inside a batch ({@code execute}) or inside an analysis ({@code analyse}) after writing there, or inside a page
+ * of the creation of {@link #CREATED} ({@code create}, at row {@link #CREATION_STOP}), prints {@code IN-BATCH},
+ * {@code IN-ANALYSIS} or {@code IN-CREATION} and waits to be killed. Arguments:
  * {@code <jdbcUrl> <user> <tablePrefix> <nodeId> <mode>}. It exits when its stdin closes.
  */
 public final class ProcessWorkerMain {
@@ -24,6 +25,13 @@ public final class ProcessWorkerMain {
     static final String READY = "READY";
     static final String IN_BATCH = "IN-BATCH";
     static final String IN_ANALYSIS = "IN-ANALYSIS";
+    static final String IN_CREATION = "IN-CREATION";
+
+    /** The process created on the cluster from the rows of table {@code <prefix>source}. */
+    static final ProcessKind<Long> CREATED = ProcessKind.of("crash-created", Long.class);
+
+    /** The row at which a node in mode {@code create} stops inside its creation's page, until it is killed. */
+    static final long CREATION_STOP = 301;
 
     /** The process: turn 1 runs the input, its analysis adds a second turn of five batches, then it finishes. */
     static final ProcessKind<Integer> PROCESS = ProcessKind.of("crash-process", Integer.class);
@@ -49,6 +57,25 @@ public final class ProcessWorkerMain {
      * inside one, after its first write, until it is killed; {@code normal} runs it through.
      */
     static ErrandBuilder register(ErrandBuilder builder, String prefix, String mode) {
+        builder.registerProcess(ProcessDefinition.simple(CREATED, (items, context) -> {
+                    for (Long item : items) {
+                        CrashWorkerMain.insertEffect(context.connection(), prefix, context.turn(), "row-" + item);
+                    }
+                })
+                .withRowMapper(row -> {
+                    long id = row.getLong("id");
+                    if (id == CREATION_STOP && mode.equals("create")) {
+                        System.out.println(IN_CREATION + " " + id);
+                        System.out.flush();
+                        try {
+                            Thread.sleep(Long.MAX_VALUE); // the point: the page stays open until the child is killed
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                            throw new java.sql.SQLException("interrupted", e);
+                        }
+                    }
+                    return id;
+                }));
         return builder.registerProcess(ProcessDefinition.of(PROCESS, new ProcessHandler<>() {
             @Override
             public void execute(List<Integer> items, BatchContext context) throws Exception {

@@ -148,7 +148,7 @@ class ProcessArgumentsContractTest extends ErrandTestSupport {
         rows.add(new Row(
                 "query",
                 "null mapper",
-                () -> ProcessRequest.builder(IDS).query("SELECT 1", null),
+                () -> ProcessRequest.builder(IDS).query("SELECT 1", (RowMapper<Long>) null),
                 "mapper must not be null"));
         String plain = "is not a plain SQL name";
         strings(
@@ -169,7 +169,7 @@ class ProcessArgumentsContractTest extends ErrandTestSupport {
                 "pageBy needs the columns"));
         String reason = "reason must not be blank: say why the process fails";
         strings(rows, "TurnDecision.fail", v -> () -> TurnDecision.fail(v), reason, reason, reason, TAKEN, TAKEN);
-        String state = "is not one of running, succeeded, failed, cancelled";
+        String state = "is not one of initializing, running, succeeded, failed, cancelled";
         strings(
                 rows,
                 "ProcessState.fromDb",

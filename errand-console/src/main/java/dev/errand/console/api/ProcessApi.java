@@ -103,6 +103,7 @@ final class ProcessApi {
         view.put("nodeGroup", process.nodeGroup());
         view.put("retries", process.retries());
         view.put("batches", process.batches());
+        view.put("rowsRead", process.rowsRead());
         view.put("error", process.error());
         view.put("createdAt", process.createdAt());
         view.put("finishedAt", process.finishedAt());

@@ -59,7 +59,8 @@ export async function batchPage(id) {
   return { node: view, refreshSeconds: b.finished && callbacks.length ? 0 : 2 };
 }
 
-const PROCESS_STATES = ['running', 'succeeded', 'failed', 'cancelled'];
+const PROCESS_STATES = ['initializing', 'running', 'succeeded', 'failed', 'cancelled'];
+const PROCESS_ENDED = ['succeeded', 'failed', 'cancelled'];
 
 export async function processesPage(params) {
   const data = await get('processes', { state: params.state, limit: params.limit });
@@ -75,6 +76,7 @@ export async function processesPage(params) {
       ['state', p => p.state],
       ['turn', p => String(p.turn), { num: true }],
       ['batches', p => String(p.batches), { num: true }],
+      ['rows read', p => String(p.rowsRead), { num: true }],
       ['created', p => time(p.createdAt)],
       ['finished', p => time(p.finishedAt)],
       ['error', p => p.error || '', { class: 'error' }],
@@ -88,15 +90,15 @@ export async function processPage(params) {
   return { node: h('div', { id: 'process' },
     h('h1', {}, 'Process ', p.id),
     h('div', { class: 'actions' },
-      p.state === 'running' ? actionButton('Cancel', () => send('processes/cancel', { id: p.id }),
+      !PROCESS_ENDED.includes(p.state) ? actionButton('Cancel', () => send('processes/cancel', { id: p.id }),
         { danger: true, name: 'cancel-process', confirm: 'Cancel process ' + p.id + '?' }) : null,
       p.state === 'failed' ? actionButton('Run failed batches again', () => send('processes/rerun-failed', { id: p.id }),
         { name: 'rerun-process', done: r => r.batches + ' batches run again' }) : null,
-      p.state !== 'running' ? actionButton('Delete', () => send('processes/delete', { id: p.id }),
+      PROCESS_ENDED.includes(p.state) ? actionButton('Delete', () => send('processes/delete', { id: p.id }),
         { danger: true, name: 'delete-process', confirm: 'Delete process ' + p.id + '?', done: back }) : null),
     fields([
       ['process', p.name], ['state', p.state], ['turn', String(p.turn)], ['node group', p.nodeGroup || '—'],
-      ['retries per batch', String(p.retries)], ['batches', String(p.batches)], ['created', time(p.createdAt)],
+      ['retries per batch', String(p.retries)], ['batches', String(p.batches)], ['rows read', String(p.rowsRead)], ['created', time(p.createdAt)],
       ['finished', time(p.finishedAt)], ['error', p.error || '—'],
     ]),
     h('h2', {}, 'Turns'),

@@ -155,10 +155,14 @@ final class BulkActions {
         }
     }
 
-    /** The analysis task of a process turn is cancelled with its process, never alone (see JdbcTaskAdmin). */
+    /**
+     * The analysis task of a process turn and the creation task of a process are cancelled with their process,
+     * never alone (see JdbcTaskAdmin).
+     */
     private static List<BulkRunner.Locked> withoutProcessAnalysis(List<BulkRunner.Locked> tasks) {
         return tasks.stream()
-                .filter(task -> !(ProcessRegistry.isTurnKind(task.kind()) && isUnfinished(task.state())))
+                .filter(task -> !((ProcessRegistry.isTurnKind(task.kind()) || ProcessRegistry.isCreateKind(task.kind()))
+                        && isUnfinished(task.state())))
                 .toList();
     }
 

@@ -340,16 +340,23 @@ public final class JdbcTaskAdmin implements TaskAdmin {
     }
 
     /**
-     * Refuses to cancel or delete the analysis task of a process turn: no failure callback runs for it, so
-     * its process would stay running with no turn to end. The process admin cancels the whole process.
+     * Refuses to cancel or delete the analysis task of a process turn, or the creation task of a process: no
+     * failure callback runs for it, so its process would stay running with no turn to end, or initializing for
+     * ever. The process admin cancels the whole process.
      */
     private void refuseProcessAnalysis(java.sql.Connection c, long id, String doing) throws SQLException {
         Optional<Task> task = queries.find(c, id);
-        if (task.isPresent()
-                && ProcessRegistry.isTurnKind(task.get().kind())
-                && isUnfinished(task.get().state())) {
+        if (task.isEmpty() || !isUnfinished(task.get().state())) {
+            return;
+        }
+        if (ProcessRegistry.isTurnKind(task.get().kind())) {
             throw new IllegalArgumentException("Task " + id + " is the analysis of a turn of a process; " + doing
                     + " it would leave the process running with no turn to end. Cancel the process instead"
+                    + " with errand.processes().cancel(processId)");
+        }
+        if (ProcessRegistry.isCreateKind(task.get().kind())) {
+            throw new IllegalArgumentException("Task " + id + " is the creation of a process; " + doing
+                    + " it would leave the process initializing for ever. Cancel the process instead"
                     + " with errand.processes().cancel(processId)");
         }
     }

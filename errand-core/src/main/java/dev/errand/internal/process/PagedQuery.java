@@ -33,8 +33,18 @@ public final class PagedQuery {
      * @throws IllegalArgumentException saying what in the query to change
      */
     public static PagedQuery check(ProcessRequest<?> request, SqlQuoting quoting) {
-        String sql = request.sql();
-        Problems problems = new Problems(request.kind().name(), sql, quoting);
+        return check(request.kind().name(), request.sql(), request.pageKey(), quoting);
+    }
+
+    /**
+     * Checks a process's query as a session with {@code quoting} reads it.
+     *
+     * @param process the process's name, for messages
+     * @param pageKey the pageBy columns, or empty
+     * @throws IllegalArgumentException saying what in the query to change
+     */
+    public static PagedQuery check(String process, String sql, List<String> pageKey, SqlQuoting quoting) {
+        Problems problems = new Problems(process, sql, quoting);
         QueryShape shape = QueryShape.read(sql, quoting);
         Flaw flaw = shape.flaw();
         if (flaw != null) {
@@ -78,14 +88,14 @@ public final class PagedQuery {
                             + " once per page");
         }
         List<String> order = shape.orderKey();
-        for (String column : request.pageKey()) {
+        for (String column : pageKey) {
             if (order.stream().noneMatch(column::equalsIgnoreCase)) {
                 throw new IllegalArgumentException("pageBy column '" + column + "' is not in the ORDER BY of the query"
-                        + " of process '" + request.kind().name() + "'; page by the columns the query is ordered by,"
+                        + " of process '" + process + "'; page by the columns the query is ordered by,"
                         + " which must be unique together");
             }
         }
-        return new PagedQuery(sql, request.pageKey());
+        return new PagedQuery(sql, pageKey);
     }
 
     /** A page by OFFSET: the query's parameters, then the page size and the offset. */

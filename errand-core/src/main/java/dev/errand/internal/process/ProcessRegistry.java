@@ -1,14 +1,15 @@
 package dev.errand.internal.process;
 
 import dev.errand.process.ProcessDefinition;
+import dev.errand.task.ExecutionMode;
 import dev.errand.task.TaskDefinition;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The processes a node registers, and the two task kinds each is run by: one that runs a batch and one that
- * analyses a turn. The tasks' handlers reach the node's {@link ProcessRuntime} once the node is built.
+ * The processes a node registers, and the three task kinds each is run by: one that creates it from a query on the
+ * cluster, one that runs a batch and one that analyses a turn. The tasks' handlers reach the node's {@link ProcessRuntime} once the node is built.
  */
 public final class ProcessRegistry {
 
@@ -23,6 +24,11 @@ public final class ProcessRegistry {
         return "errand:process:" + name + ":batch";
     }
 
+    /** The kind of the tasks that create process {@code name} from its query on the cluster. */
+    public static String createKind(String name) {
+        return "errand:process:" + name + ":create";
+    }
+
     /** The kind of the tasks that analyse the turns of process {@code name}. */
     public static String turnKind(String name) {
         return "errand:process:" + name + ":turn";
@@ -31,6 +37,11 @@ public final class ProcessRegistry {
     /** Whether {@code kind} is the kind of a process's analysis tasks, whatever the process. */
     public static boolean isTurnKind(String kind) {
         return kind.startsWith("errand:process:") && kind.endsWith(":turn");
+    }
+
+    /** Whether {@code kind} is the kind of a process's creation tasks, whatever the process. */
+    public static boolean isCreateKind(String kind) {
+        return kind.startsWith("errand:process:") && kind.endsWith(":create");
     }
 
     /**
@@ -49,6 +60,15 @@ public final class ProcessRegistry {
                     + " process needs exactly one definition");
         }
         return List.of(
+                // Not transactional: it runs a transaction per page, and a crash resumes after the last one.
+                TaskDefinition.builder(createKind(definition.name()), CreationRef.class, (ref, context) -> runtime()
+                                .creation()
+                                .run(ref, context))
+                        .mode(ExecutionMode.NON_TRANSACTIONAL)
+                        .maxAttempts(TASK_ATTEMPTS)
+                        // Without its creation a process would stay initializing: it fails instead.
+                        .onFailure((failed, c) -> runtime().creation().taskFailed(failed.payload(), failed.error(), c))
+                        .build(),
                 TaskDefinition.builder(batchKind(definition.name()), BatchRef.class, (ref, context) -> runtime()
                                 .runBatch(ref, context))
                         .maxAttempts(TASK_ATTEMPTS)

@@ -57,6 +57,7 @@ public final class ProcessRuntime {
     private final ErrandSettings settings;
     private final TaskInserter inserter;
     private final Finisher finisher;
+    private final ProcessCreation creation;
 
     /**
      * Creates the runtime of a node and binds the registry's task handlers to it.
@@ -78,6 +79,7 @@ public final class ProcessRuntime {
         this.registry = registry;
         this.inserter = storage.inserter();
         this.finisher = stores.finisher();
+        this.creation = new ProcessCreation(this, registry, codec);
         registry.bind(this);
     }
 
@@ -89,6 +91,31 @@ public final class ProcessRuntime {
     /** The node's storage. */
     public Storage storage() {
         return storage;
+    }
+
+    /** The creations of processes on the cluster. */
+    ProcessCreation creation() {
+        return creation;
+    }
+
+    /** Checks a turn's Errand batch again after a commit, in case its last task ended before it was sized. */
+    void recheck(long batchId) {
+        finisher.recheck(java.util.Set.of(batchId));
+    }
+
+    /** The requests of the node's kinds, for the tasks a process enqueues. */
+    Requests requests() {
+        return requests;
+    }
+
+    /** The task inserter. */
+    TaskInserter inserter() {
+        return inserter;
+    }
+
+    /** The channel the process's tasks are announced on. */
+    String channel() {
+        return stores.workflows().channel();
     }
 
     /** Opens the ending of tasks in a transaction that is about to begin; see {@link Finisher#open()}. */
@@ -119,6 +146,11 @@ public final class ProcessRuntime {
             throw new IllegalArgumentException("Queue '" + request.queue() + "' is not configured; declare it with"
                     + " Errand.builder(dataSource).queue(\"" + request.queue() + "\", concurrency)");
         }
+        if (request.createdOnCluster() && definition.rowMapper() == null) {
+            throw new IllegalArgumentException("Process '" + request.kind().name() + "' has no row mapper for a"
+                    + " creation on the cluster; register its definition with .withRowMapper(row -> ...) on every"
+                    + " node, or pass the mapper with query(sql, mapper, parameters...) to create it in this call");
+        }
         // Before anything is written, unless a hook comes first: it may change how the session reads quotes.
         PagedQuery query = request.sql() == null || request.hook() != null
                 ? null
@@ -130,10 +162,12 @@ public final class ProcessRuntime {
             throw new IllegalArgumentException(
                     "Process '" + id + "' exists already; give the new one another id, or leave the id out");
         }
+        String parametersJson =
+                request.createdOnCluster() ? QueryValues.encode(request.parameters(), codec, "Parameter") : null;
         ProcessStore.ProcessRow row = new ProcessStore.ProcessRow(
                 id,
                 request.kind().name(),
-                ProcessState.RUNNING,
+                request.createdOnCluster() ? ProcessState.INITIALIZING : ProcessState.RUNNING,
                 1,
                 0,
                 request.queue(),
@@ -154,6 +188,10 @@ public final class ProcessRuntime {
                     e);
         }
         store.insertTurn(c, id, 1);
+        if (request.createdOnCluster()) {
+            creation.enqueue(c, row, request, parametersJson);
+            return id;
+        }
         TurnWriter writer = new TurnWriter(c, row, 1);
         Splitter splitter = new Splitter(writer, request.batchSize());
         if (request.items() != null) {
@@ -162,11 +200,10 @@ public final class ProcessRuntime {
             }
         } else {
             query = beforeQuery(c, request, query);
-            if (request.pageKey().isEmpty()) {
-                readPages(c, request, query, splitter);
-            } else {
-                readKeysetPages(c, request, query, splitter);
-            }
+            long rows = request.pageKey().isEmpty()
+                    ? readPages(c, request, query, splitter)
+                    : readKeysetPages(c, request, query, splitter);
+            store.addRowsRead(c, id, rows);
         }
         splitter.close();
         int written = writer.finish();
@@ -192,8 +229,12 @@ public final class ProcessRuntime {
         return PagedQuery.check(request, storage.dialect().sqlQuoting(c));
     }
 
-    /** Reads the query a page at a time with LIMIT and OFFSET; each page is split and written before the next. */
-    private void readPages(Connection c, ProcessRequest<?> request, PagedQuery query, Splitter splitter)
+    /**
+     * Reads the query a page at a time with LIMIT and OFFSET; each page is split and written before the next.
+     *
+     * @return the rows read
+     */
+    private long readPages(Connection c, ProcessRequest<?> request, PagedQuery query, Splitter splitter)
             throws SQLException {
         int pageSize = request.pageSize();
         try (PreparedStatement page = c.prepareStatement(query.offsetPage())) {
@@ -218,7 +259,7 @@ public final class ProcessRuntime {
                     }
                 }
                 if (rows < pageSize) {
-                    return;
+                    return offset + rows;
                 }
             }
         }
@@ -227,8 +268,10 @@ public final class ProcessRuntime {
     /**
      * Reads the query a page at a time by its key: each page is the rows after the last key of the page before,
      * so every page is one range scan of the key's index, wherever it is in the result.
+     *
+     * @return the rows read
      */
-    private void readKeysetPages(Connection c, ProcessRequest<?> request, PagedQuery query, Splitter splitter)
+    private long readKeysetPages(Connection c, ProcessRequest<?> request, PagedQuery query, Splitter splitter)
             throws SQLException {
         List<String> key = request.pageKey();
         List<Object> parameters = request.parameters();
@@ -269,7 +312,7 @@ public final class ProcessRuntime {
                 }
                 read += rows;
                 if (rows < pageSize) {
-                    return;
+                    return read;
                 }
             }
         }
@@ -325,7 +368,7 @@ public final class ProcessRuntime {
      * Writes the batches of one turn a chunk at a time: their tasks (in the turn's Errand batch, created with its
      * analysis callback at the first chunk) and their rows.
      */
-    private final class TurnWriter {
+    final class TurnWriter {
         private final Connection c;
         private final ProcessStore.ProcessRow process;
         private final int turn;
@@ -335,10 +378,37 @@ public final class ProcessRuntime {
         private int written;
 
         TurnWriter(Connection c, ProcessStore.ProcessRow process, int turn) {
+            this(c, process, turn, 0, 0);
+        }
+
+        /**
+         * A writer that goes on with a turn whose earlier batches an earlier transaction wrote.
+         *
+         * @param batchId the turn's Errand batch, 0 if none yet
+         * @param written how many batches the turn has
+         */
+        TurnWriter(Connection c, ProcessStore.ProcessRow process, int turn, long batchId, int written) {
             this.c = c;
             this.process = process;
             this.turn = turn;
             this.lastNumber = process.batches();
+            this.batchId = batchId;
+            this.written = written;
+        }
+
+        /** The turn's Errand batch, 0 if none yet. */
+        long batchId() {
+            return batchId;
+        }
+
+        /** The highest batch number of the process so far. */
+        int lastNumber() {
+            return lastNumber;
+        }
+
+        /** How many batches the turn has, those still pending here included once flushed. */
+        int written() {
+            return written;
         }
 
         void add(int number, int tries, String contextJson) throws SQLException {
@@ -355,7 +425,7 @@ public final class ProcessRuntime {
             return written;
         }
 
-        private void flush() throws SQLException {
+        void flush() throws SQLException {
             if (pending.isEmpty()) {
                 return;
             }
@@ -403,8 +473,10 @@ public final class ProcessRuntime {
     void runBatch(BatchRef ref, TaskContext context) throws Exception {
         Connection c = context.connection();
         Optional<ProcessStore.BatchToRun> found = store.batchToRun(c, ref.process(), ref.turn(), ref.batch());
+        // A batch written by a creation still under way runs at once: the turn cannot end before the creation does.
         if (found.isEmpty()
-                || found.get().processState() != ProcessState.RUNNING
+                || (found.get().processState() != ProcessState.RUNNING
+                        && found.get().processState() != ProcessState.INITIALIZING)
                 || !"pending".equals(found.get().state())) {
             return;
         }
@@ -448,7 +520,7 @@ public final class ProcessRuntime {
         return Collections.unmodifiableList(Arrays.asList(items));
     }
 
-    private static String describe(Throwable e) {
+    static String describe(Throwable e) {
         String message = e.getMessage();
         return e.getClass().getName() + (message == null ? "" : ": " + message);
     }
@@ -698,7 +770,8 @@ public final class ProcessRuntime {
     // ---- operators ----
 
     /**
-     * Cancels a running process and the tasks of its turn that have not started.
+     * Cancels a running or initializing process and the tasks of its turn that have not started; an initializing
+     * process's creation stops before its next page.
      *
      * @param finish the ending of this transaction, which the cancelled tasks go through
      * @return empty if there is no such process; false if it was not running
@@ -711,6 +784,9 @@ public final class ProcessRuntime {
         if (!store.finish(c, id, ProcessState.CANCELLED, "Cancelled by an operator")) {
             return Optional.of(false);
         }
+        if (locked.get().state() == ProcessState.INITIALIZING) {
+            creation.end(c, locked.get());
+        }
         if (locked.get().batchId() > 0) {
             finish.cancelBatch(c, locked.get().batchId(), "Cancelled: its process " + id + " was cancelled");
         }
@@ -720,14 +796,14 @@ public final class ProcessRuntime {
     /**
      * Deletes an ended process with its turns and batches.
      *
-     * @return empty if there is no such process; false if it is running (nothing deleted)
+     * @return empty if there is no such process; false if it is running or initializing (nothing deleted)
      */
     public Optional<Boolean> delete(Connection c, String id) throws SQLException {
         Optional<ProcessStore.ProcessRow> locked = store.process(c, id, true);
         if (locked.isEmpty()) {
             return Optional.empty();
         }
-        if (locked.get().state() == ProcessState.RUNNING) {
+        if (!locked.get().state().isFinal()) {
             return Optional.of(false);
         }
         store.delete(c, id);

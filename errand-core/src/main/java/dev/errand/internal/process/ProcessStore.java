@@ -33,6 +33,7 @@ public final class ProcessStore {
     private final String processes;
     private final String turns;
     private final String batches;
+    private final String creations;
     private final String tasks;
     private final String errandBatches;
     private final String now;
@@ -50,6 +51,7 @@ public final class ProcessStore {
         this.processes = tables.processTable();
         this.turns = tables.processTurnTable();
         this.batches = tables.processBatchTable();
+        this.creations = tables.processCreationTable();
         this.tasks = tables.taskTable();
         this.errandBatches = tables.batchTable();
         this.now = dialect.timePlusMicros();
@@ -122,18 +124,19 @@ public final class ProcessStore {
         }
     }
 
-    /** Inserts a running process in turn 1 with no batches yet. */
+    /** Inserts a process in its row's state (running, or initializing), in turn 1 with no batches yet. */
     public void insertProcess(Connection c, ProcessRow row) throws SQLException {
         long offsetMicros = offsetMicros();
         try (PreparedStatement insert = c.prepareStatement("INSERT INTO " + processes
                 + " (id, name, state, turn, queue, node_group, retries, batches, created_at)"
-                + " VALUES (?, ?, 'running', 1, ?, ?, ?, 0, " + now + ")")) {
+                + " VALUES (?, ?, ?, 1, ?, ?, ?, 0, " + now + ")")) {
             insert.setString(1, row.id());
             insert.setString(2, row.name());
-            insert.setString(3, row.queue());
-            insert.setString(4, row.nodeGroup());
-            insert.setInt(5, row.retries());
-            insert.setLong(6, offsetMicros);
+            insert.setString(3, row.state().dbValue());
+            insert.setString(4, row.queue());
+            insert.setString(5, row.nodeGroup());
+            insert.setInt(6, row.retries());
+            insert.setLong(7, offsetMicros);
             insert.executeUpdate();
         }
     }
@@ -179,14 +182,14 @@ public final class ProcessStore {
     }
 
     /**
-     * Ends a running process.
+     * Ends a running or initializing process.
      *
-     * @return whether it was running
+     * @return whether it was running or initializing
      */
     public boolean finish(Connection c, String id, ProcessState state, String error) throws SQLException {
         long offsetMicros = offsetMicros();
         try (PreparedStatement update = c.prepareStatement("UPDATE " + processes + " SET state = ?, error = ?,"
-                + " finished_at = " + now + " WHERE id = ? AND state = 'running'")) {
+                + " finished_at = " + now + " WHERE id = ? AND state IN ('running', 'initializing')")) {
             update.setString(1, state.dbValue());
             update.setString(2, truncate(error));
             update.setLong(3, offsetMicros);
@@ -195,9 +198,9 @@ public final class ProcessStore {
         }
     }
 
-    /** Deletes a process's batches, turns and row, in that order (no foreign keys bind them). */
+    /** Deletes a process's batches, turns, creation and row, in that order (no foreign keys bind them). */
     public void delete(Connection c, String id) throws SQLException {
-        for (String table : new String[] {batches, turns}) {
+        for (String table : new String[] {batches, turns, creations}) {
             try (PreparedStatement delete = c.prepareStatement("DELETE FROM " + table + " WHERE process_id = ?")) {
                 delete.setString(1, id);
                 delete.executeUpdate();
@@ -213,7 +216,7 @@ public final class ProcessStore {
     public List<String> endedBefore(Connection c, java.time.Instant before, int limit) throws SQLException {
         List<String> ids = new ArrayList<>();
         try (PreparedStatement query = c.prepareStatement("SELECT id FROM " + processes
-                + " WHERE state <> 'running' AND finished_at < " + dialect.timestampParam()
+                + " WHERE state NOT IN ('running', 'initializing') AND finished_at < " + dialect.timestampParam()
                 + " ORDER BY finished_at, id")) {
             query.setObject(1, dialect.timestampValue(before));
             query.setMaxRows(limit);
@@ -224,6 +227,111 @@ public final class ProcessStore {
             }
         }
         return ids;
+    }
+
+    // ---- creation on the cluster ----
+
+    /**
+     * What a creation on the cluster reads, and where it stands.
+     *
+     * @param sql the query
+     * @param parametersJson its parameters (see {@link QueryValues})
+     * @param pageKey the pageBy columns, or empty for LIMIT/OFFSET
+     * @param pageRows the rows read per page
+     * @param batchSize the items per batch
+     * @param lastKeyJson the key of the last row read (see {@link QueryValues}), or {@code null} before the first
+     *     page
+     * @param rowsRead how many rows the pages written so far read
+     */
+    public record Creation(
+            String sql,
+            String parametersJson,
+            List<String> pageKey,
+            int pageRows,
+            int batchSize,
+            String lastKeyJson,
+            long rowsRead) {}
+
+    /** Stores what a creation on the cluster reads. */
+    public void insertCreation(Connection c, String id, Creation creation) throws SQLException {
+        try (PreparedStatement insert = c.prepareStatement("INSERT INTO " + creations
+                + " (process_id, query, parameters, page_by, page_rows, batch_size) VALUES (?, ?, "
+                + dialect.jsonParam() + ", ?, ?, ?)")) {
+            insert.setString(1, id);
+            insert.setString(2, creation.sql());
+            insert.setString(3, creation.parametersJson());
+            insert.setString(4, creation.pageKey().isEmpty() ? null : String.join(",", creation.pageKey()));
+            insert.setInt(5, creation.pageRows());
+            insert.setInt(6, creation.batchSize());
+            insert.executeUpdate();
+        }
+    }
+
+    /** Reads a process's creation, locking it for the rest of the transaction. */
+    public Optional<Creation> creation(Connection c, String id) throws SQLException {
+        try (PreparedStatement query = c.prepareStatement("SELECT query, parameters, page_by, page_rows, batch_size,"
+                + " last_key, (SELECT p.rows_read FROM " + processes + " p WHERE p.id = process_id) FROM " + creations
+                + " WHERE process_id = ? FOR UPDATE")) {
+            query.setString(1, id);
+            try (ResultSet row = query.executeQuery()) {
+                if (!row.next()) {
+                    return Optional.empty();
+                }
+                String pageBy = row.getString(3);
+                return Optional.of(new Creation(
+                        row.getString(1),
+                        row.getString(2),
+                        pageBy == null ? List.of() : List.of(pageBy.split(",")),
+                        row.getInt(4),
+                        row.getInt(5),
+                        row.getString(6),
+                        row.getLong(7)));
+            }
+        }
+    }
+
+    /**
+     * Records a page of a creation, in the transaction that wrote its batches: the key of its last row, the rows
+     * it read, the process's Errand batch and how many batches it has now.
+     */
+    public void creationPage(Connection c, String id, String lastKeyJson, int rows, long batchId, int createdBatches)
+            throws SQLException {
+        try (PreparedStatement update = c.prepareStatement(
+                "UPDATE " + creations + " SET last_key = " + dialect.jsonParam() + " WHERE process_id = ?")) {
+            update.setString(1, lastKeyJson);
+            update.setString(2, id);
+            update.executeUpdate();
+        }
+        try (PreparedStatement update = c.prepareStatement(
+                "UPDATE " + processes + " SET rows_read = rows_read + ?, batch_id = ?, batches = ? WHERE id = ?")) {
+            update.setLong(1, rows);
+            if (batchId > 0) {
+                update.setLong(2, batchId);
+            } else {
+                update.setNull(2, java.sql.Types.BIGINT);
+            }
+            update.setInt(3, createdBatches);
+            update.setString(4, id);
+            update.executeUpdate();
+        }
+    }
+
+    /** Adds to the rows a process's creation read. */
+    public void addRowsRead(Connection c, String id, long rows) throws SQLException {
+        try (PreparedStatement update =
+                c.prepareStatement("UPDATE " + processes + " SET rows_read = rows_read + ? WHERE id = ?")) {
+            update.setLong(1, rows);
+            update.setString(2, id);
+            update.executeUpdate();
+        }
+    }
+
+    /** Deletes a process's creation once it has ended. */
+    public void deleteCreation(Connection c, String id) throws SQLException {
+        try (PreparedStatement delete = c.prepareStatement("DELETE FROM " + creations + " WHERE process_id = ?")) {
+            delete.setString(1, id);
+            delete.executeUpdate();
+        }
     }
 
     // ---- turns ----
@@ -242,6 +350,15 @@ public final class ProcessStore {
 
     /** Records a turn's Errand batch and size once its batches are written, and the Errand batch's total. */
     public void sizeTurn(Connection c, String id, int turn, long batchId, int size) throws SQLException {
+        sizeTurn(c, id, turn, batchId, size, size);
+    }
+
+    /**
+     * Records a turn's Errand batch and the batches written so far, and sets the Errand batch's total to
+     * {@code total}: one more than {@code size} while a creation may still add batches, so that the turn cannot
+     * end (and be analysed) before its last batch is written.
+     */
+    public void sizeTurn(Connection c, String id, int turn, long batchId, int size, long total) throws SQLException {
         try (PreparedStatement update = c.prepareStatement(
                 "UPDATE " + turns + " SET batch_id = ?, batches = ? WHERE process_id = ? AND turn = ?")) {
             if (batchId > 0) {
@@ -257,7 +374,7 @@ public final class ProcessStore {
         if (batchId > 0) {
             try (PreparedStatement update =
                     c.prepareStatement("UPDATE " + errandBatches + " SET total = ? WHERE id = ?")) {
-                update.setLong(1, size);
+                update.setLong(1, total);
                 update.setLong(2, batchId);
                 update.executeUpdate();
             }
@@ -475,7 +592,7 @@ public final class ProcessStore {
             throws SQLException {
         List<ProcessInfo> result = new ArrayList<>();
         try (PreparedStatement query = c.prepareStatement("SELECT id, name, state, turn, node_group, retries, batches,"
-                + " error, created_at, finished_at FROM " + processes + " " + where
+                + " rows_read, error, created_at, finished_at FROM " + processes + " " + where
                 + " ORDER BY created_at DESC, id LIMIT ?")) {
             int i = 1;
             for (String parameter : parameters) {
@@ -492,6 +609,7 @@ public final class ProcessStore {
                             row.getString("node_group"),
                             row.getInt("retries"),
                             row.getInt("batches"),
+                            row.getLong("rows_read"),
                             row.getString("error"),
                             dialect.readInstant(row, "created_at"),
                             dialect.readInstant(row, "finished_at"),
@@ -509,6 +627,7 @@ public final class ProcessStore {
                     info.nodeGroup(),
                     info.retries(),
                     info.batches(),
+                    info.rowsRead(),
                     info.error(),
                     info.createdAt(),
                     info.finishedAt(),

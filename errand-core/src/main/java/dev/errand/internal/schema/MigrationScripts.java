@@ -32,6 +32,7 @@ public final class MigrationScripts {
             "V17__flow_control.sql",
             "V18__task_progress_and_batch_results.sql",
             "V19__node_throughput.sql",
+            "V21__process_creation.sql",
             "V24__runtime_controls.sql");
 
     private MigrationScripts() {}
