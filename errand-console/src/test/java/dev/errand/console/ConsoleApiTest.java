@@ -177,6 +177,37 @@ class ConsoleApiTest {
 
     @ParameterizedTest
     @MethodSource("databases")
+    void aKindsMaxAttemptsChangedThroughTheConsoleAppliesToNewTasksAndIsAudited(TestDatabase database) {
+        RunningApp app = app(database);
+        Errand errand = app.errand();
+        ConsoleClient client = admin(app);
+        ok(client.post(
+                "/api/kinds/change",
+                "{\"kind\":\"" + ConsoleTestApp.WORK + "\",\"maxAttempts\":9,\"retryDelayMillis\":60000}"));
+        JsonNode cluster = ok(client.get("/api/cluster"));
+        assertThat(cluster.get("kindControls").toString())
+                .contains("\"kind\":\"" + ConsoleTestApp.WORK + "\",\"maxAttempts\":9");
+        assertThat(cluster.get("changes").get(0).get("actor").asString()).isEqualTo("console:admin");
+        assertThat(cluster.get("changes").get(0).get("detail").asString()).startsWith("maxAttempts=9, retryPolicy=");
+        // The node applies it at the reload command, within a heartbeat.
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> errand.admin()
+                                .find(errand.enqueue(TaskRequest.builder(ConsoleTestApp.WORK, Map.of())
+                                                .delay(Duration.ofHours(1))
+                                                .build())
+                                        .id())
+                                .orElseThrow()
+                                .maxAttempts()
+                        == 9);
+        assertError(client.post("/api/kinds/change", "{\"kind\":\"work\",\"maxAttempts\":0}"), 400, "maxAttempts");
+        assertError(client.post("/api/kinds/change", "{\"kind\":\"work\"}"), 400, "at least one of");
+        assertError(client.post("/api/kinds/change", "{\"maxAttempts\":3}"), 400, "needs the text field \"kind\"");
+        ok(client.post("/api/kinds/reset", "{\"kind\":\"" + ConsoleTestApp.WORK + "\"}"));
+        assertThat(errand.cluster().kindControls()).isEmpty();
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
     void aPausedQueueIsNotClaimedUntilResumed(TestDatabase database) {
         RunningApp app = app(database);
         Errand errand = app.errand();

@@ -232,6 +232,28 @@ class ConsoleBrowserTest {
                         && text.contains("queue:side")));
     }
 
+    @ParameterizedTest
+    @MethodSource("databases")
+    void aKindsSettingsChangeFromTheClusterPageAndReset(TestDatabase database) {
+        RunningApp app = app(database);
+        Errand errand = app.errand();
+        String console = signIn(app);
+        go(console, "#/cluster");
+        browser.click("#kind-form summary");
+        browser.find("input[name=kind]").sendKeys(ConsoleTestApp.WORK);
+        browser.find("input[name=maxAttempts]").sendKeys("4");
+        browser.click("button[data-action=change-kind]");
+        browser.waitFor(d -> !d.findElements(By.cssSelector("[data-kind-control=" + ConsoleTestApp.WORK + "]"))
+                .isEmpty());
+        assertThat(errand.cluster().kindControls())
+                .singleElement()
+                .satisfies(control -> assertThat(control.maxAttempts()).isEqualTo(4));
+        browser.click("button[data-action=reset-kind]");
+        browser.waitFor(d -> d.findElements(By.cssSelector("[data-kind-control=" + ConsoleTestApp.WORK + "]"))
+                .isEmpty());
+        assertThat(errand.cluster().kindControls()).isEmpty();
+    }
+
     private WebElement sideRow() {
         return browser.waitFor(d -> d.findElements(By.cssSelector("#cluster tr")).stream()
                 .filter(tr -> !tr.findElements(By.cssSelector("td")).isEmpty()

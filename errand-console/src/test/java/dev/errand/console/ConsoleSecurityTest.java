@@ -73,6 +73,8 @@ class ConsoleSecurityTest {
         actions.add(new String[] {"POST", "/api/queues/resume", "{\"queue\":\"default\"}"});
         actions.add(new String[] {"POST", "/api/queues/change", "{\"queue\":\"default\",\"concurrency\":7}"});
         actions.add(new String[] {"POST", "/api/queues/reset", "{\"queue\":\"default\"}"});
+        actions.add(new String[] {"POST", "/api/kinds/change", "{\"kind\":\"work\",\"maxAttempts\":2}"});
+        actions.add(new String[] {"POST", "/api/kinds/reset", "{\"kind\":\"work\"}"});
         return actions;
     }
 
@@ -82,6 +84,7 @@ class ConsoleSecurityTest {
             TaskState pending,
             boolean paused,
             String controls,
+            String kindControls,
             long tasks,
             long batchCancelled,
             boolean processing) {
@@ -91,6 +94,7 @@ class ConsoleSecurityTest {
                     errand.admin().find(pending).orElseThrow().state(),
                     errand.schedules().find("guarded").orElseThrow().paused(),
                     errand.cluster().queueControls().toString(),
+                    errand.cluster().kindControls().toString(),
                     errand.admin().count(TaskQuery.all()),
                     errand.batches().progress(batch).orElseThrow().cancelled(),
                     errand.cluster().nodes().get(0).processing());

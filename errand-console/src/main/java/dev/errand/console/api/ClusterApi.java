@@ -4,9 +4,12 @@ import dev.errand.Errand;
 import dev.errand.console.access.ConsoleAccess;
 import dev.errand.node.ClusterAdmin;
 import dev.errand.node.ControlChange;
+import dev.errand.node.KindChange;
+import dev.errand.node.KindControl;
 import dev.errand.node.NodeTarget;
 import dev.errand.node.QueueChange;
 import dev.errand.node.QueueControl;
+import dev.errand.retry.RetryPolicy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -80,6 +83,22 @@ final class ClusterApi {
             changes.add(view);
         }
         body.put("changes", changes);
+        List<Object> kinds = new ArrayList<>();
+        for (KindControl control : errand.cluster().kindControls()) {
+            Map<String, Object> view = new LinkedHashMap<>();
+            view.put("kind", control.kind());
+            view.put("maxAttempts", control.maxAttempts());
+            view.put(
+                    "retryPolicy",
+                    control.retryPolicy() == null ? null : control.retryPolicy().toString());
+            view.put(
+                    "executionTimeoutMillis",
+                    control.executionTimeout() == null
+                            ? null
+                            : control.executionTimeout().toMillis());
+            kinds.add(view);
+        }
+        body.put("kindControls", kinds);
         body.put("queuesHere", errand.settings().queues());
         body.put("nodeId", errand.settings().nodeId());
         return Json.ok(body);
@@ -125,6 +144,25 @@ final class ClusterApi {
                 Params.optionalInt(body, "claimBatchSize"));
         actingFor(request).changeQueue(queue, change);
         return Json.ok(Map.of("queue", queue, "action", "change", "result", "done"));
+    }
+
+    ServerResponse changeKind(ServerRequest request) {
+        JsonNode body = Json.body(request);
+        String kind = Params.field(body, "kind");
+        Integer timeoutMillis = Params.optionalInt(body, "executionTimeoutMillis");
+        Integer retryMillis = Params.optionalInt(body, "retryDelayMillis");
+        KindChange change = new KindChange(
+                Params.optionalInt(body, "maxAttempts"),
+                retryMillis == null ? null : RetryPolicy.fixed(Duration.ofMillis(retryMillis)),
+                timeoutMillis == null ? null : Duration.ofMillis(timeoutMillis));
+        actingFor(request).changeKind(kind, change);
+        return Json.ok(Map.of("kind", kind, "action", "change", "result", "done"));
+    }
+
+    ServerResponse resetKind(ServerRequest request) {
+        String kind = Params.field(Json.body(request), "kind");
+        actingFor(request).resetKind(kind);
+        return Json.ok(Map.of("kind", kind, "action", "reset", "result", "done"));
     }
 
     private static ServerResponse command(ServerRequest request, String action, Consumer<NodeTarget> command) {

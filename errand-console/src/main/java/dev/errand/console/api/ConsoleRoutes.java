@@ -150,6 +150,8 @@ public final class ConsoleRoutes {
                 .POST(api + "/queues/resume", cluster::resumeQueue)
                 .POST(api + "/queues/change", cluster::changeQueue)
                 .POST(api + "/queues/reset", cluster::resetQueue)
+                .POST(api + "/kinds/change", cluster::changeKind)
+                .POST(api + "/kinds/reset", cluster::resetKind)
                 .GET(api + "/history", history::search)
                 .GET(api + "/openapi.json", this::openApi);
         for (ConsoleApiExtension extension : extensions) {

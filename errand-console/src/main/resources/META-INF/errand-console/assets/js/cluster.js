@@ -48,7 +48,17 @@ export async function clusterPage() {
           ? actionButton('Reset overrides', () => send('queues/reset', { queue: r.queue }), { name: 'reset-queue' }) : null,
         canAct() ? changeForm(r.queue) : null]],
     ], rows, 'No queue.'),
-    h('h2', {}, 'Control changes'),
+    h('h2', {}, 'Kinds'),
+    h('p', { class: 'muted' }, 'Run-time overrides of a kind\'s settings on every node: maximum attempts for tasks enqueued from now on, the retry delay and the execution timeout for attempts from now on.'),
+    table([
+      ['kind', k => h('span', { 'data-kind-control': k.kind }, k.kind)],
+      ['max attempts', k => k.maxAttempts == null ? '—' : String(k.maxAttempts), { num: true }],
+      ['retry policy', k => k.retryPolicy || '—'],
+      ['execution timeout', k => k.executionTimeoutMillis == null ? '—' : k.executionTimeoutMillis + ' ms', { num: true }],
+      ['', k => actionButton('Reset', () => send('kinds/reset', { kind: k.kind }), { name: 'reset-kind' })],
+    ], data.kindControls, 'No kind has run-time overrides.'),
+    canAct() ? kindForm() : null,
+
     h('p', { class: 'muted' }, 'The latest ' + data.changes.length + ' changes of the cluster-wide controls, newest first.'),
     table([
       ['when', c => time(c.changedAt)],
@@ -76,4 +86,17 @@ function changeForm(queue) {
     h('span', { class: 'inline' }, concurrency, poll,
       actionButton('Apply', () => send('queues/change',
         { queue, concurrency: number(concurrency), pollIntervalMillis: number(poll) }), { name: 'change-queue' })));
+}
+
+function kindForm() {
+  const kind = h('input', { type: 'text', name: 'kind', placeholder: 'kind', size: 16 });
+  const attempts = h('input', { type: 'number', name: 'maxAttempts', min: 1, max: 1000, placeholder: 'max attempts', size: 8 });
+  const retry = h('input', { type: 'number', name: 'retryDelayMillis', min: 0, placeholder: 'retry delay ms', size: 10 });
+  const timeout = h('input', { type: 'number', name: 'executionTimeoutMillis', min: 10, placeholder: 'timeout ms', size: 10 });
+  const number = input => input.value === '' ? null : Number(input.value);
+  return h('details', { id: 'kind-form' }, h('summary', {}, 'change a kind'),
+    h('span', { class: 'inline' }, kind, attempts, retry, timeout,
+      actionButton('Apply', () => send('kinds/change', {
+        kind: kind.value, maxAttempts: number(attempts), retryDelayMillis: number(retry),
+        executionTimeoutMillis: number(timeout) }), { name: 'change-kind' })));
 }
