@@ -49,7 +49,7 @@ class CliProcessTest {
             assertThat(migrate.exitCode()).as(migrate.toString()).isZero();
             assertThat(migrate.out())
                     .as(migrate.toString())
-                    .matches("Applied 1[89] migrations \\(table prefix " + prefix + "\\)\\.\\R");
+                    .matches("Applied \\d+ migrations \\(table prefix " + prefix + "\\)\\.\\R");
             assertThat(cli.run("migrate").out()).contains("The schema is up to date");
 
             node = node(database, prefix);

@@ -214,7 +214,7 @@ public final class Node {
                         wakeUps),
                 new JdbcHistoryAdmin(storage, stores.attempts(), nodeThroughput));
         FlowControl flowControl =
-                new FlowControl(storage, settings.tablePrefix().value(), declaredLimits(kinds));
+                new FlowControl(storage, settings.tablePrefix().value(), declaredLimits(kinds), queueLimits(settings));
         flowControl.quietPeriod(settings.pollInterval());
         this.engineParts = new Engine.Parts(
                 stores,
@@ -244,7 +244,8 @@ public final class Node {
                 settings,
                 agent,
                 new ScheduleFirer(storage, scheduleStore, kinds.definitions(), settings),
-                new Pruner(storage, finishedTasks, settings, kinds.definitions()));
+                new Pruner(storage, finishedTasks, settings, kinds.definitions()),
+                flowControl);
         this.cluster = new JdbcClusterAdmin(
                 storage,
                 clusterStore,
@@ -259,6 +260,16 @@ public final class Node {
                         kinds,
                         processRegistry),
                 wakeUps::wake);
+    }
+
+    /** Every queue the node serves, with the cluster-wide limit it declares or null. */
+    private static Map<String, Integer> queueLimits(ErrandSettings settings) {
+        Map<String, Integer> limits = new java.util.HashMap<>();
+        settings.queues()
+                .keySet()
+                .forEach(queue ->
+                        limits.put(queue, settings.queueConcurrencyLimits().get(queue)));
+        return limits;
     }
 
     /** Every kind the node registers, with the flow limits its definition declares. */

@@ -31,7 +31,8 @@ public final class MigrationScripts {
             "V16__workflow_graph.sql",
             "V17__flow_control.sql",
             "V18__task_progress_and_batch_results.sql",
-            "V19__node_throughput.sql");
+            "V19__node_throughput.sql",
+            "V22__flow_rates_and_queue_limits.sql");
 
     private MigrationScripts() {}
 
