@@ -334,6 +334,18 @@ public final class FlowControl {
         return !limits.isEmpty();
     }
 
+    /**
+     * Whether the end of {@code task} frees a slot that held-back tasks may wait for: its kind has a concurrency or
+     * per-key limit, or its queue a limit. Rate slots free with time, not with the end of a task.
+     */
+    public boolean freesSlot(ClaimedTask task) {
+        Limits now = limits;
+        return !now.isEmpty()
+                && (now.perKind().containsKey(task.kind())
+                        || now.perKey().containsKey(task.kind())
+                        || now.perQueue().containsKey(task.queue()));
+    }
+
     /** The limits in force as this node last read them. */
     public Limits limits() {
         return limits;
