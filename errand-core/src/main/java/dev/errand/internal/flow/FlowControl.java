@@ -367,18 +367,21 @@ public final class FlowControl {
         for (Map.Entry<String, Integer> kind : now.perKey().entrySet()) {
             List<String> tried = storage.transactions()
                     .runStatement("flow keys", connection -> keysToTry(connection, kind.getKey(), request));
-            for (String key : tried) {
-                String known = kind.getKey() + '\u0000' + key;
-                if (ensuredKeys.getOrDefault(known, 0) < kind.getValue()) {
-                    storage.transactions().runStatement("flow key slots", connection -> {
+            List<String> missing = tried.stream()
+                    .filter(key -> ensuredKeys.getOrDefault(kind.getKey() + '\u0000' + key, 0) < kind.getValue())
+                    .toList();
+            if (!missing.isEmpty()) {
+                // One connection for the keys met for the first time; each insert still commits on its own.
+                storage.transactions().runStatement("flow key slots", connection -> {
+                    for (String key : missing) {
                         store.ensureKeySlots(connection, kind.getKey(), key, kind.getValue());
-                        return null;
-                    });
-                    if (ensuredKeys.size() > 100_000) {
-                        ensuredKeys.clear();
                     }
-                    ensuredKeys.put(known, kind.getValue());
+                    return null;
+                });
+                if (ensuredKeys.size() > 100_000) {
+                    ensuredKeys.clear();
                 }
+                missing.forEach(key -> ensuredKeys.put(kind.getKey() + '\u0000' + key, kind.getValue()));
             }
             keys.put(kind.getKey(), tried);
         }
@@ -394,22 +397,15 @@ public final class FlowControl {
         int most = request.limit() * 2 + 8;
         List<String> cursor = List.of(kind, request.queue());
         String start = keyCursors.get(cursor);
-        List<String> keys = new ArrayList<>();
-        String key = start;
-        boolean wrapped = start == null;
-        while (keys.size() < most) {
-            key = store.nextKey(connection, kind, request.queue(), key);
-            if (key == null) {
-                if (wrapped) {
+        List<String> keys = new ArrayList<>(store.nextKeys(connection, kind, request.queue(), start, most));
+        if (keys.size() < most && start != null) {
+            // Wrap around: the keys from the first up to where this walk started.
+            for (String key : store.nextKeys(connection, kind, request.queue(), null, most - keys.size())) {
+                if (key.compareTo(start) > 0 || keys.contains(key)) {
                     break;
                 }
-                wrapped = true;
-                continue;
+                keys.add(key);
             }
-            if (wrapped && start != null && key.compareTo(start) > 0) {
-                break;
-            }
-            keys.add(key);
         }
         if (keys.isEmpty()) {
             keyCursors.remove(cursor);

@@ -438,20 +438,33 @@ final class FlowStore {
     }
 
     /**
-     * The next key after {@code after} (null: the first) among the pending tasks of a kind and queue, in key
-     * order: one probe of the key index, whatever the number of tasks of each key.
+     * The next keys after {@code after} (null: from the first) among the pending tasks of a kind and queue, in key
+     * order, at most {@code most}: one statement, a recursive query that probes the key index once per key (a loose
+     * index scan), whatever the number of tasks of each key.
      */
-    String nextKey(Connection connection, String kind, String queue, String after) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement("SELECT MIN(limit_key) FROM " + tasks
-                + " WHERE state = " + States.PENDING + " AND kind = ? AND queue = ? AND limit_key > ?")) {
+    List<String> nextKeys(Connection connection, String kind, String queue, String after, int most)
+            throws SQLException {
+        String probe = "(SELECT MIN(limit_key) FROM " + tasks + " WHERE state = " + States.PENDING
+                + " AND kind = ? AND queue = ? AND limit_key > ";
+        List<String> keys = new ArrayList<>(most);
+        try (PreparedStatement statement = connection.prepareStatement("WITH RECURSIVE flow_keys (limit_key, n) AS"
+                + " (SELECT " + probe + "?), 1 UNION ALL SELECT " + probe + "flow_keys.limit_key), n + 1"
+                + " FROM flow_keys WHERE flow_keys.limit_key IS NOT NULL AND n < ?)"
+                + " SELECT limit_key FROM flow_keys WHERE limit_key IS NOT NULL ORDER BY n")) {
             statement.setString(1, kind);
             statement.setString(2, queue);
             // Every key is longer than the empty string, which is not a valid key.
             statement.setString(3, after == null ? "" : after);
+            statement.setString(4, kind);
+            statement.setString(5, queue);
+            statement.setInt(6, most);
             try (ResultSet result = statement.executeQuery()) {
-                return result.next() ? result.getString(1) : null;
+                while (result.next()) {
+                    keys.add(result.getString(1));
+                }
             }
         }
+        return keys;
     }
 
     /**
