@@ -125,6 +125,21 @@ public final class ErrandBuilder {
     }
 
     /**
+     * Limits how many tasks of a declared queue run at once across the whole cluster, whatever the number of
+     * nodes (a queue's concurrency is per node). A task held back stays pending and spends no attempt. Enforced in
+     * the claim's transaction, like a kind's limit; {@code Errand.flow()} changes it at run time. See
+     * docs/FLOW-CONTROL.md.
+     *
+     * @param name a queue declared with {@link #queue(String, int)} (checked by {@link #build()})
+     * @param maxRunning the most of its tasks running at once, 1 to 10,000
+     * @throws IllegalArgumentException if the name is invalid or the limit out of range
+     */
+    public ErrandBuilder queueConcurrencyLimit(String name, int maxRunning) {
+        settings.queueConcurrencyLimit(name, maxRunning);
+        return this;
+    }
+
+    /**
      * Sets any node setting of the table, one of {@link Settings#nodeSettings()}, with the checks of the setter of
      * the same name; for hosts that read the settings from their own configuration, as the Spring Boot starter
      * does. {@code null} is accepted only where unset is the setting's default, such as a retention that is off.

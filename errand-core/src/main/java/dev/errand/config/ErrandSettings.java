@@ -25,6 +25,7 @@ public final class ErrandSettings {
     private final String nodeId;
     private final String threadNamePrefix;
     private final Map<String, Integer> queues;
+    private final Map<String, Integer> queueConcurrencyLimits;
     private final boolean processingEnabled;
     private final boolean virtualThreads;
     /** The value of every node setting of {@link Settings}; {@code null} where unset is the setting's default. */
@@ -44,6 +45,7 @@ public final class ErrandSettings {
         this.threadNamePrefix = builder.threadNamePrefix;
         this.queues = Map.copyOf(
                 builder.queues.isEmpty() ? Map.of(DEFAULT_QUEUE, Settings.CONCURRENCY.defaultValue()) : builder.queues);
+        this.queueConcurrencyLimits = Map.copyOf(builder.queueConcurrencyLimits);
         this.processingEnabled = builder.processingEnabled;
         this.virtualThreads = builder.virtualThreads;
         Map<Setting<?>, Object> values = new HashMap<>(builder.table);
@@ -102,6 +104,14 @@ public final class ErrandSettings {
     /** The queues this node serves, with how many of their tasks it runs at once. */
     public Map<String, Integer> queues() {
         return queues;
+    }
+
+    /**
+     * The cluster-wide concurrency limit of each queue that declares one: at most this many of the queue's tasks
+     * run at once across every node. See docs/FLOW-CONTROL.md.
+     */
+    public Map<String, Integer> queueConcurrencyLimits() {
+        return queueConcurrencyLimits;
     }
 
     /** Whether this node runs tasks, or only enqueues and administers them. */
@@ -274,6 +284,7 @@ public final class ErrandSettings {
         private String nodeId;
         private String threadNamePrefix = DEFAULT_THREAD_NAME_PREFIX;
         private final Map<String, Integer> queues = new LinkedHashMap<>();
+        private final Map<String, Integer> queueConcurrencyLimits = new LinkedHashMap<>();
         private boolean processingEnabled = true;
         private boolean virtualThreads;
         /** Every node setting of {@link Settings}, at its default until set (the dead-node timeout: see build). */
@@ -337,6 +348,23 @@ public final class ErrandSettings {
         public Builder queue(String name, int concurrency) {
             Names.require("Queue name", name, 100);
             queues.put(name, Settings.CONCURRENCY.require("concurrency of queue '" + name + "'", concurrency));
+            return this;
+        }
+
+        /**
+         * Limits how many tasks of a queue run at once across the whole cluster (the queue's concurrency is per
+         * node). The queue must be declared with {@link #queue} by {@link #build()}.
+         *
+         * @param name the queue
+         * @param maxRunning the most of its tasks running at once, 1 to 10,000
+         * @throws IllegalArgumentException if the name is invalid or the limit out of range
+         */
+        public Builder queueConcurrencyLimit(String name, int maxRunning) {
+            Names.require("Queue name", name, 100);
+            queueConcurrencyLimits.put(
+                    name,
+                    dev.errand.flow.FlowLimits.requireConcurrencyLimit(
+                            maxRunning, "The concurrency limit of queue '" + name + "'"));
             return this;
         }
 
@@ -568,6 +596,14 @@ public final class ErrandSettings {
          * @throws IllegalArgumentException if the lease is shorter than two heartbeats
          */
         public ErrandSettings build() {
+            for (String queue : queueConcurrencyLimits.keySet()) {
+                if (!(queues.isEmpty() ? Set.of(DEFAULT_QUEUE) : queues.keySet()).contains(queue)) {
+                    throw new IllegalArgumentException("Queue '" + queue + "' has a concurrency limit but is not"
+                            + " declared on this node; declare it with queue(\"" + queue + "\", concurrency), or"
+                            + " check the name. Declared queues: "
+                            + (queues.isEmpty() ? Set.of(DEFAULT_QUEUE) : queues.keySet()));
+                }
+            }
             Duration heartbeatInterval = value(table, Settings.HEARTBEAT_INTERVAL);
             requireLeaseCoversHeartbeats("leaseDuration", value(table, Settings.LEASE_DURATION));
             Duration deadNodeTimeout = value(table, Settings.DEAD_NODE_TIMEOUT);

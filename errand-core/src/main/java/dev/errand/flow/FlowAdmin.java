@@ -14,6 +14,9 @@ public interface FlowAdmin {
     /** Every kind with a limit in force, by kind name, with its slots in use and its waiting tasks. */
     List<FlowLimit> limits();
 
+    /** Every queue with a cluster-wide limit, by name, with its slots in use and its waiting tasks. */
+    List<QueueLimit> queueLimits();
+
     /**
      * Sets a kind's concurrency limit on every node, over what its definition declares.
      *
@@ -36,7 +39,35 @@ public interface FlowAdmin {
     void changeLimitPerKey(String kind, int maxRunning);
 
     /**
-     * Removes a kind's run-time overrides: its definitions' declared limits apply again (none, if they declare
+     * Sets a kind's rate limit on every node, over what its definition declares. Each node applies it at its next
+     * refresh (this one at once); starts already made count against the new limit's window.
+     *
+     * @param kind a kind registered on this node, or one that has a limit already
+     * @param limit the most starts per period
+     * @throws IllegalArgumentException for an unknown kind, a null limit, or a kind with a concurrency or per-key
+     *     limit in force
+     */
+    void changeRateLimit(String kind, RateLimit limit);
+
+    /**
+     * Sets a queue's cluster-wide concurrency limit on every node, over what the nodes' settings declare.
+     *
+     * @param queue a queue this node serves, or one that has a limit already
+     * @param maxRunning the most of its tasks running at once, 1 to {@value FlowLimits#MAX_CONCURRENCY_LIMIT}
+     * @throws IllegalArgumentException for an unknown queue or a limit out of range
+     */
+    void changeQueueLimit(String queue, int maxRunning);
+
+    /**
+     * Removes a queue's run-time limit: the limit its nodes declare applies again (none, if they declare none).
+     *
+     * @param queue the queue
+     * @throws IllegalArgumentException for a bad queue name
+     */
+    void resetQueueLimit(String queue);
+
+    /**
+     * Removes a kind's run-time overrides (concurrency, per-key and rate): its definitions' declared limits apply again (none, if they declare
      * none).
      *
      * @param kind the kind

@@ -35,6 +35,7 @@ public final class TaskDefinition<P> {
     private final Integer concurrencyLimit;
     private final Integer concurrencyLimitPerKey;
     private final RateLimit rateLimit;
+    private final String limitKeyFrom;
 
     private TaskDefinition(Builder<P> builder) {
         this.taskKind = builder.kind;
@@ -54,6 +55,16 @@ public final class TaskDefinition<P> {
         this.concurrencyLimit = builder.concurrencyLimit;
         this.concurrencyLimitPerKey = builder.concurrencyLimitPerKey;
         this.rateLimit = builder.rateLimit;
+        this.limitKeyFrom = builder.limitKeyFrom;
+    }
+
+    /**
+     * Where the limit key of this kind's tasks is read from their payload, as a JSON pointer such as {@code
+     * "/customerId"}, or null when keys are given only with {@code TaskRequest.Builder.limitKey}. See {@link
+     * Builder#limitKeyFrom(String)}.
+     */
+    public String limitKeyFrom() {
+        return limitKeyFrom;
     }
 
     /**
@@ -212,6 +223,7 @@ public final class TaskDefinition<P> {
         private Integer concurrencyLimit;
         private Integer concurrencyLimitPerKey;
         private RateLimit rateLimit;
+        private String limitKeyFrom;
 
         private Builder(TaskKind<P> kind, TaskHandler<P> handler) {
             this.kind = requireArgument(kind, "kind", "declare one with TaskKind.of(name, PayloadType.class)");
@@ -383,6 +395,34 @@ public final class TaskDefinition<P> {
         public Builder<P> rateLimit(int starts, Duration period) {
             this.rateLimit = new RateLimit(starts, period);
             requireOneLimit();
+            return this;
+        }
+
+        /**
+         * Takes the limit key of each task of this kind from its payload, at enqueue, instead of from {@code
+         * TaskRequest.Builder.limitKey}: a top-level field name such as {@code "customerId"}, or a JSON pointer
+         * such as {@code "/customer/id"}. The value must be a string, a number or a boolean (written as its JSON
+         * text) of 1 to {@value dev.errand.enqueue.TaskRequest#MAX_LIMIT_KEY_LENGTH} characters. The key is read on
+         * the node that enqueues, from the payload as its codec writes it, so it applies where this definition is
+         * registered; a key given on the request wins. A payload without the field (or with null there) is refused
+         * at enqueue with an {@code IllegalArgumentException}: a task that silently escaped its limit would break
+         * the guarantee the limit gives. See docs/FLOW-CONTROL.md.
+         *
+         * @param field a field name, or a JSON pointer starting with {@code /}
+         * @throws IllegalArgumentException if blank, padded with whitespace, longer than 200 characters, or not a
+         *     valid JSON pointer
+         */
+        public Builder<P> limitKeyFrom(String field) {
+            String name = dev.errand.config.Names.require("limitKeyFrom of kind '" + kind.name() + "'", field, 200);
+            String pointer =
+                    name.startsWith("/") ? name : "/" + name.replace("~", "~0").replace("/", "~1");
+            try {
+                tools.jackson.core.JsonPointer.compile(pointer);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("limitKeyFrom of kind '" + kind.name() + "' is not a field name"
+                        + " or a JSON pointer: " + e.getMessage() + "; write \"customerId\" or \"/customer/id\"");
+            }
+            this.limitKeyFrom = pointer;
             return this;
         }
 

@@ -106,6 +106,25 @@ public @interface ErrandTask {
      */
     int concurrencyLimitPerKey() default 0;
 
+    /**
+     * The most tasks of this kind that start in any window of {@link #ratePeriod()} across the cluster, 1 to 10,000;
+     * 0 (the default) for none. Needs {@code ratePeriod}. See {@code TaskDefinition.Builder#rateLimit}.
+     */
+    int rateLimit() default 0;
+
+    /**
+     * The window of {@link #rateLimit()}, for example {@code "1m"}: 1 ms to 24 h, in whole milliseconds; empty (the
+     * default) without a rate limit. Placeholders are resolved.
+     */
+    String ratePeriod() default "";
+
+    /**
+     * Where each task's limit key is read from its payload at enqueue: a top-level field name such as {@code
+     * "customerId"} or a JSON pointer such as {@code "/customer/id"}; empty (the default) for keys given on the
+     * request only. See {@code TaskDefinition.Builder#limitKeyFrom}.
+     */
+    String limitKeyFrom() default "";
+
     /** What rescue does when the worker running a task of this kind is lost. */
     LeaseExpiryAction onLeaseExpired() default LeaseExpiryAction.RETRY;
 

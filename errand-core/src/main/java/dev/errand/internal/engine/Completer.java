@@ -39,8 +39,10 @@ final class Completer {
      *
      * @param flushInterval the longest a completion waits
      * @param batchSize the most completions in one statement
+     * @param freesSlot whether a task's completion frees a flow-control slot: such a completion is flushed with
+     *     what is already buffered, without waiting for more, because held-back tasks wait for its slot
      */
-    record Batching(Duration flushInterval, int batchSize) {}
+    record Batching(Duration flushInterval, int batchSize, java.util.function.Predicate<ClaimedTask> freesSlot) {}
 
     /** A success waiting for its batch, how long its handler ran, and what to call once the batch commits. */
     private record Done(ClaimedTask task, Ended ended, List<NewTask> next, Runnable whenCompleted) {
@@ -120,7 +122,7 @@ final class Completer {
             return false;
         }
         batch.add(first);
-        long deadline = System.nanoTime() + flushNanos;
+        long deadline = batching.freesSlot().test(first.task()) ? System.nanoTime() : System.nanoTime() + flushNanos;
         while (batch.size() < batching.batchSize()) {
             long left = deadline - System.nanoTime();
             Done next = left > 0 ? buffer.poll(left, TimeUnit.NANOSECONDS) : buffer.poll();

@@ -94,7 +94,10 @@ public final class Engine {
         this.leases = new LeaseKeeper(storage, settings.nodeId());
         this.completer = new Completer(
                 stores,
-                new Completer.Batching(settings.completionFlushInterval(), settings.completionBatchSize()),
+                new Completer.Batching(
+                        settings.completionFlushInterval(),
+                        settings.completionBatchSize(),
+                        parts.shared().flow()::freesSlot),
                 leases,
                 observers,
                 problems);

@@ -3,6 +3,7 @@ package dev.errand.internal.enqueue;
 import dev.errand.config.ErrandSettings;
 import dev.errand.enqueue.TaskRequest;
 import dev.errand.event.Condition;
+import dev.errand.internal.flow.PayloadKeys;
 import dev.errand.internal.store.Micros;
 import dev.errand.internal.store.NewTask;
 import dev.errand.internal.store.TaskGate;
@@ -87,10 +88,11 @@ public final class Requests {
                         : definition != null && definition.maxAttempts() != null
                                 ? definition.maxAttempts()
                                 : settings.defaultMaxAttempts();
+        String payload = encode(request);
         NewTask task = new NewTask(
                 request.kind(),
                 queue,
-                encode(request),
+                payload,
                 new NewTask.Placement(
                         request.priority(),
                         request.runAt(),
@@ -101,6 +103,8 @@ public final class Requests {
                 new NewTask.Pin(request.node(), request.nodeGroup()));
         if (request.limitKey() != null) {
             task = task.withLimitKey(request.limitKey());
+        } else if (definition != null && definition.limitKeyFrom() != null) {
+            task = task.withLimitKey(PayloadKeys.keyOf(request.kind(), definition.limitKeyFrom(), payload));
         }
         return tracing == TaskTracing.NONE ? task : task.withTrace(trace(request.kind(), queue));
     }

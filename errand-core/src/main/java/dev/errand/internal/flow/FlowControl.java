@@ -44,6 +44,10 @@ public final class FlowControl {
     private final Map<String, Integer> ensuredKeys = new ConcurrentHashMap<>();
     /** The slots created so far, per kind, so that a refresh creates only missing ones. */
     private final Map<String, Integer> ensured = new ConcurrentHashMap<>();
+    /** The queue slots created so far, per queue. */
+    private final Map<String, Integer> ensuredQueues = new ConcurrentHashMap<>();
+    /** The queues this node serves, each with the cluster-wide limit it declares or null. */
+    private final Map<String, Integer> declaredQueues;
     /** The rate slots created so far, per kind. */
     private final Map<String, Integer> ensuredRates = new ConcurrentHashMap<>();
 
@@ -68,13 +72,26 @@ public final class FlowControl {
      * @param storage the task table and its transactions
      * @param tablePrefix the table prefix
      * @param declared every kind the node registers, with the limits its definition declares
+     * @param queues every queue the node serves, with the cluster-wide concurrency limit it declares (or null)
      * @param order the order the node claims in
      */
-    public FlowControl(Storage storage, String tablePrefix, Map<String, Declared> declared, ClaimOrder order) {
+    public FlowControl(
+            Storage storage,
+            String tablePrefix,
+            Map<String, Declared> declared,
+            Map<String, Integer> queues,
+            ClaimOrder order) {
         this.storage = storage;
         this.store = new FlowStore(storage.dialect(), tablePrefix);
         this.claims = new FilteredClaim(storage.dialect(), tablePrefix + "task", order);
         this.declared = Collections.unmodifiableMap(new HashMap<>(declared));
+        this.declaredQueues = Collections.unmodifiableMap(new HashMap<>(queues));
+        Map<String, Integer> perQueue = new LinkedHashMap<>();
+        queues.forEach((queue, limit) -> {
+            if (limit != null) {
+                perQueue.put(queue, limit);
+            }
+        });
         Map<String, Integer> perKind = new LinkedHashMap<>();
         Map<String, Integer> perKey = new LinkedHashMap<>();
         Map<String, RateLimit> rates = new LinkedHashMap<>();
@@ -87,7 +104,7 @@ public final class FlowControl {
                 rates.put(kind, limits.rate());
             }
         });
-        this.limits = new Limits(Map.copyOf(perKind), Map.copyOf(perKey), Map.copyOf(rates));
+        this.limits = new Limits(Map.copyOf(perKind), Map.copyOf(perKey), Map.copyOf(rates), Map.copyOf(perQueue));
     }
 
     /**
@@ -105,11 +122,16 @@ public final class FlowControl {
      * @param perKind the concurrency limit of each limited kind
      * @param perKey the per-key limit of each kind that has one (and no concurrency limit)
      * @param rates the rate limit of each kind that has one (and no concurrency or per-key limit)
+     * @param perQueue the cluster-wide concurrency limit of each limited queue
      */
-    public record Limits(Map<String, Integer> perKind, Map<String, Integer> perKey, Map<String, RateLimit> rates) {
-        /** Whether no kind is limited. */
+    public record Limits(
+            Map<String, Integer> perKind,
+            Map<String, Integer> perKey,
+            Map<String, RateLimit> rates,
+            Map<String, Integer> perQueue) {
+        /** Whether no kind and no queue is limited. */
         public boolean isEmpty() {
-            return perKind.isEmpty() && perKey.isEmpty() && rates.isEmpty();
+            return perKind.isEmpty() && perKey.isEmpty() && rates.isEmpty() && perQueue.isEmpty();
         }
     }
 
@@ -151,6 +173,9 @@ public final class FlowControl {
                             rate == null ? null : rate.starts(),
                             rate == null ? 0 : rate.period().toMillis());
                 }
+                for (Map.Entry<String, Integer> queue : declaredQueues.entrySet()) {
+                    store.setQueue(connection, queue.getKey(), false, queue.getValue());
+                }
                 return null;
             });
             declarationsWritten = true;
@@ -182,14 +207,14 @@ public final class FlowControl {
             read.put(row.kind(), limit);
         }
         Map<String, RateLimit> readRates = new LinkedHashMap<>();
-        for (Map.Entry<String, long[]> rate :
+        for (Map.Entry<String, RateLimit> rate :
                 storage.transactions().runStatement("flow rates", store::rates).entrySet()) {
             String kind = rate.getKey();
             if (read.containsKey(kind) || readPerKey.containsKey(kind)) {
                 log.warn("Kind '{}' has a rate limit beside another flow limit; only the other applies", kind);
                 continue;
             }
-            int starts = (int) rate.getValue()[0];
+            int starts = rate.getValue().starts();
             if (ensuredRates.getOrDefault(kind, 0) < starts) {
                 storage.transactions().runStatement("flow rate slots", connection -> {
                     store.ensureRateSlots(connection, kind, starts);
@@ -197,13 +222,93 @@ public final class FlowControl {
                 });
                 ensuredRates.put(kind, starts);
             }
-            readRates.put(kind, new RateLimit(starts, java.time.Duration.ofMillis(rate.getValue()[1])));
+            readRates.put(kind, rate.getValue());
         }
-        Limits now = new Limits(Map.copyOf(read), Map.copyOf(readPerKey), Map.copyOf(readRates));
+        Map<String, Integer> readQueues = new LinkedHashMap<>();
+        for (Map.Entry<String, Integer[]> queue : storage.transactions()
+                .runStatement("flow queue limits", store::queueLimits)
+                .entrySet()) {
+            Integer limit = queue.getValue()[1] != null ? queue.getValue()[1] : queue.getValue()[0];
+            if (limit == null) {
+                continue;
+            }
+            if (ensuredQueues.getOrDefault(queue.getKey(), 0) < limit) {
+                storage.transactions().runStatement("flow queue slots", connection -> {
+                    store.ensureQueueSlots(connection, queue.getKey(), limit);
+                    return null;
+                });
+                ensuredQueues.put(queue.getKey(), limit);
+            }
+            readQueues.put(queue.getKey(), limit);
+        }
+        Limits now =
+                new Limits(Map.copyOf(read), Map.copyOf(readPerKey), Map.copyOf(readRates), Map.copyOf(readQueues));
         if (!now.equals(limits)) {
-            log.info("Flow limits in force: per kind {}, per key {}, rates {}", read, readPerKey, readRates);
+            log.info(
+                    "Flow limits in force: per kind {}, per key {}, rates {}, per queue {}",
+                    read,
+                    readPerKey,
+                    readRates,
+                    readQueues);
         }
         limits = now;
+    }
+
+    /** How many key slot rows one prune transaction locks and looks at. */
+    private static final int PRUNE_BATCH = 200;
+
+    /** Where the next prune of key slot rows starts: {kind, key}, in key order. */
+    private volatile String[] pruneCursor = {"", ""};
+
+    /**
+     * Deletes the slot rows of keys that have no pending or running task (a leader duty, every prune interval):
+     * one transaction locks a batch of rows with {@code SKIP LOCKED} (so no claim can take them meanwhile), reads
+     * which of their keys are busy, in a statement after the locks, and deletes the others' rows by primary key.
+     * A key met again gets its rows back at its next claim. Nothing running can lose its slot: a key with a running
+     * task is busy.
+     *
+     * @return how many rows it deleted
+     */
+    public int pruneIdleKeySlots() throws SQLException {
+        int deleted = 0;
+        // At most a few batches a run, so that a huge table is worked through over several prune intervals.
+        for (int batch = 0; batch < 50; batch++) {
+            String[] after = pruneCursor;
+            int[] counts = storage.transactions().run("flow key slot prune", connection -> {
+                List<FlowStore.KeySlot> locked = store.lockKeySlotsAfter(connection, after[0], after[1], PRUNE_BATCH);
+                if (locked.isEmpty()) {
+                    return new int[] {0, 0};
+                }
+                Map<String, java.util.Set<String>> keysByKind = new LinkedHashMap<>();
+                for (FlowStore.KeySlot row : locked) {
+                    keysByKind
+                            .computeIfAbsent(row.kind(), k -> new java.util.LinkedHashSet<>())
+                            .add(row.key());
+                }
+                Map<String, java.util.Set<String>> busy = new HashMap<>();
+                for (Map.Entry<String, java.util.Set<String>> kind : keysByKind.entrySet()) {
+                    busy.put(kind.getKey(), store.busyKeys(connection, kind.getKey(), kind.getValue()));
+                }
+                List<FlowStore.KeySlot> idle = locked.stream()
+                        .filter(row -> !busy.get(row.kind()).contains(row.key()))
+                        .toList();
+                if (!idle.isEmpty()) {
+                    store.deleteKeySlots(connection, idle);
+                }
+                FlowStore.KeySlot last = locked.get(locked.size() - 1);
+                pruneCursor = new String[] {last.kind(), last.key()};
+                return new int[] {locked.size(), idle.size()};
+            });
+            deleted += counts[1];
+            if (counts[0] < PRUNE_BATCH) {
+                pruneCursor = new String[] {"", ""};
+                break;
+            }
+        }
+        if (deleted > 0) {
+            log.debug("Pruned {} slot rows of idle limit keys", deleted);
+        }
+        return deleted;
     }
 
     /** The flow tables' SQL, for the admin API. */
@@ -214,6 +319,11 @@ public final class FlowControl {
     /** Whether this node registers {@code kind}. */
     boolean registers(String kind) {
         return declared.containsKey(kind);
+    }
+
+    /** Whether this node serves {@code queue}. */
+    boolean serves(String queue) {
+        return declaredQueues.containsKey(queue);
     }
 
     /**
@@ -228,6 +338,18 @@ public final class FlowControl {
     /** Whether any kind is limited, so that claims must go through {@link #claim}. */
     public boolean active() {
         return !limits.isEmpty();
+    }
+
+    /**
+     * Whether the end of {@code task} frees a slot that held-back tasks may wait for: its kind has a concurrency or
+     * per-key limit, or its queue a limit. Rate slots free with time, not with the end of a task.
+     */
+    public boolean freesSlot(ClaimedTask task) {
+        Limits now = limits;
+        return !now.isEmpty()
+                && (now.perKind().containsKey(task.kind())
+                        || now.perKey().containsKey(task.kind())
+                        || now.perQueue().containsKey(task.queue()));
     }
 
     /** The limits in force as this node last read them. */
@@ -251,18 +373,21 @@ public final class FlowControl {
         for (Map.Entry<String, Integer> kind : now.perKey().entrySet()) {
             List<String> tried = storage.transactions()
                     .runStatement("flow keys", connection -> keysToTry(connection, kind.getKey(), request));
-            for (String key : tried) {
-                String known = kind.getKey() + '\u0000' + key;
-                if (ensuredKeys.getOrDefault(known, 0) < kind.getValue()) {
-                    storage.transactions().runStatement("flow key slots", connection -> {
+            List<String> missing = tried.stream()
+                    .filter(key -> ensuredKeys.getOrDefault(kind.getKey() + '\u0000' + key, 0) < kind.getValue())
+                    .toList();
+            if (!missing.isEmpty()) {
+                // One connection for the keys met for the first time; each insert still commits on its own.
+                storage.transactions().runStatement("flow key slots", connection -> {
+                    for (String key : missing) {
                         store.ensureKeySlots(connection, kind.getKey(), key, kind.getValue());
-                        return null;
-                    });
-                    if (ensuredKeys.size() > 100_000) {
-                        ensuredKeys.clear();
                     }
-                    ensuredKeys.put(known, kind.getValue());
+                    return null;
+                });
+                if (ensuredKeys.size() > 100_000) {
+                    ensuredKeys.clear();
                 }
+                missing.forEach(key -> ensuredKeys.put(kind.getKey() + '\u0000' + key, kind.getValue()));
             }
             keys.put(kind.getKey(), tried);
         }
@@ -278,22 +403,15 @@ public final class FlowControl {
         int most = request.limit() * 2 + 8;
         List<String> cursor = List.of(kind, request.queue());
         String start = keyCursors.get(cursor);
-        List<String> keys = new ArrayList<>();
-        String key = start;
-        boolean wrapped = start == null;
-        while (keys.size() < most) {
-            key = store.nextKey(connection, kind, request.queue(), key);
-            if (key == null) {
-                if (wrapped) {
+        List<String> keys = new ArrayList<>(store.nextKeys(connection, kind, request.queue(), start, most));
+        if (keys.size() < most && start != null) {
+            // Wrap around: the keys from the first up to where this walk started.
+            for (String key : store.nextKeys(connection, kind, request.queue(), null, most - keys.size())) {
+                if (key.compareTo(start) > 0 || keys.contains(key)) {
                     break;
                 }
-                wrapped = true;
-                continue;
+                keys.add(key);
             }
-            if (wrapped && start != null && key.compareTo(start) > 0) {
-                break;
-            }
-            keys.add(key);
         }
         if (keys.isEmpty()) {
             keyCursors.remove(cursor);
@@ -306,14 +424,65 @@ public final class FlowControl {
     private List<ClaimedTask> claim(
             Connection connection, ClaimRequest request, Limits now, Map<String, List<String>> keys)
             throws SQLException {
-        List<ClaimedTask> claimed = new ArrayList<>(request.limit());
+        Integer queueLimit = now.perQueue().get(request.queue());
+        if (queueLimit == null) {
+            return claim(connection, request, request.limit(), now, keys);
+        }
+        // The queue's free slots bound the whole claim; the tasks claimed take them, whatever their kind.
+        List<Integer> free =
+                freeSlots(store.lockQueueSlots(connection, request.queue(), queueLimit), connection, request.limit());
+        if (free.isEmpty()) {
+            return List.of();
+        }
+        List<ClaimedTask> claimed = claim(connection, request, free.size(), now, keys);
+        if (!claimed.isEmpty()) {
+            store.takeQueueSlots(
+                    connection,
+                    request.queue(),
+                    free.subList(0, claimed.size()).stream()
+                            .mapToInt(Integer::intValue)
+                            .toArray(),
+                    claimed.stream().mapToLong(ClaimedTask::id).toArray(),
+                    request.leaseToken());
+        }
+        return claimed;
+    }
+
+    /**
+     * Of the slots a claim locked, those free (their task no longer running with the token they recorded), at most
+     * {@code most}, read in a statement after the locks so that it sees the claims that took them.
+     */
+    private List<Integer> freeSlots(List<FlowStore.LockedSlot> locked, Connection connection, int most)
+            throws SQLException {
+        long[] holders = locked.stream()
+                .filter(slot -> slot.taskId() != null)
+                .mapToLong(FlowStore.LockedSlot::taskId)
+                .toArray();
+        Map<Long, Long> running = store.runningTokens(connection, holders);
+        List<Integer> free = new ArrayList<>();
+        for (FlowStore.LockedSlot slot : locked) {
+            Long token = slot.taskId() == null ? null : running.get(slot.taskId());
+            if (token == null || token != slot.leaseToken()) {
+                free.add(slot.slotNo());
+                if (free.size() == most) {
+                    break;
+                }
+            }
+        }
+        return free;
+    }
+
+    private List<ClaimedTask> claim(
+            Connection connection, ClaimRequest request, int capacity, Limits now, Map<String, List<String>> keys)
+            throws SQLException {
+        List<ClaimedTask> claimed = new ArrayList<>(capacity);
         // A random order, so that when the room is short no limited kind always comes last.
         List<String> kinds = new ArrayList<>(now.perKind().keySet());
         kinds.addAll(now.perKey().keySet());
         kinds.addAll(now.rates().keySet());
         Collections.shuffle(kinds);
         for (String kind : kinds) {
-            int room = request.limit() - claimed.size();
+            int room = capacity - claimed.size();
             if (room == 0) {
                 break;
             }
@@ -332,7 +501,7 @@ public final class FlowControl {
                                             keys.get(kind),
                                             room));
         }
-        int room = request.limit() - claimed.size();
+        int room = capacity - claimed.size();
         long clock = System.nanoTime();
         Long quietUntil = unlimitedQuietUntil.get(request.queue());
         if (room > 0 && (quietUntil == null || clock - quietUntil >= 0)) {
@@ -349,7 +518,8 @@ public final class FlowControl {
                 values.addAll(now.perKey().keySet());
             }
             List<ClaimedTask> unlimited = claims.claim(connection, request, room, filter.toString(), values);
-            if (unlimited.size() < room) {
+            // Only a filter walks past held-back tasks; without one, a short claim means the queue ran dry.
+            if (unlimited.size() < room && filter.length() > 0) {
                 unlimitedQuietUntil.put(request.queue(), clock + quietNanos);
             } else {
                 unlimitedQuietUntil.remove(request.queue());
@@ -388,6 +558,15 @@ public final class FlowControl {
             return List.of();
         }
         List<FlowStore.LockedKeySlot> locked = store.lockKeySlots(connection, kind, keys, limit);
+        // A key with fewer rows locked than its limit had them held by another claim, or pruned: the next claim
+        // that meets it makes sure they exist again.
+        Map<String, Integer> lockedPerKey = new HashMap<>();
+        locked.forEach(slot -> lockedPerKey.merge(slot.key(), 1, Integer::sum));
+        for (String key : keys) {
+            if (lockedPerKey.getOrDefault(key, 0) < limit) {
+                ensuredKeys.remove(kind + '\u0000' + key);
+            }
+        }
         long[] holders = locked.stream()
                 .filter(slot -> slot.slot().taskId() != null)
                 .mapToLong(slot -> slot.slot().taskId())
@@ -435,21 +614,7 @@ public final class FlowControl {
         if (locked.isEmpty()) {
             return List.of();
         }
-        long[] holders = locked.stream()
-                .filter(slot -> slot.taskId() != null)
-                .mapToLong(FlowStore.LockedSlot::taskId)
-                .toArray();
-        Map<Long, Long> running = store.runningTokens(connection, holders);
-        List<Integer> free = new ArrayList<>();
-        for (FlowStore.LockedSlot slot : locked) {
-            Long token = slot.taskId() == null ? null : running.get(slot.taskId());
-            if (token == null || token != slot.leaseToken()) {
-                free.add(slot.slotNo());
-                if (free.size() == room) {
-                    break;
-                }
-            }
-        }
+        List<Integer> free = freeSlots(locked, connection, room);
         if (free.isEmpty()) {
             return List.of();
         }

@@ -1,11 +1,13 @@
 package dev.errand.internal.flow;
 
+import dev.errand.flow.RateLimit;
 import dev.errand.internal.store.Dialect;
 import dev.errand.internal.store.States;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -80,6 +82,8 @@ final class FlowStore {
     private final String keySlots;
     private final String rateSlots;
     private final String tasks;
+    private final String queueLimits;
+    private final String queueSlots;
 
     FlowStore(Dialect dialect, String prefix) {
         this.dialect = dialect;
@@ -88,6 +92,17 @@ final class FlowStore {
         this.keySlots = prefix + "flow_key_slot";
         this.rateSlots = prefix + "flow_rate_slot";
         this.tasks = prefix + "task";
+        this.queueLimits = prefix + "flow_queue_limit";
+        this.queueSlots = prefix + "flow_queue_slot";
+    }
+
+    /** Where a kind's slot rows live: {@code flow_slot}, by kind. */
+    private static final String KIND = "kind";
+    /** Where a queue's slot rows live: {@code flow_queue_slot}, by queue. */
+    private static final String QUEUE = "queue";
+
+    private String slotTable(String owner) {
+        return owner.equals(KIND) ? slots : queueSlots;
     }
 
     /**
@@ -110,7 +125,8 @@ final class FlowStore {
         if (limit == null) {
             try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + limits
                     + " WHERE kind = ? AND declared_limit IS NULL AND override_limit IS NULL"
-                    + " AND declared_per_key IS NULL AND override_per_key IS NULL AND rate_limit IS NULL")) {
+                    + " AND declared_per_key IS NULL AND override_per_key IS NULL AND rate_limit IS NULL"
+                    + " AND override_rate_limit IS NULL")) {
                 delete.setString(1, kind);
                 delete.executeUpdate();
             }
@@ -164,7 +180,18 @@ final class FlowStore {
      * left with no limit at all is deleted.
      */
     void setRate(Connection connection, String kind, Integer starts, long periodMillis) throws SQLException {
-        String update = "UPDATE " + limits + " SET rate_limit = ?, rate_period_ms = ? WHERE kind = ?";
+        setRate(connection, kind, false, starts, periodMillis);
+    }
+
+    /**
+     * Sets a kind's rate limit, declared or set at run time ({@code override}), or clears it with null; a row
+     * left with no limit at all is deleted.
+     */
+    void setRate(Connection connection, String kind, boolean override, Integer starts, long periodMillis)
+            throws SQLException {
+        String startsColumn = override ? "override_rate_limit" : "rate_limit";
+        String periodColumn = override ? "override_rate_period_ms" : "rate_period_ms";
+        String update = "UPDATE " + limits + " SET " + startsColumn + " = ?, " + periodColumn + " = ? WHERE kind = ?";
         int updated;
         try (PreparedStatement statement = connection.prepareStatement(update)) {
             bindRate(statement, starts, periodMillis);
@@ -174,7 +201,8 @@ final class FlowStore {
         if (starts == null) {
             try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + limits
                     + " WHERE kind = ? AND declared_limit IS NULL AND override_limit IS NULL"
-                    + " AND declared_per_key IS NULL AND override_per_key IS NULL AND rate_limit IS NULL")) {
+                    + " AND declared_per_key IS NULL AND override_per_key IS NULL AND rate_limit IS NULL"
+                    + " AND override_rate_limit IS NULL")) {
                 delete.setString(1, kind);
                 delete.executeUpdate();
             }
@@ -184,7 +212,7 @@ final class FlowStore {
             return;
         }
         String insert = dialect.insertSkippingDuplicates(
-                limits + " (kind, rate_limit, rate_period_ms) VALUES (?, ?, ?)", "(kind)");
+                limits + " (kind, " + startsColumn + ", " + periodColumn + ") VALUES (?, ?, ?)", "(kind)");
         try (PreparedStatement statement = connection.prepareStatement(insert)) {
             statement.setString(1, kind);
             statement.setInt(2, starts);
@@ -212,17 +240,139 @@ final class FlowStore {
         }
     }
 
-    /** Every rate limit in force: kind to {starts, period in milliseconds}. */
-    Map<String, long[]> rates(Connection connection) throws SQLException {
-        Map<String, long[]> rates = new LinkedHashMap<>();
-        try (PreparedStatement statement = connection.prepareStatement("SELECT kind, rate_limit, rate_period_ms FROM "
-                        + limits + " WHERE rate_limit IS NOT NULL AND rate_period_ms IS NOT NULL ORDER BY kind");
+    /** Every rate limit in force (the run-time one where set, else the declared one): kind to the limit. */
+    Map<String, RateLimit> rates(Connection connection) throws SQLException {
+        Map<String, RateLimit> rates = new LinkedHashMap<>();
+        rateRows(connection).forEach((kind, row) -> rates.put(kind, row[1] != null ? row[1] : row[0]));
+        return rates;
+    }
+
+    /** Every kind with a rate limit, declared or set at run time: kind to {declared, override}, each or null. */
+    Map<String, RateLimit[]> rateRows(Connection connection) throws SQLException {
+        Map<String, RateLimit[]> rates = new LinkedHashMap<>();
+        try (PreparedStatement statement = connection.prepareStatement("SELECT kind, rate_limit, rate_period_ms,"
+                        + " override_rate_limit, override_rate_period_ms FROM " + limits
+                        + " WHERE rate_limit IS NOT NULL OR override_rate_limit IS NOT NULL ORDER BY kind");
                 ResultSet result = statement.executeQuery()) {
             while (result.next()) {
-                rates.put(result.getString(1), new long[] {result.getInt(2), result.getLong(3)});
+                rates.put(result.getString(1), new RateLimit[] {rate(result, 2), rate(result, 4)});
             }
         }
         return rates;
+    }
+
+    private static RateLimit rate(ResultSet result, int column) throws SQLException {
+        Integer starts = intOrNull(result, column);
+        long period = result.getLong(column + 1);
+        return starts == null || result.wasNull() ? null : new RateLimit(starts, Duration.ofMillis(period));
+    }
+
+    /** How many rate slots of a kind started a task within the last {@code periodMicros} (database clock). */
+    int rateSlotsInUse(Connection connection, String kind, int slots, long periodMicros, long clockOffsetMicros)
+            throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("SELECT COUNT(*) FROM " + rateSlots
+                + " WHERE kind = ? AND slot_no <= ? AND last_start_at > " + dialect.timePlusMicros())) {
+            statement.setString(1, kind);
+            statement.setInt(2, slots);
+            statement.setLong(3, clockOffsetMicros - periodMicros);
+            try (ResultSet result = statement.executeQuery()) {
+                result.next();
+                return result.getInt(1);
+            }
+        }
+    }
+
+    /**
+     * Sets a queue's declared limit, or its run-time one ({@code override}); null clears it, and a row left with
+     * neither is deleted.
+     */
+    void setQueue(Connection connection, String queue, boolean override, Integer limit) throws SQLException {
+        String column = override ? "override_limit" : "declared_limit";
+        String update = "UPDATE " + queueLimits + " SET " + column + " = ? WHERE queue = ?";
+        int updated;
+        try (PreparedStatement statement = connection.prepareStatement(update)) {
+            if (limit == null) {
+                statement.setNull(1, java.sql.Types.INTEGER);
+            } else {
+                statement.setInt(1, limit);
+            }
+            statement.setString(2, queue);
+            updated = statement.executeUpdate();
+        }
+        if (limit == null) {
+            try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + queueLimits
+                    + " WHERE queue = ? AND declared_limit IS NULL AND override_limit IS NULL")) {
+                delete.setString(1, queue);
+                delete.executeUpdate();
+            }
+            return;
+        }
+        if (updated > 0) {
+            return;
+        }
+        try (PreparedStatement statement = connection.prepareStatement(
+                dialect.insertSkippingDuplicates(queueLimits + " (queue, " + column + ") VALUES (?, ?)", "(queue)"))) {
+            statement.setString(1, queue);
+            statement.setInt(2, limit);
+            statement.executeUpdate();
+        } catch (SQLException e) {
+            if (!dialect.isUniqueViolation(e)) {
+                throw e;
+            }
+        }
+        // Another node may have inserted the row between the update and the insert: set it once more.
+        try (PreparedStatement statement = connection.prepareStatement(update)) {
+            statement.setInt(1, limit);
+            statement.setString(2, queue);
+            statement.executeUpdate();
+        }
+    }
+
+    /** Every queue with a limit row: queue to {declared, override}, each or null. */
+    Map<String, Integer[]> queueLimits(Connection connection) throws SQLException {
+        Map<String, Integer[]> rows = new LinkedHashMap<>();
+        try (PreparedStatement statement = connection.prepareStatement(
+                        "SELECT queue, declared_limit, override_limit FROM " + queueLimits + " ORDER BY queue");
+                ResultSet result = statement.executeQuery()) {
+            while (result.next()) {
+                rows.put(result.getString(1), new Integer[] {intOrNull(result, 2), intOrNull(result, 3)});
+            }
+        }
+        return rows;
+    }
+
+    /** Creates the slot rows 1 to {@code count} of a queue that do not exist yet. */
+    void ensureQueueSlots(Connection connection, String queue, int count) throws SQLException {
+        ensureSlots(connection, QUEUE, queue, count);
+    }
+
+    /** Locks the slots 1 to {@code limit} of a queue that no other claim has locked. */
+    List<LockedSlot> lockQueueSlots(Connection connection, String queue, int limit) throws SQLException {
+        return lockSlots(connection, QUEUE, queue, limit);
+    }
+
+    /** Writes the task that takes each slot of a queue. */
+    void takeQueueSlots(Connection connection, String queue, int[] slotNos, long[] taskIds, long leaseToken)
+            throws SQLException {
+        take(connection, QUEUE, queue, slotNos, taskIds, leaseToken);
+    }
+
+    /** How many tasks of a queue hold one of its slots now. */
+    int queueSlotsInUse(Connection connection, String queue) throws SQLException {
+        return slotsInUse(connection, QUEUE, queue);
+    }
+
+    /** How many tasks of a queue are pending and due now. */
+    long queuePendingDue(Connection connection, String queue, long clockOffsetMicros) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("SELECT COUNT(*) FROM " + tasks
+                + " WHERE state = " + States.PENDING + " AND queue = ? AND run_at <= " + dialect.timePlusMicros())) {
+            statement.setString(1, queue);
+            statement.setLong(2, clockOffsetMicros);
+            try (ResultSet result = statement.executeQuery()) {
+                result.next();
+                return result.getLong(1);
+            }
+        }
     }
 
     /** Creates the rate slot rows 1 to {@code count} of a kind that do not exist yet. */
@@ -288,20 +438,33 @@ final class FlowStore {
     }
 
     /**
-     * The next key after {@code after} (null: the first) among the pending tasks of a kind and queue, in key
-     * order: one probe of the key index, whatever the number of tasks of each key.
+     * The next keys after {@code after} (null: from the first) among the pending tasks of a kind and queue, in key
+     * order, at most {@code most}: one statement, a recursive query that probes the key index once per key (a loose
+     * index scan), whatever the number of tasks of each key.
      */
-    String nextKey(Connection connection, String kind, String queue, String after) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement("SELECT MIN(limit_key) FROM " + tasks
-                + " WHERE state = " + States.PENDING + " AND kind = ? AND queue = ? AND limit_key > ?")) {
+    List<String> nextKeys(Connection connection, String kind, String queue, String after, int most)
+            throws SQLException {
+        String probe = "(SELECT MIN(limit_key) FROM " + tasks + " WHERE state = " + States.PENDING
+                + " AND kind = ? AND queue = ? AND limit_key > ";
+        List<String> keys = new ArrayList<>(most);
+        try (PreparedStatement statement = connection.prepareStatement("WITH RECURSIVE flow_keys (limit_key, n) AS"
+                + " (SELECT " + probe + "?), 1 UNION ALL SELECT " + probe + "flow_keys.limit_key), n + 1"
+                + " FROM flow_keys WHERE flow_keys.limit_key IS NOT NULL AND n < ?)"
+                + " SELECT limit_key FROM flow_keys WHERE limit_key IS NOT NULL ORDER BY n")) {
             statement.setString(1, kind);
             statement.setString(2, queue);
             // Every key is longer than the empty string, which is not a valid key.
             statement.setString(3, after == null ? "" : after);
+            statement.setString(4, kind);
+            statement.setString(5, queue);
+            statement.setInt(6, most);
             try (ResultSet result = statement.executeQuery()) {
-                return result.next() ? result.getString(1) : null;
+                while (result.next()) {
+                    keys.add(result.getString(1));
+                }
             }
         }
+        return keys;
     }
 
     /**
@@ -390,16 +553,22 @@ final class FlowStore {
      * they are numbered without gaps, and a concurrent node adding the same ones is skipped.
      */
     void ensureSlots(Connection connection, String kind, int count) throws SQLException {
+        ensureSlots(connection, KIND, kind, count);
+    }
+
+    private void ensureSlots(Connection connection, String owner, String kind, int count) throws SQLException {
+        String slots = slotTable(owner);
         int highest;
-        try (PreparedStatement statement =
-                connection.prepareStatement("SELECT COALESCE(MAX(slot_no), 0) FROM " + slots + " WHERE kind = ?")) {
+        try (PreparedStatement statement = connection.prepareStatement(
+                "SELECT COALESCE(MAX(slot_no), 0) FROM " + slots + " WHERE " + owner + " = ?")) {
             statement.setString(1, kind);
             try (ResultSet result = statement.executeQuery()) {
                 result.next();
                 highest = result.getInt(1);
             }
         }
-        String insert = dialect.insertSkippingDuplicates(slots + " (kind, slot_no) VALUES (?, ?)", "(kind, slot_no)");
+        String insert = dialect.insertSkippingDuplicates(
+                slots + " (" + owner + ", slot_no) VALUES (?, ?)", "(" + owner + ", slot_no)");
         for (int slot = highest + 1; slot <= count; slot++) {
             try (PreparedStatement statement = connection.prepareStatement(insert)) {
                 statement.setString(1, kind);
@@ -418,9 +587,15 @@ final class FlowStore {
      * A locking read returns each slot's latest committed holder.
      */
     List<LockedSlot> lockSlots(Connection connection, String kind, int limit) throws SQLException {
+        return lockSlots(connection, KIND, kind, limit);
+    }
+
+    private List<LockedSlot> lockSlots(Connection connection, String owner, String kind, int limit)
+            throws SQLException {
         List<LockedSlot> locked = new ArrayList<>(limit);
         try (PreparedStatement statement = connection.prepareStatement("SELECT slot_no, task_id, lease_token FROM "
-                + slots + " WHERE kind = ? AND slot_no <= ? ORDER BY slot_no FOR UPDATE SKIP LOCKED")) {
+                + slotTable(owner) + " WHERE " + owner + " = ? AND slot_no <= ? ORDER BY slot_no"
+                + " FOR UPDATE SKIP LOCKED")) {
             statement.setString(1, kind);
             statement.setInt(2, limit);
             try (ResultSet result = statement.executeQuery()) {
@@ -457,8 +632,13 @@ final class FlowStore {
 
     /** Writes the task that takes each slot: {@code slotNos[i]} goes to {@code taskIds[i]}. */
     void take(Connection connection, String kind, int[] slotNos, long[] taskIds, long leaseToken) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(
-                "UPDATE " + slots + " SET task_id = ?, lease_token = ? WHERE kind = ? AND slot_no = ?")) {
+        take(connection, KIND, kind, slotNos, taskIds, leaseToken);
+    }
+
+    private void take(Connection connection, String owner, String kind, int[] slotNos, long[] taskIds, long leaseToken)
+            throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("UPDATE " + slotTable(owner)
+                + " SET task_id = ?, lease_token = ? WHERE " + owner + " = ? AND slot_no = ?")) {
             for (int i = 0; i < taskIds.length; i++) {
                 statement.setLong(1, taskIds[i]);
                 statement.setLong(2, leaseToken);
@@ -474,9 +654,13 @@ final class FlowStore {
      * How many tasks of a kind hold a slot now: running with the lease token their slot recorded.
      */
     int slotsInUse(Connection connection, String kind) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement("SELECT COUNT(*) FROM " + slots + " s JOIN "
-                + tasks + " t ON t.id = s.task_id AND t.lease_token = s.lease_token WHERE s.kind = ? AND t.state = "
-                + States.RUNNING)) {
+        return slotsInUse(connection, KIND, kind);
+    }
+
+    private int slotsInUse(Connection connection, String owner, String kind) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("SELECT COUNT(*) FROM " + slotTable(owner)
+                + " s JOIN " + tasks + " t ON t.id = s.task_id AND t.lease_token = s.lease_token WHERE s." + owner
+                + " = ? AND t.state = " + States.RUNNING)) {
             statement.setString(1, kind);
             try (ResultSet result = statement.executeQuery()) {
                 result.next();
@@ -496,6 +680,73 @@ final class FlowStore {
                 result.next();
                 return result.getLong(1);
             }
+        }
+    }
+
+    /**
+     * A key's slot row.
+     *
+     * @param kind the kind
+     * @param key the key
+     * @param slotNo the slot
+     */
+    record KeySlot(String kind, String key, int slotNo) {}
+
+    /**
+     * Locks up to {@code most} key slot rows after ({@code afterKind}, {@code afterKey}) in key order, skipping
+     * those a claim holds.
+     */
+    List<KeySlot> lockKeySlotsAfter(Connection connection, String afterKind, String afterKey, int most)
+            throws SQLException {
+        List<KeySlot> locked = new ArrayList<>();
+        try (PreparedStatement statement = connection.prepareStatement("SELECT kind, limit_key, slot_no FROM "
+                + keySlots + " WHERE kind > ? OR (kind = ? AND limit_key > ?) ORDER BY kind, limit_key, slot_no"
+                + " LIMIT ? FOR UPDATE SKIP LOCKED")) {
+            statement.setString(1, afterKind);
+            statement.setString(2, afterKind);
+            statement.setString(3, afterKey);
+            statement.setInt(4, most);
+            try (ResultSet result = statement.executeQuery()) {
+                while (result.next()) {
+                    locked.add(new KeySlot(result.getString(1), result.getString(2), result.getInt(3)));
+                }
+            }
+        }
+        return locked;
+    }
+
+    /** Which of {@code keys} of a kind have a task pending or running now. */
+    java.util.Set<String> busyKeys(Connection connection, String kind, java.util.Collection<String> keys)
+            throws SQLException {
+        java.util.Set<String> busy = new java.util.HashSet<>();
+        try (PreparedStatement statement = connection.prepareStatement("SELECT DISTINCT limit_key FROM " + tasks
+                + " WHERE state IN (" + States.PENDING + ", " + States.RUNNING + ") AND kind = ? AND limit_key IN ("
+                + String.join(", ", java.util.Collections.nCopies(keys.size(), "?")) + ")")) {
+            int i = 1;
+            statement.setString(i++, kind);
+            for (String key : keys) {
+                statement.setString(i++, key);
+            }
+            try (ResultSet result = statement.executeQuery()) {
+                while (result.next()) {
+                    busy.add(result.getString(1));
+                }
+            }
+        }
+        return busy;
+    }
+
+    /** Deletes key slot rows, each by its primary key. */
+    void deleteKeySlots(Connection connection, List<KeySlot> rows) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(
+                "DELETE FROM " + keySlots + " WHERE kind = ? AND limit_key = ? AND slot_no = ?")) {
+            for (KeySlot row : rows) {
+                statement.setString(1, row.kind());
+                statement.setString(2, row.key());
+                statement.setInt(3, row.slotNo());
+                statement.addBatch();
+            }
+            statement.executeBatch();
         }
     }
 }

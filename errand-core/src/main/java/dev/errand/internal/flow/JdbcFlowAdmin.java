@@ -1,15 +1,20 @@
 package dev.errand.internal.flow;
 
+import dev.errand.config.Names;
 import dev.errand.error.ErrandException;
 import dev.errand.flow.FlowAdmin;
 import dev.errand.flow.FlowLimit;
 import dev.errand.flow.FlowLimits;
+import dev.errand.flow.QueueLimit;
+import dev.errand.flow.RateLimit;
 import dev.errand.internal.store.Storage;
 import dev.errand.task.TaskKind;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 
 /** {@link FlowAdmin} on the flow tables. */
 public final class JdbcFlowAdmin implements FlowAdmin {
@@ -32,17 +37,13 @@ public final class JdbcFlowAdmin implements FlowAdmin {
     public List<FlowLimit> limits() {
         try {
             return storage.transactions().run("flow limits", connection -> {
+                Map<String, FlowStore.LimitRow> rows = flow.store().limits(connection);
+                Map<String, RateLimit[]> rates = flow.store().rateRows(connection);
                 List<FlowLimit> limits = new ArrayList<>();
-                for (FlowStore.LimitRow row : flow.store().limits(connection).values()) {
-                    boolean perKind = row.effective() != null;
-                    limits.add(new FlowLimit(
-                            row.kind(),
-                            new FlowLimit.Value(row.declared(), row.override()),
-                            new FlowLimit.Value(row.declaredPerKey(), row.overridePerKey()),
-                            perKind
-                                    ? flow.store().slotsInUse(connection, row.kind())
-                                    : flow.store().keySlotsInUse(connection, row.kind()),
-                            flow.store().pendingDue(connection, row.kind(), perKind, storage.offsetMicros())));
+                TreeSet<String> kinds = new TreeSet<>(rows.keySet());
+                kinds.addAll(rates.keySet());
+                for (String kind : kinds) {
+                    limits.add(limit(connection, kind, rows.get(kind), rates.get(kind)));
                 }
                 return limits;
             });
@@ -51,39 +52,127 @@ public final class JdbcFlowAdmin implements FlowAdmin {
         }
     }
 
+    private FlowLimit limit(Connection connection, String kind, FlowStore.LimitRow row, RateLimit[] rate)
+            throws SQLException {
+        FlowLimit.Value concurrency =
+                row == null ? new FlowLimit.Value(null, null) : new FlowLimit.Value(row.declared(), row.override());
+        FlowLimit.Value perKey = row == null
+                ? new FlowLimit.Value(null, null)
+                : new FlowLimit.Value(row.declaredPerKey(), row.overridePerKey());
+        FlowLimit.Rate rates = rate == null ? new FlowLimit.Rate(null, null) : new FlowLimit.Rate(rate[0], rate[1]);
+        int inUse;
+        boolean all = true;
+        if (concurrency.inForce() != null) {
+            inUse = flow.store().slotsInUse(connection, kind);
+        } else if (perKey.inForce() != null) {
+            inUse = flow.store().keySlotsInUse(connection, kind);
+            all = false;
+        } else {
+            RateLimit inForce = rates.inForce();
+            inUse = flow.store()
+                    .rateSlotsInUse(
+                            connection,
+                            kind,
+                            inForce.starts(),
+                            inForce.period().toNanos() / 1_000,
+                            storage.offsetMicros());
+        }
+        return new FlowLimit(
+                kind,
+                concurrency,
+                perKey,
+                rates,
+                inUse,
+                flow.store().pendingDue(connection, kind, all, storage.offsetMicros()));
+    }
+
+    @Override
+    public List<QueueLimit> queueLimits() {
+        try {
+            return storage.transactions().run("flow queue limits", connection -> {
+                List<QueueLimit> limits = new ArrayList<>();
+                for (Map.Entry<String, Integer[]> row :
+                        flow.store().queueLimits(connection).entrySet()) {
+                    limits.add(new QueueLimit(
+                            row.getKey(),
+                            new FlowLimit.Value(row.getValue()[0], row.getValue()[1]),
+                            flow.store().queueSlotsInUse(connection, row.getKey()),
+                            flow.store().queuePendingDue(connection, row.getKey(), storage.offsetMicros())));
+                }
+                return limits;
+            });
+        } catch (SQLException e) {
+            throw new ErrandException("read the queue limits", e);
+        }
+    }
+
     @Override
     public void changeLimit(String kind, int maxRunning) {
-        change(
-                kind,
-                FlowLimits.requireConcurrencyLimit(maxRunning, "The concurrency limit"),
-                FlowStore.Source.OVERRIDE);
+        change(kind, Kind.CONCURRENCY, FlowLimits.requireConcurrencyLimit(maxRunning, "The concurrency limit"), null);
     }
 
     @Override
     public void changeLimitPerKey(String kind, int maxRunning) {
-        change(
-                kind,
-                FlowLimits.requireConcurrencyLimit(maxRunning, "The per-key limit"),
-                FlowStore.Source.OVERRIDE_PER_KEY);
+        change(kind, Kind.PER_KEY, FlowLimits.requireConcurrencyLimit(maxRunning, "The per-key limit"), null);
     }
 
-    private void change(String kind, int limit, FlowStore.Source source) {
+    @Override
+    public void changeRateLimit(String kind, RateLimit limit) {
+        if (limit == null) {
+            throw new IllegalArgumentException("The rate limit must not be null: pass new RateLimit(starts, period),"
+                    + " or call resetLimits to go back to the declared one");
+        }
+        change(kind, Kind.RATE, 0, limit);
+    }
+
+    /** Which of a kind's limits a change sets. */
+    private enum Kind {
+        CONCURRENCY("concurrency"),
+        PER_KEY("per-key"),
+        RATE("rate");
+
+        private final String label;
+
+        Kind(String label) {
+            this.label = label;
+        }
+    }
+
+    private void change(String kind, Kind which, int limit, RateLimit rate) {
         TaskKind.requireValidName(kind);
         try {
             storage.transactions().run("flow limit change", connection -> {
-                Map<String, FlowStore.LimitRow> rows = flow.store().limits(connection);
-                FlowStore.LimitRow row = rows.get(kind);
-                if (row == null && !flow.registers(kind)) {
+                FlowStore.LimitRow row = flow.store().limits(connection).get(kind);
+                RateLimit[] rates = flow.store().rateRows(connection).get(kind);
+                if (row == null && rates == null && !flow.registers(kind)) {
                     throw new IllegalArgumentException("Kind '" + kind + "' is not registered on this node and has no"
                             + " flow limit; check the name, or change it from a node that registers the kind");
                 }
-                boolean perKey = source == FlowStore.Source.OVERRIDE_PER_KEY;
-                if (row != null && (perKey ? row.effective() != null : row.effectivePerKey() != null)) {
-                    throw new IllegalArgumentException("Kind '" + kind + "' has a "
-                            + (perKey ? "concurrency" : "per-key") + " limit in force, and a kind has one of them;"
-                            + " remove that one first (resetLimits, or drop it from the definition)");
+                Kind other = null;
+                if (row != null && row.effective() != null && which != Kind.CONCURRENCY) {
+                    other = Kind.CONCURRENCY;
+                } else if (row != null && row.effectivePerKey() != null && which != Kind.PER_KEY) {
+                    other = Kind.PER_KEY;
+                } else if (rates != null && which != Kind.RATE) {
+                    other = Kind.RATE;
                 }
-                flow.store().set(connection, kind, source, limit);
+                if (other != null) {
+                    throw new IllegalArgumentException("Kind '" + kind + "' has a " + other.label + " limit in force,"
+                            + " and a kind has one flow limit; remove that one first (resetLimits, or drop it from the"
+                            + " definition) before setting a " + which.label + " limit");
+                }
+                switch (which) {
+                    case CONCURRENCY -> flow.store().set(connection, kind, FlowStore.Source.OVERRIDE, limit);
+                    case PER_KEY -> flow.store().set(connection, kind, FlowStore.Source.OVERRIDE_PER_KEY, limit);
+                    case RATE ->
+                        flow.store()
+                                .setRate(
+                                        connection,
+                                        kind,
+                                        true,
+                                        rate.starts(),
+                                        rate.period().toMillis());
+                }
                 return null;
             });
             flow.refresh();
@@ -99,11 +188,45 @@ public final class JdbcFlowAdmin implements FlowAdmin {
             storage.transactions().run("flow limit reset", connection -> {
                 flow.store().set(connection, kind, FlowStore.Source.OVERRIDE, null);
                 flow.store().set(connection, kind, FlowStore.Source.OVERRIDE_PER_KEY, null);
+                flow.store().setRate(connection, kind, true, null, 0);
                 return null;
             });
             flow.refresh();
         } catch (SQLException e) {
             throw new ErrandException("reset the flow limits of kind '" + kind + "'", e);
+        }
+    }
+
+    @Override
+    public void changeQueueLimit(String queue, int maxRunning) {
+        Names.require("Queue name", queue, 100);
+        int limit = FlowLimits.requireConcurrencyLimit(maxRunning, "The concurrency limit of queue '" + queue + "'");
+        try {
+            storage.transactions().run("flow queue limit change", connection -> {
+                if (!flow.serves(queue) && !flow.store().queueLimits(connection).containsKey(queue)) {
+                    throw new IllegalArgumentException("Queue '" + queue + "' is not served by this node and has no"
+                            + " limit; check the name, or change it from a node that declares the queue");
+                }
+                flow.store().setQueue(connection, queue, true, limit);
+                return null;
+            });
+            flow.refresh();
+        } catch (SQLException e) {
+            throw new ErrandException("change the concurrency limit of queue '" + queue + "'", e);
+        }
+    }
+
+    @Override
+    public void resetQueueLimit(String queue) {
+        Names.require("Queue name", queue, 100);
+        try {
+            storage.transactions().run("flow queue limit reset", connection -> {
+                flow.store().setQueue(connection, queue, true, null);
+                return null;
+            });
+            flow.refresh();
+        } catch (SQLException e) {
+            throw new ErrandException("reset the concurrency limit of queue '" + queue + "'", e);
         }
     }
 }

@@ -4,6 +4,7 @@ import dev.errand.config.ErrandSettings;
 import dev.errand.internal.cluster.NodeAgent;
 import dev.errand.internal.engine.Stores;
 import dev.errand.internal.event.PrematureEventPruner;
+import dev.errand.internal.flow.FlowControl;
 import dev.errand.internal.history.HistoryPruner;
 import dev.errand.internal.runtime.Duty;
 import dev.errand.internal.schedule.ScheduleFirer;
@@ -32,7 +33,12 @@ final class LeaderDuties {
 
     /** The leader's duties for these settings. */
     static List<Duty> of(
-            Stores stores, ErrandSettings settings, NodeAgent agent, ScheduleFirer schedules, Pruner pruner) {
+            Stores stores,
+            ErrandSettings settings,
+            NodeAgent agent,
+            ScheduleFirer schedules,
+            Pruner pruner,
+            FlowControl flow) {
         List<Duty> duties = new ArrayList<>();
         Duration beat = settings.heartbeatInterval();
         duties.add(new Duty("dead-node sweep", beat, Duty.Scope.LEADER, "cluster", agent::sweepDeadNodes));
@@ -42,6 +48,7 @@ final class LeaderDuties {
         if (pruner.hasWork()) {
             duties.add(prune("pruner", settings, pruner::prune));
         }
+        duties.add(prune("flow key slot pruner", settings, flow::pruneIdleKeySlots));
         if (settings.batchRetention() != null) {
             duties.add(prune(
                     "batch pruner",

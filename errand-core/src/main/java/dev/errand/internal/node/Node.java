@@ -215,8 +215,12 @@ public final class Node {
                         new EventTrigger(eventStore, dialect, Enqueuer.notificationChannel(settings)),
                         wakeUps),
                 new JdbcHistoryAdmin(storage, stores.attempts(), nodeThroughput));
-        FlowControl flowControl =
-                new FlowControl(storage, settings.tablePrefix().value(), declaredLimits(kinds), settings.claimOrder());
+        FlowControl flowControl = new FlowControl(
+                storage,
+                settings.tablePrefix().value(),
+                declaredLimits(kinds),
+                queueLimits(settings),
+                settings.claimOrder());
         flowControl.quietPeriod(settings.pollInterval());
         this.engineParts = new Engine.Parts(
                 stores,
@@ -246,7 +250,8 @@ public final class Node {
                 settings,
                 agent,
                 new ScheduleFirer(storage, scheduleStore, kinds.definitions(), settings),
-                new Pruner(storage, finishedTasks, settings, kinds.definitions()));
+                new Pruner(storage, finishedTasks, settings, kinds.definitions()),
+                flowControl);
         this.cluster = new JdbcClusterAdmin(
                 storage,
                 clusterStore,
@@ -261,6 +266,16 @@ public final class Node {
                         kinds,
                         processRegistry),
                 wakeUps::wake);
+    }
+
+    /** Every queue the node serves, with the cluster-wide limit it declares or null. */
+    private static Map<String, Integer> queueLimits(ErrandSettings settings) {
+        Map<String, Integer> limits = new java.util.HashMap<>();
+        settings.queues()
+                .keySet()
+                .forEach(queue ->
+                        limits.put(queue, settings.queueConcurrencyLimits().get(queue)));
+        return limits;
     }
 
     /** Every kind the node registers, with the flow limits its definition declares. */

@@ -33,6 +33,7 @@ public final class MigrationScripts {
             "V18__task_progress_and_batch_results.sql",
             "V19__node_throughput.sql",
             "V21__process_creation.sql",
+            "V22__flow_rates_and_queue_limits.sql",
             "V24__runtime_controls.sql");
 
     private MigrationScripts() {}

@@ -70,11 +70,18 @@ public class ErrandAutoConfiguration {
             ConfigurableListableBeanFactory beanFactory,
             Environment environment,
             ObjectProvider<ErrandTaskCustomizer> customizers,
-            ObjectProvider<PayloadCodec> payloadCodec) {
+            ObjectProvider<PayloadCodec> payloadCodec,
+            ErrandProperties properties) {
         List<ErrandTaskCustomizer> ordered = customizers.orderedStream().toList();
         // The codec the node will use: payload types of handler methods are checked against its mapper.
         PayloadCodec codec = payloadCodec.getIfAvailable(PayloadCodec::new);
-        return new ErrandTaskDiscovery(beanFactory, environment, ordered, codec).discover();
+        return new ErrandTaskDiscovery(
+                        beanFactory,
+                        environment,
+                        ordered,
+                        codec,
+                        properties.getFlow().getKinds())
+                .discover();
     }
 
     /**

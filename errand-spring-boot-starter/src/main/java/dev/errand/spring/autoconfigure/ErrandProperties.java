@@ -8,8 +8,11 @@ import dev.errand.config.ErrandSettings;
 import dev.errand.config.NodeIds;
 import dev.errand.config.Setting;
 import dev.errand.config.Settings;
+import dev.errand.flow.FlowLimits;
+import dev.errand.flow.RateLimit;
 import dev.errand.schedule.MisfirePolicy;
 import dev.errand.schedule.Schedule;
+import dev.errand.task.TaskDefinition;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -78,6 +81,13 @@ public class ErrandProperties implements Validator {
      * others and requests use it.
      */
     private Map<String, Queue> queues = new LinkedHashMap<>();
+
+    /**
+     * Cluster-wide flow limits per task kind, {@code errand.flow.kinds.<kind>.*}: concurrency-limit,
+     * key-concurrency-limit, rate-limit with rate-period, limit-key-from. They apply to {@code @ErrandTask} kinds and
+     * persistent runnables, over the annotation. See docs/FLOW-CONTROL.md.
+     */
+    private final Flow flow = new Flow();
 
     /** The longest a poller sleeps without a wake-up: 10ms to 1h. */
     private Duration pollInterval = Settings.POLL_INTERVAL.defaultValue();
@@ -665,6 +675,11 @@ public class ErrandProperties implements Validator {
         this.migrationsEnabled = migrationsEnabled;
     }
 
+    /** The flow limits per kind. */
+    public Flow getFlow() {
+        return flow;
+    }
+
     /** The settings of the statistics behind health, endpoint and gauges. */
     public Stats getStats() {
         return stats;
@@ -724,7 +739,12 @@ public class ErrandProperties implements Validator {
         } else if (nodeIdSuffix != null) {
             builder.nodeIdFromHost(nodeIdSuffix);
         }
-        queues.forEach((name, queue) -> builder.queue(name, queue.getConcurrency()));
+        queues.forEach((name, queue) -> {
+            builder.queue(name, queue.getConcurrency());
+            if (queue.getConcurrencyLimit() != null) {
+                builder.queueConcurrencyLimit(name, queue.getConcurrencyLimit());
+            }
+        });
         builder.threadNamePrefix(threadNamePrefix)
                 .processingEnabled(processingEnabled)
                 .historyEnabled(historyEnabled)
@@ -771,6 +791,7 @@ public class ErrandProperties implements Validator {
         ErrandProperties properties = (ErrandProperties) target;
         properties.checkNode(errors);
         properties.checkQueues(errors);
+        properties.flow.check(errors);
         properties.checkTable(errors);
         properties.checkCluster(errors);
         properties.checkSchedules(errors);
@@ -850,6 +871,9 @@ public class ErrandProperties implements Validator {
             Settings.CONCURRENCY
                     .problem("errand.queues." + name + ".concurrency", concurrency)
                     .ifPresent(problem -> reject(errors, null, problem));
+            if (queue != null) {
+                limit(errors, "errand.queues." + name + ".concurrency-limit", queue.getConcurrencyLimit());
+            }
         });
     }
 
@@ -927,6 +951,18 @@ public class ErrandProperties implements Validator {
         }
     }
 
+    /** Rejects a flow limit outside 1 to 10,000; null (unset) passes. */
+    private static void limit(Errors errors, String property, Integer limit) {
+        if (limit == null) {
+            return;
+        }
+        try {
+            FlowLimits.requireConcurrencyLimit(limit, property);
+        } catch (IllegalArgumentException e) {
+            reject(errors, null, e.getMessage());
+        }
+    }
+
     private static void reject(Errors errors, String field, String message) {
         if (field == null) {
             errors.reject("errand.invalid", message);
@@ -941,6 +977,22 @@ public class ErrandProperties implements Validator {
         /** How many of this queue's tasks the node runs at once (worker threads): 1 to 1000. */
         private int concurrency = Settings.CONCURRENCY.defaultValue();
 
+        /**
+         * The most of this queue's tasks running at once across the whole cluster, 1 to 10,000; unset for no
+         * cluster-wide limit. See docs/FLOW-CONTROL.md.
+         */
+        private Integer concurrencyLimit;
+
+        /** The most of this queue's tasks running at once across the cluster, or null. */
+        public Integer getConcurrencyLimit() {
+            return concurrencyLimit;
+        }
+
+        /** Sets the most of this queue's tasks running at once across the cluster. */
+        public void setConcurrencyLimit(Integer concurrencyLimit) {
+            this.concurrencyLimit = concurrencyLimit;
+        }
+
         /** How many tasks of this queue the node runs at once. */
         public int getConcurrency() {
             return concurrency;
@@ -949,6 +1001,159 @@ public class ErrandProperties implements Validator {
         /** Sets how many tasks of this queue the node runs at once. */
         public void setConcurrency(int concurrency) {
             this.concurrency = concurrency;
+        }
+    }
+
+    /** Flow control: the cluster-wide limits of task kinds, {@code errand.flow.kinds.<kind>.*}. */
+    public static class Flow {
+
+        /** The flow limits of each kind, by kind name. */
+        private Map<String, FlowKind> kinds = new LinkedHashMap<>();
+
+        private void check(Errors errors) {
+            if (kinds == null) {
+                return;
+            }
+            kinds.forEach((kind, limits) -> {
+                if (limits != null) {
+                    limits.check(errors, "errand.flow.kinds." + kind + ".");
+                }
+            });
+        }
+
+        /** The flow limits by kind. */
+        public Map<String, FlowKind> getKinds() {
+            return kinds;
+        }
+
+        /** Sets the flow limits by kind. */
+        public void setKinds(Map<String, FlowKind> kinds) {
+            this.kinds = kinds;
+        }
+    }
+
+    /**
+     * One kind's flow limits. A kind has one limit: a concurrency limit, a per-key limit or a rate limit; one set
+     * here replaces those of the kind's {@code @ErrandTask}.
+     */
+    public static class FlowKind {
+
+        /** The most tasks of the kind running at once across the cluster, 1 to 10,000. */
+        private Integer concurrencyLimit;
+
+        /** The most tasks of the kind with one limit key running at once across the cluster, 1 to 10,000. */
+        private Integer keyConcurrencyLimit;
+
+        /** The most tasks of the kind starting in any window of rate-period across the cluster, 1 to 10,000. */
+        private Integer rateLimit;
+
+        /** The window of rate-limit: 1ms to 24h, in whole milliseconds. */
+        private Duration ratePeriod;
+
+        /** Where the limit key is read from the payload: a top-level field name or a JSON pointer (/customer/id). */
+        private String limitKeyFrom;
+
+        /** Whether a limit (not only limit-key-from) is set. */
+        boolean hasLimit() {
+            return concurrencyLimit != null || keyConcurrencyLimit != null || rateLimit != null;
+        }
+
+        /** Sets these limits on a kind's builder; {@link #check} passed. */
+        void applyLimits(TaskDefinition.Builder<?> builder) {
+            if (concurrencyLimit != null) {
+                builder.concurrencyLimit(concurrencyLimit);
+            } else if (keyConcurrencyLimit != null) {
+                builder.concurrencyLimitPerKey(keyConcurrencyLimit);
+            } else if (rateLimit != null) {
+                builder.rateLimit(rateLimit, ratePeriod);
+            }
+        }
+
+        private void check(Errors errors, String prefix) {
+            limit(errors, prefix + "concurrency-limit", concurrencyLimit);
+            limit(errors, prefix + "key-concurrency-limit", keyConcurrencyLimit);
+            limit(errors, prefix + "rate-limit", rateLimit);
+            int limits = (concurrencyLimit != null ? 1 : 0)
+                    + (keyConcurrencyLimit != null ? 1 : 0)
+                    + (rateLimit != null ? 1 : 0);
+            if (limits > 1) {
+                reject(
+                        errors,
+                        null,
+                        prefix + "*: set one of concurrency-limit, key-concurrency-limit and rate-limit; a kind has"
+                                + " one flow limit");
+            }
+            if ((rateLimit == null) != (ratePeriod == null)) {
+                reject(
+                        errors,
+                        null,
+                        prefix + "rate-limit and " + prefix + "rate-period go together, for example rate-limit=100"
+                                + " and rate-period=1m");
+            } else if (rateLimit != null) {
+                try {
+                    new RateLimit(1, ratePeriod);
+                } catch (IllegalArgumentException e) {
+                    reject(errors, null, prefix + "rate-period: " + e.getMessage());
+                }
+            }
+            if (limitKeyFrom != null) {
+                try {
+                    TaskDefinition.builder("check", Object.class, (payload, context) -> {})
+                            .limitKeyFrom(limitKeyFrom);
+                } catch (IllegalArgumentException e) {
+                    reject(errors, null, prefix + "limit-key-from: " + e.getMessage());
+                }
+            }
+        }
+
+        /** The concurrency limit, or null. */
+        public Integer getConcurrencyLimit() {
+            return concurrencyLimit;
+        }
+
+        /** Sets the concurrency limit. */
+        public void setConcurrencyLimit(Integer concurrencyLimit) {
+            this.concurrencyLimit = concurrencyLimit;
+        }
+
+        /** The per-key limit, or null. */
+        public Integer getKeyConcurrencyLimit() {
+            return keyConcurrencyLimit;
+        }
+
+        /** Sets the per-key limit. */
+        public void setKeyConcurrencyLimit(Integer keyConcurrencyLimit) {
+            this.keyConcurrencyLimit = keyConcurrencyLimit;
+        }
+
+        /** The starts per period of the rate limit, or null. */
+        public Integer getRateLimit() {
+            return rateLimit;
+        }
+
+        /** Sets the starts per period of the rate limit. */
+        public void setRateLimit(Integer rateLimit) {
+            this.rateLimit = rateLimit;
+        }
+
+        /** The rate limit's period, or null. */
+        public Duration getRatePeriod() {
+            return ratePeriod;
+        }
+
+        /** Sets the rate limit's period. */
+        public void setRatePeriod(Duration ratePeriod) {
+            this.ratePeriod = ratePeriod;
+        }
+
+        /** Where the limit key is read from the payload, or null. */
+        public String getLimitKeyFrom() {
+            return limitKeyFrom;
+        }
+
+        /** Sets where the limit key is read from the payload. */
+        public void setLimitKeyFrom(String limitKeyFrom) {
+            this.limitKeyFrom = limitKeyFrom;
         }
     }
 

@@ -44,13 +44,17 @@ final class ErrandTaskDiscovery {
     private final TaskAnnotationOptions options;
     private final PayloadCodec payloadCodec;
     private final List<Schedule> schedules = new ArrayList<>();
+    /** The {@code errand.flow.kinds.*} properties, by kind. */
+    private final Map<String, ErrandProperties.FlowKind> flowKinds;
 
     ErrandTaskDiscovery(
             ConfigurableListableBeanFactory beanFactory,
             Environment environment,
             List<ErrandTaskCustomizer> customizers,
-            PayloadCodec payloadCodec) {
+            PayloadCodec payloadCodec,
+            Map<String, ErrandProperties.FlowKind> flowKinds) {
         this.beanFactory = beanFactory;
+        this.flowKinds = flowKinds == null ? Map.of() : flowKinds;
         this.payloadCodec = payloadCodec;
         this.options = new TaskAnnotationOptions(environment);
         this.environment = environment;
@@ -72,7 +76,27 @@ final class ErrandTaskDiscovery {
         beanFactory.getBeansOfType(PersistentRunnables.class).forEach((beanName, runnables) -> runnables
                 .kinds()
                 .forEach((type, kind) -> addRunnable(kind, type, beanName)));
+        requireFlowKindsRegistered();
         return new ErrandTasks(new ArrayList<>(registrations.values()), schedules);
+    }
+
+    /** Refuses {@code errand.flow.kinds.<kind>} for a kind that no handler registers, or that cannot take it. */
+    private void requireFlowKindsRegistered() {
+        for (String kind : flowKinds.keySet()) {
+            ErrandTasks.Registration registration = registrations.get(kind);
+            if (registration == null) {
+                throw new ErrandConfigurationException(
+                        "errand.flow.kinds." + kind + " names kind '" + kind + "', which no @ErrandTask handler or"
+                                + " persistent runnable registers. Registered kinds: " + registrations.keySet() + ".",
+                        "Fix the kind's name in the property, or remove it.");
+            }
+            if (registration.source().startsWith("TaskDefinition bean")) {
+                throw new ErrandConfigurationException(
+                        "errand.flow.kinds." + kind + " cannot apply to kind '" + kind + "' of " + registration.source()
+                                + ", which is built before the properties are read.",
+                        "Set the limit on the TaskDefinition's builder, or register the kind with @ErrandTask.");
+            }
+        }
     }
 
     private void addAnnotatedBean(String beanName) {
@@ -108,9 +132,9 @@ final class ErrandTaskDiscovery {
         TaskDefinition.Builder<Object> builder =
                 TaskDefinition.builder(kind, cast(payloadType), new BeanHandler(beanFactory, beanName));
         try {
-            options.apply(annotation, builder);
+            options.apply(annotation, builder, flowKinds.get(kind));
         } catch (IllegalArgumentException e) {
-            throw invalid(kind, source, e.getMessage(), "Fix the option in @ErrandTask.");
+            throw invalid(kind, source, e.getMessage(), "Fix the option in @ErrandTask or errand.flow.kinds." + kind);
         }
         if (failureCallback) {
             builder.onFailure(new BeanFailureCallback(beanFactory, beanName));
@@ -133,9 +157,9 @@ final class ErrandTaskDiscovery {
         TaskDefinition.Builder<Object> builder = TaskDefinition.builder(
                 kind, cast(signature.payloadType()), new MethodTaskHandler(beanFactory, found, signature));
         try {
-            options.apply(found.annotation(), builder);
+            options.apply(found.annotation(), builder, flowKinds.get(kind));
         } catch (IllegalArgumentException e) {
-            throw invalid(kind, source, e.getMessage(), "Fix the option in @ErrandTask.");
+            throw invalid(kind, source, e.getMessage(), "Fix the option in @ErrandTask or errand.flow.kinds." + kind);
         }
         customize(kind, builder, source);
         add(builder.build(), source);
@@ -176,6 +200,17 @@ final class ErrandTaskDiscovery {
             factory.autowireBean(runnable);
             runnable.run();
         });
+        ErrandProperties.FlowKind flow = flowKinds.get(kind);
+        if (flow != null) {
+            try {
+                flow.applyLimits(builder);
+                if (flow.getLimitKeyFrom() != null) {
+                    builder.limitKeyFrom(flow.getLimitKeyFrom());
+                }
+            } catch (IllegalArgumentException e) {
+                throw invalid(kind, source, e.getMessage(), "Fix errand.flow.kinds." + kind);
+            }
+        }
         customize(kind, builder, source);
         add(builder.build(), source);
     }

@@ -25,6 +25,18 @@ final class TaskAnnotationOptions {
      * @throws IllegalArgumentException if an option is invalid; the message names the attribute
      */
     void apply(ErrandTask annotation, TaskDefinition.Builder<?> builder) {
+        apply(annotation, builder, null);
+    }
+
+    /**
+     * Sets the annotation's options on {@code builder}, with the kind's {@code errand.flow.kinds.<kind>.*}
+     * properties over its flow options: a limit in the properties replaces the annotation's limits, and {@code
+     * limit-key-from} replaces {@code limitKeyFrom}.
+     *
+     * @param flow the kind's flow properties, or null
+     * @throws IllegalArgumentException if an option is invalid; the message names the attribute or property
+     */
+    void apply(ErrandTask annotation, TaskDefinition.Builder<?> builder, ErrandProperties.FlowKind flow) {
         builder.mode(annotation.mode()).onLeaseExpired(annotation.onLeaseExpired());
         if (annotation.maxAttempts() != 0) {
             builder.maxAttempts(annotation.maxAttempts());
@@ -41,11 +53,30 @@ final class TaskAnnotationOptions {
         if (timeout != null) {
             builder.executionTimeout(timeout);
         }
+        if (flow != null && flow.hasLimit()) {
+            flow.applyLimits(builder);
+        } else {
+            applyFlowLimits(annotation, builder);
+        }
+        if (flow != null && flow.getLimitKeyFrom() != null) {
+            builder.limitKeyFrom(flow.getLimitKeyFrom());
+        } else if (!annotation.limitKeyFrom().isEmpty()) {
+            builder.limitKeyFrom(environment.resolveRequiredPlaceholders(annotation.limitKeyFrom()));
+        }
+    }
+
+    private void applyFlowLimits(ErrandTask annotation, TaskDefinition.Builder<?> builder) {
         if (annotation.concurrencyLimit() != 0) {
             builder.concurrencyLimit(annotation.concurrencyLimit());
         }
         if (annotation.concurrencyLimitPerKey() != 0) {
             builder.concurrencyLimitPerKey(annotation.concurrencyLimitPerKey());
+        }
+        Duration period = duration("ratePeriod", annotation.ratePeriod(), annotation.rateLimit() != 0);
+        if (annotation.rateLimit() != 0) {
+            builder.rateLimit(annotation.rateLimit(), period);
+        } else if (period != null) {
+            throw new IllegalArgumentException("ratePeriod needs rateLimit, for example rateLimit = 100");
         }
     }
 
@@ -96,8 +127,8 @@ final class TaskAnnotationOptions {
         String resolved = environment.resolveRequiredPlaceholders(text).trim();
         if (resolved.isEmpty()) {
             if (required) {
-                throw new IllegalArgumentException(
-                        attribute + " is required for this retry policy, for example \"30s\"");
+                throw new IllegalArgumentException(attribute + " is required for this "
+                        + (attribute.equals("ratePeriod") ? "rateLimit" : "retry policy") + ", for example \"30s\"");
             }
             return null;
         }
