@@ -204,6 +204,19 @@ class ConsoleApiTest {
         assertError(client.post("/api/kinds/change", "{\"maxAttempts\":3}"), 400, "needs the text field \"kind\"");
         ok(client.post("/api/kinds/reset", "{\"kind\":\"" + ConsoleTestApp.WORK + "\"}"));
         assertThat(errand.cluster().kindControls()).isEmpty();
+
+        // A flow limit set at run time shows with its use, and goes back to the declared one.
+        ok(client.post("/api/flow/change", "{\"kind\":\"" + ConsoleTestApp.WORK + "\",\"concurrency\":3}"));
+        assertThat(ok(client.get("/api/cluster")).get("flowLimits").toString())
+                .contains("\"kind\":\"" + ConsoleTestApp.WORK + "\",\"concurrency\":3,\"concurrencyOverridden\":true");
+        assertError(
+                client.post("/api/flow/change", "{\"kind\":\"work\",\"concurrency\":1,\"perKey\":1}"),
+                400,
+                "exactly one of");
+        assertError(client.post("/api/flow/change", "{\"kind\":\"work\",\"concurrency\":0}"), 400, "");
+        ok(client.post("/api/flow/reset", "{\"kind\":\"" + ConsoleTestApp.WORK + "\"}"));
+        assertThat(ok(client.get("/api/cluster")).get("flowLimits").toString())
+                .doesNotContain("\"concurrencyOverridden\":true");
     }
 
     @ParameterizedTest

@@ -252,6 +252,17 @@ class ConsoleBrowserTest {
         browser.waitFor(d -> d.findElements(By.cssSelector("[data-kind-control=" + ConsoleTestApp.WORK + "]"))
                 .isEmpty());
         assertThat(errand.cluster().kindControls()).isEmpty();
+
+        // A flow limit set at run time shows on the page, and its reset goes back to none.
+        errand.flow().changeLimit(ConsoleTestApp.WORK, 2);
+        browser.driver().navigate().refresh();
+        browser.waitFor(d -> d.findElements(By.cssSelector("#cluster tr")).stream()
+                .map(WebElement::getText)
+                .anyMatch(text -> text.startsWith(ConsoleTestApp.WORK + " ") && text.contains("2 *")));
+        browser.click("button[data-action=reset-flow]");
+        browser.waitFor(d -> d.findElements(By.cssSelector("[data-flow-limit=" + ConsoleTestApp.WORK + "]"))
+                .isEmpty());
+        assertThat(errand.flow().limits()).noneMatch(limit -> limit.kind().equals(ConsoleTestApp.WORK));
     }
 
     private WebElement sideRow() {

@@ -75,6 +75,8 @@ class ConsoleSecurityTest {
         actions.add(new String[] {"POST", "/api/queues/reset", "{\"queue\":\"default\"}"});
         actions.add(new String[] {"POST", "/api/kinds/change", "{\"kind\":\"work\",\"maxAttempts\":2}"});
         actions.add(new String[] {"POST", "/api/kinds/reset", "{\"kind\":\"work\"}"});
+        actions.add(new String[] {"POST", "/api/flow/change", "{\"kind\":\"work\",\"concurrency\":1}"});
+        actions.add(new String[] {"POST", "/api/flow/reset", "{\"kind\":\"work\"}"});
         return actions;
     }
 
@@ -85,6 +87,7 @@ class ConsoleSecurityTest {
             boolean paused,
             String controls,
             String kindControls,
+            String flowLimits,
             long tasks,
             long batchCancelled,
             boolean processing) {
@@ -95,6 +98,7 @@ class ConsoleSecurityTest {
                     errand.schedules().find("guarded").orElseThrow().paused(),
                     errand.cluster().queueControls().toString(),
                     errand.cluster().kindControls().toString(),
+                    errand.flow().limits().toString(),
                     errand.admin().count(TaskQuery.all()),
                     errand.batches().progress(batch).orElseThrow().cancelled(),
                     errand.cluster().nodes().get(0).processing());

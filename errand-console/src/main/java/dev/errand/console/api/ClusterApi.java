@@ -2,6 +2,9 @@ package dev.errand.console.api;
 
 import dev.errand.Errand;
 import dev.errand.console.access.ConsoleAccess;
+import dev.errand.flow.FlowLimit;
+import dev.errand.flow.QueueLimit;
+import dev.errand.flow.RateLimit;
 import dev.errand.node.ClusterAdmin;
 import dev.errand.node.ControlChange;
 import dev.errand.node.KindChange;
@@ -99,6 +102,33 @@ final class ClusterApi {
             kinds.add(view);
         }
         body.put("kindControls", kinds);
+        List<Object> flowLimits = new ArrayList<>();
+        for (FlowLimit limit : errand.flow().limits()) {
+            Map<String, Object> view = new LinkedHashMap<>();
+            view.put("kind", limit.kind());
+            view.put("concurrency", limit.concurrency().inForce());
+            view.put("concurrencyOverridden", limit.concurrency().override() != null);
+            view.put("perKey", limit.perKey().inForce());
+            view.put("perKeyOverridden", limit.perKey().override() != null);
+            RateLimit rate = limit.rate().inForce();
+            view.put("rate", rate == null ? null : rate.starts() + " per " + rate.period());
+            view.put("rateOverridden", limit.rate().override() != null);
+            view.put("slotsInUse", limit.slotsInUse());
+            view.put("waiting", limit.waiting());
+            flowLimits.add(view);
+        }
+        body.put("flowLimits", flowLimits);
+        List<Object> queueLimits = new ArrayList<>();
+        for (QueueLimit limit : errand.flow().queueLimits()) {
+            Map<String, Object> view = new LinkedHashMap<>();
+            view.put("queue", limit.queue());
+            view.put("concurrency", limit.concurrency().inForce());
+            view.put("concurrencyOverridden", limit.concurrency().override() != null);
+            view.put("slotsInUse", limit.slotsInUse());
+            view.put("waiting", limit.waiting());
+            queueLimits.add(view);
+        }
+        body.put("queueLimits", queueLimits);
         body.put("queuesHere", errand.settings().queues());
         body.put("nodeId", errand.settings().nodeId());
         return Json.ok(body);
@@ -157,6 +187,28 @@ final class ClusterApi {
                 timeoutMillis == null ? null : Duration.ofMillis(timeoutMillis));
         actingFor(request).changeKind(kind, change);
         return Json.ok(Map.of("kind", kind, "action", "change", "result", "done"));
+    }
+
+    ServerResponse changeFlowLimit(ServerRequest request) {
+        JsonNode body = Json.body(request);
+        String kind = Params.field(body, "kind");
+        Integer concurrency = Params.optionalInt(body, "concurrency");
+        Integer perKey = Params.optionalInt(body, "perKey");
+        if ((concurrency == null) == (perKey == null)) {
+            throw ApiException.badRequest("Set exactly one of \"concurrency\" and \"perKey\"");
+        }
+        if (concurrency != null) {
+            errand.flow().changeLimit(kind, concurrency);
+        } else {
+            errand.flow().changeLimitPerKey(kind, perKey);
+        }
+        return Json.ok(Map.of("kind", kind, "action", "change-limit", "result", "done"));
+    }
+
+    ServerResponse resetFlowLimits(ServerRequest request) {
+        String kind = Params.field(Json.body(request), "kind");
+        errand.flow().resetLimits(kind);
+        return Json.ok(Map.of("kind", kind, "action", "reset-limits", "result", "done"));
     }
 
     ServerResponse resetKind(ServerRequest request) {

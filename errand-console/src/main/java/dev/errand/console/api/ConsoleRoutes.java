@@ -152,6 +152,8 @@ public final class ConsoleRoutes {
                 .POST(api + "/queues/reset", cluster::resetQueue)
                 .POST(api + "/kinds/change", cluster::changeKind)
                 .POST(api + "/kinds/reset", cluster::resetKind)
+                .POST(api + "/flow/change", cluster::changeFlowLimit)
+                .POST(api + "/flow/reset", cluster::resetFlowLimits)
                 .GET(api + "/history", history::search)
                 .GET(api + "/openapi.json", this::openApi);
         for (ConsoleApiExtension extension : extensions) {

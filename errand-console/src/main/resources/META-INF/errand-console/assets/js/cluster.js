@@ -48,6 +48,23 @@ export async function clusterPage() {
           ? actionButton('Reset overrides', () => send('queues/reset', { queue: r.queue }), { name: 'reset-queue' }) : null,
         canAct() ? changeForm(r.queue) : null]],
     ], rows, 'No queue.'),
+    h('h2', {}, 'Flow limits'),
+    h('p', { class: 'muted' }, 'Cluster-wide limits: tasks held back by one stay pending and spend no attempt. * marks a value set at run time.'),
+    table([
+      ['kind', l => h('span', { 'data-flow-limit': l.kind }, l.kind)],
+      ['running at most', l => limitText(l.concurrency, l.concurrencyOverridden), { num: true }],
+      ['per key', l => limitText(l.perKey, l.perKeyOverridden), { num: true }],
+      ['rate', l => l.rate == null ? '—' : l.rate + (l.rateOverridden ? ' *' : '')],
+      ['slots in use', l => String(l.slotsInUse), { num: true }],
+      ['due, waiting', l => String(l.waiting), { num: true }],
+      ['', l => actionButton('Reset to declared', () => send('flow/reset', { kind: l.kind }), { name: 'reset-flow' })],
+    ], data.flowLimits, 'No kind has a flow limit.'),
+    data.queueLimits.length === 0 ? null : table([
+      ['queue', q => q.queue],
+      ['running at most', q => limitText(q.concurrency, q.concurrencyOverridden), { num: true }],
+      ['slots in use', q => String(q.slotsInUse), { num: true }],
+      ['due, waiting', q => String(q.waiting), { num: true }],
+    ], data.queueLimits),
     h('h2', {}, 'Kinds'),
     h('p', { class: 'muted' }, 'Run-time overrides of a kind\'s settings on every node: maximum attempts for tasks enqueued from now on, the retry delay and the execution timeout for attempts from now on.'),
     table([
@@ -99,4 +116,8 @@ function kindForm() {
       actionButton('Apply', () => send('kinds/change', {
         kind: kind.value, maxAttempts: number(attempts), retryDelayMillis: number(retry),
         executionTimeoutMillis: number(timeout) }), { name: 'change-kind' })));
+}
+
+function limitText(value, overridden) {
+  return value == null ? '—' : String(value) + (overridden ? ' *' : '');
 }
