@@ -1,5 +1,7 @@
 package dev.errand.bench;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -7,10 +9,25 @@ import java.util.List;
 import java.util.Locale;
 import javax.sql.DataSource;
 
-/** The table chores of the standalone benchmarks: run a statement, drop a run's tables. */
+/** The table chores of the standalone benchmarks: a pool, a run's prefix, run a statement, drop a run's tables. */
 final class BenchTables {
 
     private BenchTables() {}
+
+    /** A pool of four connections to a benchmark's database. */
+    static HikariDataSource pool(String url, String user, String password) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(url);
+        config.setUsername(user);
+        config.setPassword(password);
+        config.setMaximumPoolSize(4);
+        return new HikariDataSource(config);
+    }
+
+    /** A fresh table prefix for one run, so that two runs never share tables. */
+    static String runPrefix(String stem) {
+        return stem + Long.toHexString(System.nanoTime() & 0xffffffL) + "_";
+    }
 
     /** Runs one statement on a connection of its own. */
     static void execute(DataSource dataSource, String sql) throws Exception {

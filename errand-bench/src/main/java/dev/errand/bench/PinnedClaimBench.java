@@ -1,6 +1,5 @@
 package dev.errand.bench;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.errand.ClaimStrategies;
 import dev.errand.Errand;
@@ -60,13 +59,8 @@ public final class PinnedClaimBench {
     /** Runs every variant {@code rounds} times, alternating; returns each one's median tasks per second. */
     public static Map<String, Double> run(String url, String user, String password, int tasks, int rounds)
             throws Exception {
-        HikariConfig config = new HikariConfig();
-        config.setJdbcUrl(url);
-        config.setUsername(user);
-        config.setPassword(password);
-        config.setMaximumPoolSize(4);
-        String prefix = PREFIX_STEM + Long.toHexString(System.nanoTime() & 0xffffffL) + "_";
-        try (HikariDataSource dataSource = new HikariDataSource(config)) {
+        String prefix = BenchTables.runPrefix(PREFIX_STEM);
+        try (HikariDataSource dataSource = BenchTables.pool(url, user, password)) {
             try {
                 return runVariants(dataSource, url, prefix, tasks, rounds);
             } finally {
