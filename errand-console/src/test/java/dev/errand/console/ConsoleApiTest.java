@@ -94,6 +94,13 @@ class ConsoleApiTest {
         assertThat(overview.get("throughput").get("buckets")).hasSize(60);
         assertThat(overview.get("throughput").get("bucketSeconds").asLong()).isEqualTo(60);
         assertThat(overview.get("throughput").get("source").asString()).isEqualTo("history");
+        // The counts are the cluster's stored snapshot, with their time and age; a small table is counted afresh.
+        assertThat(java.time.Instant.parse(overview.get("countedAt").asString()))
+                .isBeforeOrEqualTo(
+                        java.time.Instant.parse(overview.get("databaseTime").asString())
+                                .plusSeconds(1));
+        assertThat(overview.get("countsAgeSeconds").asDouble()).isBetween(0.0, 30.0);
+        assertThat(overview.get("countsRecounting").isBoolean()).isTrue();
 
         JsonNode failedTasks = ok(client.get("/api/tasks?state=failed&kind=flaky"));
         assertThat(failedTasks.get("count").asLong()).isGreaterThanOrEqualTo(1);

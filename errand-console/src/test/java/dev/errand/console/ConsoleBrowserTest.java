@@ -101,6 +101,7 @@ class ConsoleBrowserTest {
 
         go(console, "#/");
         browser.waitForText("#overview", "flaky");
+        browser.waitForText("#counts-age", "counts from");
         screenshot("overview");
         // From the overview's count of failed flaky tasks to the list, then to the task.
         browser.click("a[href='#/tasks?kind=flaky&state=failed']");

@@ -206,6 +206,20 @@ public interface TaskAdmin {
     TaskCounts counts(Duration overdueAfter);
 
     /**
+     * The counts of {@link #counts(Duration)} without a scan of the table on every read: the last count stored
+     * for the whole cluster if it is at most {@code maxAge} old on the database's clock, otherwise a new count,
+     * stored for every node and returned. While one caller counts, the others get the stored counts, older
+     * than asked ({@link TaskCountsSnapshot#recounting()}), rather than scan the table at the same time; a
+     * count left unfinished by a node that died is taken over after five minutes. Meant for dashboards and
+     * other frequent reads of a large table: the counts are as old as {@link TaskCountsSnapshot#age()} says.
+     *
+     * @param overdueAfter as {@link #counts(Duration)} takes it; each value has a snapshot of its own
+     * @param maxAge how old stored counts may be: zero to 36,500 days; zero counts on every call
+     * @throws IllegalArgumentException if a duration is null, negative or longer than 36,500 days
+     */
+    TaskCountsSnapshot countsSnapshot(Duration overdueAfter, Duration maxAge);
+
+    /**
      * The load on the queues, read from the claim index only: due tasks per queue with the oldest's lag,
      * and the failed and overdue counts. Cheap enough for frequent health checks and metric scrapes.
      *

@@ -75,6 +75,11 @@ public record TablePrefix(String value) {
         return value + "control_change";
     }
 
+    /** The table of the task counts stored for the whole cluster ({@code TaskAdmin.countsSnapshot}). */
+    public String countSnapshotTable() {
+        return value + "count_snapshot";
+    }
+
     /** The table of batches. */
     public String batchTable() {
         return value + "batch";

@@ -58,19 +58,26 @@ public final class ConsoleRoutes {
      * @param readOnly whether every action is off
      * @param refreshInterval how often the overview refreshes itself
      * @param bulkJobs runs bulk actions in the background; whoever created it closes it
+     * @param countsMaxAge how old the overview's counts may grow before they are counted again, at most
      */
-    public record Settings(boolean readOnly, Duration refreshInterval, BulkJobs bulkJobs) {
+    public record Settings(boolean readOnly, Duration refreshInterval, BulkJobs bulkJobs, Duration countsMaxAge) {
 
         /**
          * Checks the settings.
          *
-         * @throws IllegalArgumentException if {@code refreshInterval} or {@code bulkJobs} is null
+         * @throws IllegalArgumentException if an argument is null or {@code countsMaxAge} is negative
          */
         public Settings {
-            if (refreshInterval == null || bulkJobs == null) {
-                throw new IllegalArgumentException("refreshInterval and bulkJobs must not be null; the"
-                        + " auto-configuration passes errand.console.refresh-interval and its BulkJobs bean");
+            if (refreshInterval == null || bulkJobs == null || countsMaxAge == null || countsMaxAge.isNegative()) {
+                throw new IllegalArgumentException("refreshInterval, bulkJobs and countsMaxAge must not be null"
+                        + " and countsMaxAge not negative; the auto-configuration passes"
+                        + " errand.console.refresh-interval, its BulkJobs bean and errand.console.counts-max-age");
             }
+        }
+
+        /** The settings with the default {@code countsMaxAge} of 30 seconds. */
+        public Settings(boolean readOnly, Duration refreshInterval, BulkJobs bulkJobs) {
+            this(readOnly, refreshInterval, bulkJobs, Duration.ofSeconds(30));
         }
     }
 
@@ -89,7 +96,7 @@ public final class ConsoleRoutes {
         this.errand = errand;
         this.access = access;
         this.settings = settings;
-        this.overview = new OverviewApi(errand, statistics);
+        this.overview = new OverviewApi(errand, statistics, settings.countsMaxAge());
         this.tasks = new TaskApi(errand, settings.bulkJobs(), access);
         this.schedules = new ScheduleApi(errand);
         this.batches = new BatchApi(errand);

@@ -24,17 +24,23 @@ final class OverviewApi {
 
     private final Errand errand;
     private final TaskStatistics statistics;
+    private final OverviewCounts overviewCounts;
 
-    OverviewApi(Errand errand, TaskStatistics statistics) {
+    OverviewApi(Errand errand, TaskStatistics statistics, Duration countsMaxAge) {
         this.errand = errand;
         this.statistics = statistics;
+        this.overviewCounts = new OverviewCounts(errand.admin(), statistics.overdueAfter(), countsMaxAge);
     }
 
     ServerResponse overview(ServerRequest request) {
-        TaskCounts counts = statistics.overview();
+        OverviewCounts.Shown shown = overviewCounts.get();
+        TaskCounts counts = shown.snapshot().counts();
         QueueLoads load = statistics.load();
         Map<String, Object> body = new LinkedHashMap<>();
-        body.put("databaseTime", counts.databaseTime());
+        body.put("databaseTime", load.databaseTime());
+        body.put("countedAt", counts.databaseTime());
+        body.put("countsAgeSeconds", Views.seconds(shown.age()));
+        body.put("countsRecounting", shown.recounting());
         body.put("states", states(counts.byState()));
         body.put("failed", load.failed());
         body.put("overdue", load.overdue());
@@ -43,7 +49,7 @@ final class OverviewApi {
         body.put("kinds", kinds(counts));
         List<NodeInfo> nodes = errand.cluster().nodes();
         List<Object> nodeViews = new ArrayList<>();
-        nodes.forEach(node -> nodeViews.add(Views.node(node, counts.databaseTime())));
+        nodes.forEach(node -> nodeViews.add(Views.node(node, load.databaseTime())));
         body.put("nodes", nodeViews);
         body.put("leader", errand.cluster().leader().orElse(null));
         body.put("node", thisNode());

@@ -84,7 +84,11 @@ public class ErrandConsoleAutoConfiguration {
                 errand,
                 statistics,
                 access,
-                new ConsoleRoutes.Settings(properties.isReadOnly(), properties.getRefreshInterval(), bulkJobs));
+                new ConsoleRoutes.Settings(
+                        properties.isReadOnly(),
+                        properties.getRefreshInterval(),
+                        bulkJobs,
+                        properties.getCountsMaxAge()));
     }
 
     /**

@@ -48,6 +48,13 @@ public class ErrandConsoleProperties {
     /** How many bulk actions run at a time on this node, in the background; one more is refused (429). */
     private int bulkJobs = 2;
 
+    /**
+     * How old the overview's task counts may grow before they are counted again, at most: they are counted
+     * again once older than 50 times what their last count took (a small table on every refresh), and never
+     * older than this. The count is stored for the whole cluster, so one console's count serves every node.
+     */
+    private Duration countsMaxAge = Duration.ofSeconds(30);
+
     /** Whether the console is served: explicitly on, explicitly off, or unset. */
     public Boolean getEnabled() {
         return enabled;
@@ -117,6 +124,24 @@ public class ErrandConsoleProperties {
                     "errand.console.bulk-jobs must be between 1 and 16 (bulk actions at a time), got " + bulkJobs);
         }
         this.bulkJobs = bulkJobs;
+    }
+
+    /** How old the overview's counts may grow before they are counted again, at most. */
+    public Duration getCountsMaxAge() {
+        return countsMaxAge;
+    }
+
+    /**
+     * Sets how old the overview's counts may grow before they are counted again, at most.
+     *
+     * @throws IllegalArgumentException unless it is between 0 seconds and 1 day
+     */
+    public void setCountsMaxAge(Duration countsMaxAge) {
+        if (countsMaxAge == null || countsMaxAge.isNegative() || countsMaxAge.compareTo(Duration.ofDays(1)) > 0) {
+            throw new IllegalArgumentException("errand.console.counts-max-age must be between 0s (count on every"
+                    + " refresh) and 1d, got " + countsMaxAge);
+        }
+        this.countsMaxAge = countsMaxAge;
     }
 
     /** How often the overview refreshes itself. */

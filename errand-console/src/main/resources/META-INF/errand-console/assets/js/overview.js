@@ -15,7 +15,9 @@ export async function overviewPage() {
     h('div', { class: 'cards' },
       STATES.map(state => card(state, String(states[state] || 0), 'count-' + state)),
       card('overdue (> ' + seconds(data.overdueAfterSeconds) + ')', String(data.overdue), data.overdue ? 'bad' : '')),
-    h('p', { class: 'muted' }, 'Database time ', time(data.databaseTime), ' · refreshes every ',
+    h('p', { class: 'muted', id: 'counts-age' }, 'Database time ', time(data.databaseTime),
+      ' · counts from ', time(data.countedAt), ' (', seconds(data.countsAgeSeconds), ' ago',
+      data.countsRecounting ? ', counting again' : '', ') · refreshes every ',
       String(currentSession().refreshSeconds), ' s'),
     h('h2', {}, 'Queues'),
     table([

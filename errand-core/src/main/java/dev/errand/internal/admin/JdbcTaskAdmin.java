@@ -10,11 +10,13 @@ import dev.errand.admin.QueueLoads;
 import dev.errand.admin.TaskAdmin;
 import dev.errand.admin.TaskCount;
 import dev.errand.admin.TaskCounts;
+import dev.errand.admin.TaskCountsSnapshot;
 import dev.errand.admin.TaskLinks;
 import dev.errand.admin.TaskQuery;
 import dev.errand.config.TimeLimits;
 import dev.errand.enqueue.TaskRequest;
 import dev.errand.error.ErrandException;
+import dev.errand.internal.counts.CountSnapshots;
 import dev.errand.internal.engine.Stores;
 import dev.errand.internal.process.ProcessRegistry;
 import dev.errand.internal.store.FinishedTasks;
@@ -48,9 +50,13 @@ public final class JdbcTaskAdmin implements TaskAdmin {
     private final Finisher finisher;
     private final TaskListing listing;
     private final BulkActions bulk;
+    private final CountSnapshots snapshots;
 
-    /** Creates the admin API on a node's stores, the task queries and the pruning statements. */
-    public JdbcTaskAdmin(Stores stores, TaskQueries queries, FinishedTasks finishedTasks) {
+    /**
+     * Creates the admin API on a node's stores, the task queries, the pruning statements and the stored
+     * counts.
+     */
+    public JdbcTaskAdmin(Stores stores, TaskQueries queries, FinishedTasks finishedTasks, CountSnapshots snapshots) {
         this.storage = stores.storage();
         this.stores = stores;
         this.queries = queries;
@@ -58,6 +64,7 @@ public final class JdbcTaskAdmin implements TaskAdmin {
         this.finisher = stores.finisher();
         this.listing = new TaskListing(storage.dialect(), storage.tasks().table(), queries);
         this.bulk = new BulkActions(stores);
+        this.snapshots = snapshots;
     }
 
     @Override
@@ -310,6 +317,17 @@ public final class JdbcTaskAdmin implements TaskAdmin {
     public TaskCounts counts(Duration overdueAfter) {
         requireOverdue(overdueAfter);
         return run("counts", c -> queries.counts(c, overdueAfter));
+    }
+
+    @Override
+    public TaskCountsSnapshot countsSnapshot(Duration overdueAfter, Duration maxAge) {
+        requireOverdue(overdueAfter);
+        TimeLimits.requireDuration("maxAge", maxAge);
+        try {
+            return snapshots.read("tasks/" + overdueAfter, maxAge, c -> queries.counts(c, overdueAfter));
+        } catch (SQLException e) {
+            throw new ErrandException("admin countsSnapshot", e);
+        }
     }
 
     @Override

@@ -14,6 +14,7 @@ import dev.errand.internal.cluster.ClusterStore;
 import dev.errand.internal.cluster.ControlAudit;
 import dev.errand.internal.cluster.JdbcClusterAdmin;
 import dev.errand.internal.cluster.NodeAgent;
+import dev.errand.internal.counts.CountSnapshots;
 import dev.errand.internal.engine.Engine;
 import dev.errand.internal.engine.Kinds;
 import dev.errand.internal.engine.PoolSizeCheck;
@@ -197,7 +198,11 @@ public final class Node {
         FinishedTasks finishedTasks = new FinishedTasks(dialect, table, settings.clock());
         this.nodeThroughput = new NodeThroughput(storage, settings.tablePrefix());
         this.admins = new Admins(
-                new JdbcTaskAdmin(stores, new TaskQueries(dialect, table, settings.clock()), finishedTasks),
+                new JdbcTaskAdmin(
+                        stores,
+                        new TaskQueries(dialect, table, settings.clock()),
+                        finishedTasks,
+                        new CountSnapshots(storage, settings.tablePrefix())),
                 new JdbcBatchAdmin(storage, workflowStore, stores.finisher()),
                 new JdbcScheduleAdmin(
                         storage,

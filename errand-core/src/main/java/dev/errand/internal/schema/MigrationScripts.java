@@ -34,7 +34,8 @@ public final class MigrationScripts {
             "V19__node_throughput.sql",
             "V21__process_creation.sql",
             "V22__flow_rates_and_queue_limits.sql",
-            "V24__runtime_controls.sql");
+            "V24__runtime_controls.sql",
+            "V25__count_snapshot.sql");
 
     private MigrationScripts() {}
 
