@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.errand.Errand;
 import dev.errand.schedule.Schedule;
@@ -25,6 +26,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -69,6 +71,10 @@ class ScheduleBadRowContractTest extends ErrandTestSupport {
     ScheduleBadRowContractTest(Target target) {
         super(target);
     }
+
+    /** The cases that run on every database; the others run on H2. */
+    private static final Set<String> ON_EVERY_DATABASE =
+            Set.of("not a cron", "zero interval", "next slot at the end of time");
 
     static Stream<BadRow> badRows() {
         return Stream.of(
@@ -183,6 +189,13 @@ class ScheduleBadRowContractTest extends ErrandTestSupport {
     @ParameterizedTest(name = "{0}")
     @MethodSource("badRows")
     void oneBadRowIsPausedWithItsReasonAndTheOthersKeepFiring(BadRow bad) throws Exception {
+        // Every way of breaking a row is read by the same Java code whatever the database; the row's read and the
+        // pause's write are SQL. So every case runs on H2 (the embedded default), and on the other databases the
+        // cases that reach the SQL differently (a bad text, a bad number, a timestamp literal) run: the 10 cases
+        // on 4 targets took 3 to 4 minutes of CI's 30 (each waits out one-second schedules).
+        assumeTrue(
+                database == TestDatabase.H2 || ON_EVERY_DATABASE.contains(bad.label()),
+                "run on H2 only: " + bad.label());
         Errand node = everySecond("good", "bad");
         node.start();
         await().atMost(Duration.ofSeconds(10)).until(() -> fired("good") >= 1 && fired("bad") >= 1);
