@@ -23,6 +23,7 @@ class ConsolePagesBenchSmokeTest {
             assertThat(figures.keySet())
                     .containsExactly(
                             "overview-counts",
+                            "overview-snapshot",
                             "overview-load",
                             "throughput",
                             "node-throughput",
@@ -34,6 +35,7 @@ class ConsolePagesBenchSmokeTest {
                             "events-counts",
                             "events-premature",
                             "cluster",
+                            "history-first-page-exact",
                             "history-first-page",
                             "history-kind-failed",
                             "history-error-text");

@@ -126,6 +126,14 @@ class ConsoleApiTest {
                         .get("total")
                         .asLong())
                 .isGreaterThanOrEqualTo(1);
+        // The total is counted up to 10,000 unless asked otherwise; past the bound it is a lower bound.
+        JsonNode history = ok(client.get("/api/history"));
+        assertThat(history.get("totalExact").asBoolean()).isTrue();
+        JsonNode bounded = ok(client.get("/api/history?limit=1&countUpTo=1"));
+        assertThat(history.get("total").asLong()).isGreaterThanOrEqualTo(2);
+        assertThat(bounded.get("totalExact").asBoolean()).isFalse();
+        assertThat(bounded.get("total").asLong()).isEqualTo(2);
+        assertThat(bounded.get("hasNext").asBoolean()).isTrue();
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
             JsonNode progress = ok(client.get("/api/batches/" + batch));
             assertThat(progress.get("finished").asBoolean()).isTrue();
@@ -504,6 +512,8 @@ class ConsoleApiTest {
         assertError(client.get("/api/tasks?state=exploded"), 400, "state must be one of pending, waiting");
         assertError(client.get("/api/history?outcome=x"), 400, "outcome must be one of");
         assertError(client.get("/api/history?from=yesterday"), 400, "ISO-8601");
+        assertError(client.get("/api/history?countUpTo=-1"), 400, "countUpTo");
+        assertError(client.get("/api/history?countUpTo=1000001"), 400, "countUpTo");
         assertError(client.get("/api/events?limit=0"), 400, "limit must be");
         assertError(client.get("/api/processes?limit=5000"), 400, "limit must be");
         assertError(client.get("/api/batches/nope"), 400, "batch id must be a positive whole number");

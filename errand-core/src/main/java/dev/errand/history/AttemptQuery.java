@@ -15,11 +15,15 @@ public final class AttemptQuery extends PagedQuery {
     /** The largest page size. */
     public static final int MAX_LIMIT = PageRequest.MAX_LIMIT;
 
+    /** The largest bound of {@link Builder#countUpTo(long)}. */
+    public static final long MAX_COUNT_UP_TO = 10_000_000;
+
     private final String kind;
     private final AttemptOutcome outcome;
     private final Instant finishedFrom;
     private final Instant finishedBefore;
     private final String errorContains;
+    private final long countUpTo;
 
     private AttemptQuery(Builder builder, PageRequest page) {
         super(page);
@@ -28,6 +32,7 @@ public final class AttemptQuery extends PagedQuery {
         this.finishedFrom = builder.finishedFrom;
         this.finishedBefore = builder.finishedBefore;
         this.errorContains = builder.errorContains;
+        this.countUpTo = builder.countUpTo;
     }
 
     /** Starts a query: no filter, first page of 50. */
@@ -60,6 +65,14 @@ public final class AttemptQuery extends PagedQuery {
         return errorContains;
     }
 
+    /**
+     * How far the total is counted: 0 (the default) counts every match; a positive bound stops the count past
+     * it, or past the end of this page if that is further (see {@link Builder#countUpTo(long)}).
+     */
+    public long countUpTo() {
+        return countUpTo;
+    }
+
     /** Builds an {@link AttemptQuery}. */
     public static final class Builder extends PagedQuery.Builder<Builder> {
         private String kind;
@@ -67,8 +80,26 @@ public final class AttemptQuery extends PagedQuery {
         private Instant finishedFrom;
         private Instant finishedBefore;
         private String errorContains;
+        private long countUpTo;
 
         private Builder() {}
+
+        /**
+         * Stops counting the total past {@code bound} matches (or past the end of the page, if that is further):
+         * the page's total is then exact up to the bound and otherwise a lower bound
+         * ({@link dev.errand.admin.Page#totalExact()} false). An exact total of a large history reads every
+         * match; a bounded one reads at most the bound. 0 counts every match, as by default.
+         *
+         * @throws IllegalArgumentException unless it is 0 to 10,000,000
+         */
+        public Builder countUpTo(long bound) {
+            if (bound < 0 || bound > MAX_COUNT_UP_TO) {
+                throw new IllegalArgumentException(
+                        "countUpTo must be 0 (count every match) to " + MAX_COUNT_UP_TO + ", got " + bound);
+            }
+            this.countUpTo = bound;
+            return this;
+        }
 
         /**
          * Only attempts of this kind.

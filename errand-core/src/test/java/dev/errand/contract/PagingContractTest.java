@@ -1,6 +1,7 @@
 package dev.errand.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.errand.Errand;
@@ -74,5 +75,28 @@ class PagingContractTest extends ErrandTestSupport {
                 .containsExactlyElementsOf(
                         byParts.items().stream().map(Attempt::taskId).toList());
         assertThat(second.hasNext()).isTrue();
+        assertThat(newest.totalExact()).isTrue();
+
+        // A bounded total: exact up to the bound, a lower bound past it, and always far enough to page on.
+        Page<Attempt> bounded = errand.history()
+                .search(AttemptQuery.builder().limit(5).countUpTo(10).build());
+        assertThat(bounded.items()).hasSize(5);
+        assertThat(bounded.total()).isEqualTo(11);
+        assertThat(bounded.totalExact()).isFalse();
+        assertThat(bounded.hasNext()).isTrue();
+        Page<Attempt> pastTheBound = errand.history()
+                .search(AttemptQuery.builder().offset(20).limit(5).countUpTo(10).build());
+        assertThat(pastTheBound.items()).hasSize(5);
+        assertThat(pastTheBound.total()).isEqualTo(25);
+        assertThat(pastTheBound.totalExact()).isTrue();
+        assertThat(pastTheBound.hasNext()).isFalse();
+        Page<Attempt> aboveAll =
+                errand.history().search(AttemptQuery.builder().countUpTo(100).build());
+        assertThat(aboveAll.total()).isEqualTo(25);
+        assertThat(aboveAll.totalExact()).isTrue();
+        assertThatThrownBy(() -> AttemptQuery.builder().countUpTo(-1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("countUpTo must be 0 (count every match) to 10000000");
+        assertThatThrownBy(() -> AttemptQuery.builder().countUpTo(10_000_001)).hasMessageContaining("got 10000001");
     }
 }

@@ -18,6 +18,12 @@ final class HistoryApi {
 
     private final Errand errand;
 
+    /** How far the page counts the matches unless asked otherwise. */
+    static final int COUNT_UP_TO = 10_000;
+
+    /** The largest {@code countUpTo} a request may ask for; 0 counts every match. */
+    static final int MAX_COUNT_UP_TO = 1_000_000;
+
     HistoryApi(Errand errand) {
         this.errand = errand;
     }
@@ -25,7 +31,9 @@ final class HistoryApi {
     ServerResponse search(ServerRequest request) {
         AttemptQuery.Builder query = AttemptQuery.builder()
                 .offset(Params.integer(request, "offset", 0, 0, Integer.MAX_VALUE))
-                .limit(Params.integer(request, "limit", 50, 1, AttemptQuery.MAX_LIMIT));
+                .limit(Params.integer(request, "limit", 50, 1, AttemptQuery.MAX_LIMIT))
+                // An exact total of a large history reads every match: the page counts up to 10,000.
+                .countUpTo(Params.integer(request, "countUpTo", COUNT_UP_TO, 0, MAX_COUNT_UP_TO));
         String kind = Params.text(request, "kind");
         if (kind != null) {
             query.kind(kind);
@@ -51,6 +59,7 @@ final class HistoryApi {
         page.items().forEach(attempt -> items.add(Views.attempt(attempt)));
         body.put("items", items);
         body.put("total", page.total());
+        body.put("totalExact", page.totalExact());
         body.put("offset", page.offset());
         body.put("limit", page.limit());
         body.put("hasNext", page.hasNext());

@@ -33,7 +33,7 @@ export async function historyPage(params) {
     h('h1', {}, 'History'),
     form,
     params.from || params.before ? h('p', { class: 'muted' }, 'Finished from ', params.from || '…', ' before ', params.before || '…') : null,
-    h('p', {}, page.total + ' attempts match'),
+    h('p', { id: 'history-total' }, (page.totalExact ? '' : 'at least ') + page.total + ' attempts match'),
     table([
       ['task', a => link(String(a.taskId), '#/tasks/' + a.taskId), { num: true }],
       ['kind', a => a.kind],

@@ -152,16 +152,31 @@ public final class AttemptHistory {
         }
     }
 
-    /** How many attempts match {@code query}. */
+    /**
+     * How many attempts match {@code query}; with {@link AttemptQuery#countUpTo()} set, at most {@code bound + 1},
+     * where the bound is the larger of it and the end of the page.
+     */
     public long count(Connection c, AttemptQuery query) throws SQLException {
         Filter filter = new Filter(query);
-        try (PreparedStatement select = c.prepareStatement("SELECT COUNT(*) FROM " + table + filter.where)) {
-            filter.bind(select);
+        long bound = countBound(query);
+        String sql = bound == 0
+                ? "SELECT COUNT(*) FROM " + table + filter.where
+                : "SELECT COUNT(*) FROM (SELECT 1 AS one FROM " + table + filter.where + " LIMIT ?) bounded";
+        try (PreparedStatement select = c.prepareStatement(sql)) {
+            int next = filter.bind(select);
+            if (bound > 0) {
+                select.setLong(next, bound + 1);
+            }
             try (ResultSet row = select.executeQuery()) {
                 row.next();
                 return row.getLong(1);
             }
         }
+    }
+
+    /** The bound of a bounded count: 0 for an exact one. */
+    public static long countBound(AttemptQuery query) {
+        return query.countUpTo() == 0 ? 0 : Math.max(query.countUpTo(), (long) query.offset() + query.limit());
     }
 
     /**

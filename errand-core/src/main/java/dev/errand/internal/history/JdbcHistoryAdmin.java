@@ -45,9 +45,12 @@ public final class JdbcHistoryAdmin implements HistoryAdmin {
             throw new IllegalArgumentException(
                     "query must not be null; use AttemptQuery.builder().build() to match every attempt");
         }
-        return run(
-                "search",
-                c -> new Page<>(attempts.search(c, query), attempts.count(c, query), query.offset(), query.limit()));
+        long bound = AttemptHistory.countBound(query);
+        return run("search", c -> {
+            long total = attempts.count(c, query);
+            return new Page<>(
+                    attempts.search(c, query), total, bound == 0 || total <= bound, query.offset(), query.limit());
+        });
     }
 
     @Override
