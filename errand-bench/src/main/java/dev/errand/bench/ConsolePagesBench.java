@@ -39,7 +39,8 @@ import java.util.concurrent.Callable;
  *   <li>Cluster ({@code GET /api/cluster}): {@code cluster} (nodes, leader, queue controls, due per queue);
  *   <li>History ({@code GET /api/history}, which counts the matches up to 10,000): {@code history-first-page-exact}
  *       (the newest 50 with the exact total), {@code history-first-page} (the same, counted up to 10,000),
- *       {@code history-kind-failed} (failed attempts of a kind), {@code history-error-text}.
+ *       {@code history-kind-failed} (failed attempts of a kind), {@code history-error-text-all} (text in the error over the whole
+ *       history) and {@code history-error-text} (the same over the last hour, the console's default).
  * </ul>
  *
  * <p>Arguments: {@code <jdbcUrl> <user> <password or -> <tasks> <rounds>}. PostgreSQL, MariaDB and H2 (with the H2
@@ -179,9 +180,17 @@ public final class ConsolePagesBench {
                         .limit(50)
                         .countUpTo(10_000)
                         .build()));
+        reads.put("history-error-text-all", () -> errand.history()
+                .search(AttemptQuery.builder()
+                        .errorContains("rare needle")
+                        .limit(50)
+                        .countUpTo(10_000)
+                        .build()));
+        // What the console searches unless given a range: the last hour (about 42,000 of the attempts here).
         reads.put("history-error-text", () -> errand.history()
                 .search(AttemptQuery.builder()
                         .errorContains("rare needle")
+                        .finishedWithin(Duration.ofHours(1))
                         .limit(50)
                         .countUpTo(10_000)
                         .build()));

@@ -38,6 +38,7 @@ class ConsolePagesBenchSmokeTest {
                             "history-first-page-exact",
                             "history-first-page",
                             "history-kind-failed",
+                            "history-error-text-all",
                             "history-error-text");
             assertThat(figures.values()).allSatisfy(ms -> assertThat(ms[0]).isPositive());
         }

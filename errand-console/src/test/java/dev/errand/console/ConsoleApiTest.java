@@ -134,6 +134,20 @@ class ConsoleApiTest {
         assertThat(bounded.get("totalExact").asBoolean()).isFalse();
         assertThat(bounded.get("total").asLong()).isEqualTo(2);
         assertThat(bounded.get("hasNext").asBoolean()).isTrue();
+        // A search of error text looks at the last hour unless given a range or a window.
+        assertThat(ok(client.get("/api/history?error=said"))
+                        .get("withinSeconds")
+                        .asLong())
+                .isEqualTo(3600);
+        assertThat(ok(client.get("/api/history?error=said&within=all"))
+                        .get("withinSeconds")
+                        .isNull())
+                .isTrue();
+        assertThat(ok(client.get("/api/history?within=P7D"))
+                        .get("withinSeconds")
+                        .asLong())
+                .isEqualTo(604_800);
+        assertThat(history.get("withinSeconds").isNull()).isTrue();
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
             JsonNode progress = ok(client.get("/api/batches/" + batch));
             assertThat(progress.get("finished").asBoolean()).isTrue();
@@ -514,6 +528,8 @@ class ConsoleApiTest {
         assertError(client.get("/api/history?from=yesterday"), 400, "ISO-8601");
         assertError(client.get("/api/history?countUpTo=-1"), 400, "countUpTo");
         assertError(client.get("/api/history?countUpTo=1000001"), 400, "countUpTo");
+        assertError(client.get("/api/history?within=yesterday"), 400, "within must be an ISO-8601 duration");
+        assertError(client.get("/api/history?within=-PT1H"), 400, "within must be a positive ISO-8601 duration");
         assertError(client.get("/api/events?limit=0"), 400, "limit must be");
         assertError(client.get("/api/processes?limit=5000"), 400, "limit must be");
         assertError(client.get("/api/batches/nope"), 400, "batch id must be a positive whole number");

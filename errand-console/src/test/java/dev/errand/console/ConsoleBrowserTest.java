@@ -116,6 +116,19 @@ class ConsoleBrowserTest {
         browser.waitForText("#flash", "Retry now: done");
         browser.waitForText("#task h1", "succeeded");
         assertThat(app.errand().admin().find(id).orElseThrow().state()).isEqualTo(TaskState.SUCCEEDED);
+
+        // The history finds the failed attempt by its error text, in the last hour unless asked for all of it.
+        go(console, "#/history");
+        browser.find("#history-filters input[name=error]").sendKeys("gateway down");
+        browser.click("#history-filters button[type=submit]");
+        browser.waitForText("#history-window", "last 1.0 h");
+        browser.waitForText("#history", "gateway down");
+        browser.click("#history-window a");
+        browser.waitFor(d -> d.getCurrentUrl().contains("within=all"));
+        browser.waitForText("#history-total", "attempts match");
+        assertThat(browser.driver().findElements(org.openqa.selenium.By.id("history-window")))
+                .isEmpty();
+        browser.waitForText("#history", "gateway down");
     }
 
     @ParameterizedTest

@@ -4,6 +4,7 @@ import dev.errand.admin.PageRequest;
 import dev.errand.admin.PagedQuery;
 import dev.errand.config.Names;
 import dev.errand.config.TimeLimits;
+import java.time.Duration;
 import java.time.Instant;
 
 /**
@@ -24,6 +25,7 @@ public final class AttemptQuery extends PagedQuery {
     private final Instant finishedBefore;
     private final String errorContains;
     private final long countUpTo;
+    private final Duration finishedWithin;
 
     private AttemptQuery(Builder builder, PageRequest page) {
         super(page);
@@ -33,6 +35,7 @@ public final class AttemptQuery extends PagedQuery {
         this.finishedBefore = builder.finishedBefore;
         this.errorContains = builder.errorContains;
         this.countUpTo = builder.countUpTo;
+        this.finishedWithin = builder.finishedWithin;
     }
 
     /** Starts a query: no filter, first page of 50. */
@@ -73,6 +76,11 @@ public final class AttemptQuery extends PagedQuery {
         return countUpTo;
     }
 
+    /** How recently, on the database's clock, the attempts must have finished, or {@code null}. */
+    public Duration finishedWithin() {
+        return finishedWithin;
+    }
+
     /** Builds an {@link AttemptQuery}. */
     public static final class Builder extends PagedQuery.Builder<Builder> {
         private String kind;
@@ -81,8 +89,25 @@ public final class AttemptQuery extends PagedQuery {
         private Instant finishedBefore;
         private String errorContains;
         private long countUpTo;
+        private Duration finishedWithin;
 
         private Builder() {}
+
+        /**
+         * Only attempts that finished in the last {@code age}, on the database's clock (beside any
+         * {@link #finishedBetween} range). A search of error text reads every attempt it may match, since no index
+         * serves a substring: a recent window keeps it to the newest rows, which the index on the finish time finds.
+         *
+         * @throws IllegalArgumentException if it is null, zero or negative, or longer than 36,500 days
+         */
+        public Builder finishedWithin(Duration age) {
+            if (age == null || age.isZero()) {
+                throw new IllegalArgumentException(
+                        "finishedWithin must be a positive duration, such as" + " Duration.ofHours(1), got " + age);
+            }
+            this.finishedWithin = TimeLimits.requireDuration("finishedWithin", age);
+            return this;
+        }
 
         /**
          * Stops counting the total past {@code bound} matches (or past the end of the page, if that is further):

@@ -206,6 +206,41 @@ class HistoryContractTest extends ErrandTestSupport {
     }
 
     @Test
+    void aSearchCanBeKeptToTheAttemptsThatFinishedRecentlyOnTheDatabaseClock() throws Exception {
+        Errand errand = historyNode();
+        errand.enqueue(TaskRequest.of("doomed", 1));
+        errand.start();
+        await().atMost(Duration.ofSeconds(15)).until(() -> tasksIn(TaskState.FAILED) == 1);
+        clock.advance(Duration.ofHours(2));
+        errand.enqueue(TaskRequest.of("doomed", 2));
+        await().atMost(Duration.ofSeconds(15)).until(() -> tasksIn(TaskState.FAILED) == 2);
+
+        Page<Attempt> lastHour = errand.history()
+                .search(AttemptQuery.builder()
+                        .errorContains("bad input")
+                        .finishedWithin(Duration.ofHours(1))
+                        .build());
+        assertThat(lastHour.items())
+                .singleElement()
+                .satisfies(attempt -> assertThat(attempt.error().message()).isEqualTo("bad input 2"));
+        assertThat(lastHour.total()).isEqualTo(1);
+        assertThat(errand.history()
+                        .search(AttemptQuery.builder()
+                                .errorContains("bad input")
+                                .finishedWithin(Duration.ofHours(3))
+                                .build())
+                        .total())
+                .isEqualTo(2);
+        assertThatThrownBy(() -> AttemptQuery.builder().finishedWithin(Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("finishedWithin must be a positive duration");
+        assertThatThrownBy(() -> AttemptQuery.builder().finishedWithin(null))
+                .hasMessageContaining("finishedWithin must be a positive duration");
+        assertThatThrownBy(() -> AttemptQuery.builder().finishedWithin(Duration.ofDays(36_501)))
+                .hasMessageContaining("36500");
+    }
+
+    @Test
     void oldAttemptsArePrunedByHandAndByTheNodeAfterTheRetention() throws Exception {
         Errand errand = node(builder()
                 .historyEnabled(true)

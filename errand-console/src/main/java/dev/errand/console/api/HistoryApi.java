@@ -2,9 +2,11 @@ package dev.errand.console.api;
 
 import dev.errand.Errand;
 import dev.errand.admin.Page;
+import dev.errand.config.TimeLimits;
 import dev.errand.history.Attempt;
 import dev.errand.history.AttemptOutcome;
 import dev.errand.history.AttemptQuery;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -23,6 +25,13 @@ final class HistoryApi {
 
     /** The largest {@code countUpTo} a request may ask for; 0 counts every match. */
     static final int MAX_COUNT_UP_TO = 1_000_000;
+
+    /**
+     * How far back a search of error text looks unless told otherwise: no index serves a substring, so a search
+     * of the whole history reads every attempt (seconds at a million rows), while the last hour is found through
+     * the index on the finish time.
+     */
+    static final Duration ERROR_SEARCH_WINDOW = Duration.ofHours(1);
 
     HistoryApi(Errand errand) {
         this.errand = errand;
@@ -51,6 +60,10 @@ final class HistoryApi {
         if (error != null) {
             query.errorContains(error);
         }
+        Duration within = within(request, error != null && from == null && before == null);
+        if (within != null) {
+            query.finishedWithin(within);
+        }
         AttemptQuery built = query.build();
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("enabled", errand.settings().historyEnabled());
@@ -60,9 +73,35 @@ final class HistoryApi {
         body.put("items", items);
         body.put("total", page.total());
         body.put("totalExact", page.totalExact());
+        body.put("withinSeconds", within == null ? null : within.toSeconds());
         body.put("offset", page.offset());
         body.put("limit", page.limit());
         body.put("hasNext", page.hasNext());
         return Json.ok(body);
+    }
+
+    /**
+     * The {@code within} parameter: an ISO-8601 duration such as {@code PT6H}, or {@code all} for no window;
+     * unset, {@link #ERROR_SEARCH_WINDOW} when {@code textSearchWithoutRange}, else none.
+     */
+    private static Duration within(ServerRequest request, boolean textSearchWithoutRange) {
+        String text = Params.text(request, "within");
+        if (text == null) {
+            return textSearchWithoutRange ? ERROR_SEARCH_WINDOW : null;
+        }
+        if (text.equals("all")) {
+            return null;
+        }
+        try {
+            Duration within = Duration.parse(text);
+            if (within.isNegative() || within.isZero() || within.compareTo(TimeLimits.MAX_DURATION) > 0) {
+                throw ApiException.badRequest("within must be a positive ISO-8601 duration of at most 36,500 days,"
+                        + " such as PT1H or P7D, or all; got " + Params.cut(text));
+            }
+            return within;
+        } catch (java.time.format.DateTimeParseException e) {
+            throw ApiException.badRequest(
+                    "within must be an ISO-8601 duration such as PT1H or P7D, or all; got " + Params.cut(text));
+        }
     }
 }

@@ -1,5 +1,5 @@
 // The attempt history: search by kind, outcome, finish time and error text.
-import { h, link, table, time, query } from './dom.js';
+import { h, link, table, time, query, seconds } from './dom.js';
 import { get, currentSession } from './api.js';
 
 const OUTCOMES = ['succeeded', 'retried', 'failed', 'cancelled', 'snoozed', 'expired', 'node-absent', 'interrupted'];
@@ -12,7 +12,7 @@ export async function historyPage(params) {
   const limit = Number(params.limit || 50);
   const offset = Number(params.offset || 0);
   const page = await get('history', { kind: params.kind, outcome: params.outcome, from: params.from,
-    before: params.before, error: params.error, offset, limit });
+    before: params.before, error: params.error, within: params.within, offset, limit });
   const local = value => value ? new Date(value).toISOString() : '';
   const form = h('form', { class: 'filters', id: 'history-filters' },
     h('label', {}, 'kind', h('input', { name: 'kind', value: params.kind || '', size: 20 })),
@@ -28,11 +28,15 @@ export async function historyPage(params) {
     location.hash = '#/history' + query({ kind: v.kind.trim(), outcome: v.outcome, from: local(v.from),
       before: local(v.before), error: v.error });
   });
-  const base = { kind: params.kind, outcome: params.outcome, from: params.from, before: params.before, error: params.error };
+  const base = { kind: params.kind, outcome: params.outcome, from: params.from, before: params.before, error: params.error,
+    within: params.within };
   return { node: h('div', { id: 'history' },
     h('h1', {}, 'History'),
     form,
     params.from || params.before ? h('p', { class: 'muted' }, 'Finished from ', params.from || '…', ' before ', params.before || '…') : null,
+    page.withinSeconds ? h('p', { class: 'muted', id: 'history-window' }, 'Only attempts that finished in the last ',
+      seconds(page.withinSeconds), ' are searched (no index serves text in an error). ',
+      link('Search the whole history', '#/history', { ...base, within: 'all', offset: '' }), '.') : null,
     h('p', { id: 'history-total' }, (page.totalExact ? '' : 'at least ') + page.total + ' attempts match'),
     table([
       ['task', a => link(String(a.taskId), '#/tasks/' + a.taskId), { num: true }],

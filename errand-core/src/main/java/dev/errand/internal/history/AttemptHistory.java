@@ -267,6 +267,9 @@ public final class AttemptHistory {
             if (query.finishedBefore() != null) {
                 conditions.add("finished_at < " + dialect.timestampParam());
             }
+            if (query.finishedWithin() != null) {
+                conditions.add("finished_at >= " + dialect.timePlusMicros());
+            }
             if (query.errorContains() != null) {
                 conditions.add("(error_type LIKE ? ESCAPE '!' OR error_message LIKE ? ESCAPE '!')");
             }
@@ -286,6 +289,9 @@ public final class AttemptHistory {
             }
             if (query.finishedBefore() != null) {
                 statement.setObject(i++, dialect.timestampValue(query.finishedBefore()));
+            }
+            if (query.finishedWithin() != null) {
+                statement.setLong(i++, Micros.plus(offsetMicros(), -Micros.ofAge(query.finishedWithin())));
             }
             if (query.errorContains() != null) {
                 String pattern = "%"
