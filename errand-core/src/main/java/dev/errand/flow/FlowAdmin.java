@@ -7,9 +7,21 @@ import java.util.List;
  * wait, and run-time overrides of the declared limits. A change is stored in the database and every node
  * applies it at its next refresh (one heartbeat interval); the node that makes it applies it at once. Lowering
  * a limit stops no running task: no new task of the kind starts beyond the new limit's free slots, and the
- * tasks running on slots above it finish. Obtain it from {@code Errand.flow()}. See docs/FLOW-CONTROL.md.
+ * tasks running on slots above it finish. Every change and reset writes a row to the audit of the cluster-wide
+ * controls in its own transaction. Obtain it from {@code Errand.flow()}. See docs/FLOW-CONTROL.md.
  */
 public interface FlowAdmin {
+
+    /**
+     * The same admin API, with every change recorded under {@code actor} in the audit of the cluster-wide controls
+     * ({@code ClusterAdmin.changes}), as {@code ClusterAdmin.as} does; without it, changes are recorded as
+     * {@code node:<id>} of the node the call goes through.
+     *
+     * @param actor who makes the changes, such as a user name: 1 to 200 characters without control characters or
+     *     surrounding spaces
+     * @throws IllegalArgumentException if {@code actor} is not such a name
+     */
+    FlowAdmin as(String actor);
 
     /** Every kind with a limit in force, by kind name, with its slots in use and its waiting tasks. */
     List<FlowLimit> limits();

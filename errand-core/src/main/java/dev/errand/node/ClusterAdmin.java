@@ -1,5 +1,6 @@
 package dev.errand.node;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -76,6 +77,28 @@ public interface ClusterAdmin {
 
     /** The run-time overrides of every kind that has any. */
     List<KindControl> kindControls();
+
+    /**
+     * Changes a retention for the whole cluster: the leader keeps what has ended for {@code age}, from its next
+     * prune on, instead of what the nodes were built with, until {@link #resetRetention}. The change is recorded
+     * in the audit ({@link #changes}).
+     *
+     * @param retention which retention
+     * @param age how long to keep what has ended, in the range of the build-time setting ({@link
+     *     Retention#setting()}: 1 second to 3,650 days)
+     * @throws IllegalArgumentException if {@code retention} is null, or {@code age} is null or outside that range
+     */
+    void changeRetention(Retention retention, Duration age);
+
+    /**
+     * Goes back to the retention the nodes were built with (none where they set none). Recorded in the audit.
+     *
+     * @throws IllegalArgumentException if {@code retention} is null
+     */
+    void resetRetention(Retention retention);
+
+    /** The retentions changed at run time, in the order of {@link Retention}. */
+    List<RetentionControl> retentionControls();
 
     /**
      * This admin acting for {@code actor}: every change it makes (pausing, resuming, changing or resetting a

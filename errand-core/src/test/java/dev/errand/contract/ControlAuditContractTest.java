@@ -92,4 +92,37 @@ class ControlAuditContractTest extends ErrandTestSupport {
         assertThatThrownBy(() -> cluster.changes(1001)).hasMessageContaining("between 1 and 1000");
         assertThat(cluster.changes(1000)).isEmpty();
     }
+
+    @Test
+    void flowLimitChangesAreRecordedWithTheirActorAndARefusedOneLeavesNoRow() {
+        Errand node = node(builder()
+                .nodeId("flow-node")
+                .processingEnabled(false)
+                .queue("partner", 2)
+                .register(dev.errand.task.TaskDefinition.builder("report", Integer.class, (n, ctx) -> {})
+                        .build()));
+        dev.errand.flow.FlowAdmin dave = node.flow().as("dave");
+
+        dave.changeLimit("report", 5);
+        assertThatThrownBy(() -> dave.changeLimitPerKey("report", 1)).hasMessageContaining("has a concurrency limit");
+        assertThatThrownBy(() -> dave.changeLimit("report", 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> dave.changeLimit("no-such-kind", 3)).hasMessageContaining("not registered");
+        dave.resetLimits("report");
+        dave.changeRateLimit("report", new dev.errand.flow.RateLimit(100, Duration.ofMinutes(1)));
+        node.flow().changeQueueLimit("partner", 3);
+        dave.resetQueueLimit("partner");
+        assertThatThrownBy(() -> node.flow().as(" padded")).hasMessageContaining("strip it first");
+
+        assertThat(node.cluster().changes(10))
+                .extracting(ControlChange::actor, ControlChange::action, ControlChange::target, ControlChange::detail)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("dave", "reset-queue-limit", "queue:partner", null),
+                        org.assertj.core.groups.Tuple.tuple(
+                                "node:flow-node", "change-queue-limit", "queue:partner", "concurrency=3"),
+                        org.assertj.core.groups.Tuple.tuple(
+                                "dave", "change-flow-limit", "kind:report", "rate=100 per PT1M"),
+                        org.assertj.core.groups.Tuple.tuple("dave", "reset-flow-limits", "kind:report", null),
+                        org.assertj.core.groups.Tuple.tuple(
+                                "dave", "change-flow-limit", "kind:report", "concurrency=5"));
+    }
 }

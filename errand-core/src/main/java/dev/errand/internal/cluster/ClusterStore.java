@@ -65,6 +65,7 @@ public final class ClusterStore {
     private final String controls;
     private final String tasks;
     private final KindControlStore kinds;
+    private final RetentionControlStore retentions;
 
     /**
      * Creates the statements for a table prefix.
@@ -82,11 +83,17 @@ public final class ClusterStore {
         this.controls = prefix + "queue_control";
         this.tasks = prefix + "task";
         this.kinds = new KindControlStore(dialect, prefix, clock);
+        this.retentions = new RetentionControlStore(dialect, prefix, clock);
     }
 
     /** The statements of the kinds' run-time controls. */
     public KindControlStore kinds() {
         return kinds;
+    }
+
+    /** The statements of the retentions changed at run time. */
+    public RetentionControlStore retentions() {
+        return retentions;
     }
 
     /** Writes this node's row as started now, whether or not it existed. */

@@ -17,6 +17,8 @@ import dev.errand.node.NodeState;
 import dev.errand.node.NodeTarget;
 import dev.errand.node.QueueChange;
 import dev.errand.node.QueueControl;
+import dev.errand.node.Retention;
+import dev.errand.node.RetentionControl;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -213,6 +215,44 @@ public final class JdbcClusterAdmin implements ClusterAdmin {
     @Override
     public List<KindControl> kindControls() {
         return read("list kind controls", c -> store.kinds().controls(c));
+    }
+
+    @Override
+    public void changeRetention(Retention retention, Duration age) {
+        requireRetention(retention);
+        retention
+                .setting()
+                .require(
+                        "The retention of " + retention.dbValue() + " ("
+                                + retention.setting().name() + ")",
+                        age);
+        write("change retention " + retention.dbValue(), c -> {
+            store.retentions().write(c, retention, age);
+            audit.record(c, "change-retention", "retention:" + retention.dbValue(), age.toString());
+            return null;
+        });
+    }
+
+    @Override
+    public void resetRetention(Retention retention) {
+        requireRetention(retention);
+        write("reset retention " + retention.dbValue(), c -> {
+            store.retentions().delete(c, retention);
+            audit.record(c, "reset-retention", "retention:" + retention.dbValue(), null);
+            return null;
+        });
+    }
+
+    @Override
+    public List<RetentionControl> retentionControls() {
+        return read("list retention controls", c -> store.retentions().controls(c));
+    }
+
+    private static void requireRetention(Retention retention) {
+        if (retention == null) {
+            throw new IllegalArgumentException(
+                    "retention must not be null: one of " + java.util.Arrays.toString(Retention.values()));
+        }
     }
 
     /** The values a kind change sets, for the audit. */

@@ -151,7 +151,7 @@ public final class NodeAgent {
                     new Leadership(storage, store, settings.nodeId(), settings.leaderLease()),
                     new DeadNodeSweep(storage, store, timeout, settings.nodeId()),
                     new PinSweep(storage, store, timeout, pinPolicies),
-                    new NodePruner(storage, store, settings.nodeRetention()));
+                    new NodePruner(storage, store));
         }
     }
 
@@ -414,14 +414,14 @@ public final class NodeAgent {
 
     /**
      * The node pruner, a leader duty (every prune interval): deletes the registry rows of nodes that stopped or
-     * died longer ago than the node retention. Does nothing while the agent does not run or this node does not
-     * lead.
+     * died longer ago than {@code retention} (the node retention, or the one set at run time). Does nothing while
+     * the agent does not run or this node does not lead.
      */
-    public void pruneNodes() throws SQLException {
+    public void pruneNodes(Duration retention) throws SQLException {
         if (!running || !leadership.leading()) {
             return;
         }
-        pruner.prune();
+        pruner.prune(retention);
     }
 
     private Thread daemon(Runnable runnable, String name) {

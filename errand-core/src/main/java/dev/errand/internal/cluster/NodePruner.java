@@ -23,16 +23,14 @@ final class NodePruner {
 
     private final Storage storage;
     private final ClusterStore store;
-    private final Duration retention;
 
-    NodePruner(Storage storage, ClusterStore store, Duration retention) {
+    NodePruner(Storage storage, ClusterStore store) {
         this.storage = storage;
         this.store = store;
-        this.retention = retention;
     }
 
-    /** Deletes the rows past the retention, in one statement; returns how many it deleted. */
-    int prune() throws SQLException {
+    /** Deletes the rows of nodes gone longer than {@code retention}, in one statement; returns how many. */
+    int prune(Duration retention) throws SQLException {
         int deleted =
                 storage.transactions().runStatement("node pruner", c -> store.deleteGoneNodes(c, Micros.of(retention)));
         if (deleted > 0) {

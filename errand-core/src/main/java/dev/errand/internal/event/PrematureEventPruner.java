@@ -14,17 +14,15 @@ public final class PrematureEventPruner {
 
     private final Storage storage;
     private final EventStore events;
-    private final Duration retention;
 
-    /** Creates the pruner; {@code retention} counts from each event's trigger. */
-    public PrematureEventPruner(Storage storage, EventStore events, Duration retention) {
+    /** Creates the pruner. */
+    public PrematureEventPruner(Storage storage, EventStore events) {
         this.storage = storage;
         this.events = events;
-        this.retention = retention;
     }
 
-    /** Deletes what is past its retention now; returns how many events. */
-    public int prune() throws SQLException {
+    /** Deletes the premature events triggered more than {@code retention} ago; returns how many. */
+    public int prune(Duration retention) throws SQLException {
         int pruned = storage.transactions()
                 .run("prune premature events", c -> events.deletePrematureOlderThan(c, Micros.ofAge(retention)));
         if (pruned > 0) {

@@ -7,6 +7,7 @@ import dev.errand.flow.FlowLimit;
 import dev.errand.flow.FlowLimits;
 import dev.errand.flow.QueueLimit;
 import dev.errand.flow.RateLimit;
+import dev.errand.internal.cluster.ControlAudit;
 import dev.errand.internal.store.Storage;
 import dev.errand.task.TaskKind;
 import java.sql.Connection;
@@ -21,16 +22,24 @@ public final class JdbcFlowAdmin implements FlowAdmin {
 
     private final Storage storage;
     private final FlowControl flow;
+    private final ControlAudit audit;
 
     /**
      * Creates the admin API of a node.
      *
      * @param storage the task table and its transactions
      * @param flow the node's flow control, refreshed at once after a change
+     * @param audit where each change is recorded, in the change's transaction
      */
-    public JdbcFlowAdmin(Storage storage, FlowControl flow) {
+    public JdbcFlowAdmin(Storage storage, FlowControl flow, ControlAudit audit) {
         this.storage = storage;
         this.flow = flow;
+        this.audit = audit;
+    }
+
+    @Override
+    public FlowAdmin as(String actor) {
+        return new JdbcFlowAdmin(storage, flow, audit.as(actor));
     }
 
     @Override
@@ -173,6 +182,13 @@ public final class JdbcFlowAdmin implements FlowAdmin {
                                         rate.starts(),
                                         rate.period().toMillis());
                 }
+                audit.record(
+                        connection,
+                        "change-flow-limit",
+                        "kind:" + kind,
+                        which == Kind.RATE
+                                ? "rate=" + rate.starts() + " per " + rate.period()
+                                : which.label + "=" + limit);
                 return null;
             });
             flow.refresh();
@@ -189,6 +205,7 @@ public final class JdbcFlowAdmin implements FlowAdmin {
                 flow.store().set(connection, kind, FlowStore.Source.OVERRIDE, null);
                 flow.store().set(connection, kind, FlowStore.Source.OVERRIDE_PER_KEY, null);
                 flow.store().setRate(connection, kind, true, null, 0);
+                audit.record(connection, "reset-flow-limits", "kind:" + kind, null);
                 return null;
             });
             flow.refresh();
@@ -208,6 +225,7 @@ public final class JdbcFlowAdmin implements FlowAdmin {
                             + " limit; check the name, or change it from a node that declares the queue");
                 }
                 flow.store().setQueue(connection, queue, true, limit);
+                audit.record(connection, "change-queue-limit", "queue:" + queue, "concurrency=" + limit);
                 return null;
             });
             flow.refresh();
@@ -222,6 +240,7 @@ public final class JdbcFlowAdmin implements FlowAdmin {
         try {
             storage.transactions().run("flow queue limit reset", connection -> {
                 flow.store().setQueue(connection, queue, true, null);
+                audit.record(connection, "reset-queue-limit", "queue:" + queue, null);
                 return null;
             });
             flow.refresh();

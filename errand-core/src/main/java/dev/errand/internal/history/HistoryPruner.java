@@ -14,17 +14,15 @@ public final class HistoryPruner {
 
     private final Storage storage;
     private final AttemptHistory attempts;
-    private final Duration retention;
 
-    /** Creates the pruner; {@code retention} counts from each attempt's end. */
-    public HistoryPruner(Storage storage, AttemptHistory attempts, Duration retention) {
+    /** Creates the pruner. */
+    public HistoryPruner(Storage storage, AttemptHistory attempts) {
         this.storage = storage;
         this.attempts = attempts;
-        this.retention = retention;
     }
 
-    /** Deletes what is past its retention now; returns how many attempts. */
-    public int prune() throws SQLException {
+    /** Deletes the attempts that ended more than {@code retention} ago; returns how many. */
+    public int prune(Duration retention) throws SQLException {
         int pruned = attempts.pruneOlderThan(storage.transactions(), Micros.ofAge(retention));
         if (pruned > 0) {
             log.debug("Pruned {} attempts from the history", pruned);

@@ -237,7 +237,9 @@ public final class Node {
                         new Expirations(dialect, settings.tablePrefix(), settings.clock()),
                         new BatchSweeper(storage, workflowStore, stores.finisher()),
                         flowControl));
-        this.flow = new JdbcFlowAdmin(storage, flowControl);
+        ControlAudit audit =
+                new ControlAudit(dialect, settings.tablePrefix(), settings.clock(), "node:" + settings.nodeId());
+        this.flow = new JdbcFlowAdmin(storage, flowControl, audit);
         this.engine = new Engine(engineParts);
         Map<String, PinPolicy> pinPolicies = new LinkedHashMap<>();
         kinds.definitions().forEach((kind, definition) -> pinPolicies.put(kind, definition.pinPolicy()));
@@ -255,14 +257,15 @@ public final class Node {
                 settings,
                 agent,
                 new ScheduleFirer(storage, scheduleStore, kinds.definitions(), settings),
-                new Pruner(storage, finishedTasks, settings, kinds.definitions()),
+                new LeaderDuties.Prunes(
+                        new Pruner(storage, finishedTasks, settings, kinds.definitions()), clusterStore.retentions()),
                 flowControl);
         this.cluster = new JdbcClusterAdmin(
                 storage,
                 clusterStore,
                 settings.cluster().deadNodeTimeout(),
                 new JdbcClusterAdmin.CommandRoute(Enqueuer.notificationChannel(settings), agent.commandSignal()),
-                new ControlAudit(dialect, settings.tablePrefix(), settings.clock(), "node:" + settings.nodeId()));
+                audit);
         this.processes = new JdbcProcessAdmin(
                 new ProcessRuntime(
                         stores,

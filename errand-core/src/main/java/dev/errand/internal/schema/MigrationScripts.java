@@ -35,7 +35,8 @@ public final class MigrationScripts {
             "V21__process_creation.sql",
             "V22__flow_rates_and_queue_limits.sql",
             "V24__runtime_controls.sql",
-            "V25__count_snapshot.sql");
+            "V25__count_snapshot.sql",
+            "V26__retention_control.sql");
 
     private MigrationScripts() {}
 

@@ -58,13 +58,13 @@ public final class Pruner {
                 .put(kind, keep)));
     }
 
-    /** Whether any retention is set, so that pruning has anything to do. */
-    public boolean hasWork() {
-        return !nodeRetention.isEmpty() || !kindRetention.isEmpty();
-    }
-
-    /** Deletes what is past its retention now; returns how many tasks. */
-    public int prune() throws SQLException {
+    /**
+     * Deletes what is past its retention now; returns how many tasks.
+     *
+     * @param runTime retentions per final state set at run time for the whole cluster, over the node's own; the
+     *     kinds' own retentions still win for their tasks
+     */
+    public int prune(Map<TaskState, Duration> runTime) throws SQLException {
         int pruned = 0;
         for (TaskState state : FINAL) {
             Map<String, Duration> kinds = kindRetention.getOrDefault(state, Map.of());
@@ -72,7 +72,7 @@ public final class Pruner {
                 pruned += prune(
                         new FinishedTasks.Selection(state, Micros.ofAge(kind.getValue()), kind.getKey(), Set.of()));
             }
-            Duration keep = nodeRetention.get(state);
+            Duration keep = runTime.getOrDefault(state, nodeRetention.get(state));
             if (keep != null) {
                 pruned += prune(new FinishedTasks.Selection(state, Micros.ofAge(keep), null, kinds.keySet()));
             }

@@ -19,17 +19,16 @@ public final class BatchPruner {
 
     private final Storage storage;
     private final WorkflowStore workflows;
-    private final long retentionMicros;
 
-    /** Creates the pruner; {@code retention} counts from each batch's creation. */
-    public BatchPruner(Storage storage, WorkflowStore workflows, Duration retention) {
+    /** Creates the pruner. */
+    public BatchPruner(Storage storage, WorkflowStore workflows) {
         this.storage = storage;
         this.workflows = workflows;
-        this.retentionMicros = Micros.ofAge(retention);
     }
 
-    /** Deletes what is past its retention now; returns how many batches. */
-    public int prune() throws SQLException {
+    /** Deletes the batches created more than {@code retention} ago; returns how many. */
+    public int prune(Duration retention) throws SQLException {
+        long retentionMicros = Micros.ofAge(retention);
         int pruned = 0;
         while (true) {
             int deleted = storage.transactions().run("prune batches", c -> {
