@@ -246,6 +246,48 @@ class ConsoleApiTest {
         ok(client.post("/api/flow/reset", "{\"kind\":\"" + ConsoleTestApp.WORK + "\"}"));
         assertThat(ok(client.get("/api/cluster")).get("flowLimits").toString())
                 .doesNotContain("\"concurrencyOverridden\":true");
+        // A retention set at run time for the whole cluster, listed, then reset.
+        ok(client.post("/api/retentions/change", "{\"retention\":\"failed-tasks\",\"ageSeconds\":7200}"));
+        JsonNode withRetention = ok(client.get("/api/cluster"));
+        assertThat(withRetention
+                        .get("retentionControls")
+                        .get(0)
+                        .get("retention")
+                        .asString())
+                .isEqualTo("failed-tasks");
+        assertThat(withRetention
+                        .get("retentionControls")
+                        .get(0)
+                        .get("ageSeconds")
+                        .asLong())
+                .isEqualTo(7200);
+        assertThat(withRetention.get("retentions").toString()).contains("premature-events");
+        assertThat(errand.cluster().changes(1).get(0).actor()).isEqualTo("console:admin");
+        assertError(
+                client.post("/api/retentions/change", "{\"retention\":\"forever\",\"ageSeconds\":60}"),
+                400,
+                "\"retention\" must be one of [failed-tasks");
+        assertError(client.post("/api/retentions/change", "{\"retention\":\"batches\"}"), 400, "ageSeconds");
+        assertError(
+                client.post("/api/retentions/change", "{\"retention\":\"batches\",\"ageSeconds\":0}"),
+                400,
+                "must be between 1s and 3650d");
+        assertError(client.post("/api/retentions/reset", "{}"), 400, "retention");
+        ok(client.post("/api/retentions/reset", "{\"retention\":\"failed-tasks\"}"));
+        assertThat(errand.cluster().retentionControls()).isEmpty();
+
+        // Both are in the audit under the signed-in user; the refused ones left nothing.
+        assertThat(errand.cluster().changes(4).subList(2, 4))
+                .extracting(
+                        dev.errand.node.ControlChange::actor,
+                        dev.errand.node.ControlChange::action,
+                        dev.errand.node.ControlChange::target,
+                        dev.errand.node.ControlChange::detail)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(
+                                "console:admin", "reset-flow-limits", "kind:" + ConsoleTestApp.WORK, null),
+                        org.assertj.core.groups.Tuple.tuple(
+                                "console:admin", "change-flow-limit", "kind:" + ConsoleTestApp.WORK, "concurrency=3"));
     }
 
     @ParameterizedTest

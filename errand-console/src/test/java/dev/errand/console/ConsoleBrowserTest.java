@@ -267,6 +267,20 @@ class ConsoleBrowserTest {
                 .isEmpty());
         assertThat(errand.cluster().kindControls()).isEmpty();
 
+        // A retention set from the page for the whole cluster, then reset.
+        browser.click("#retention-form summary");
+        new org.openqa.selenium.support.ui.Select(browser.find("select[name=retention]")).selectByValue("batches");
+        browser.find("input[name=retentionHours]").sendKeys("48");
+        browser.click("button[data-action=change-retention]");
+        browser.waitFor(d -> !d.findElements(By.cssSelector("[data-retention-control=batches]"))
+                .isEmpty());
+        assertThat(errand.cluster().retentionControls()).singleElement().satisfies(control -> assertThat(control.age())
+                .isEqualTo(Duration.ofHours(48)));
+        browser.click("button[data-action=reset-retention]");
+        browser.waitFor(d -> d.findElements(By.cssSelector("[data-retention-control=batches]"))
+                .isEmpty());
+        assertThat(errand.cluster().retentionControls()).isEmpty();
+
         // A flow limit set at run time shows on the page, and its reset goes back to none.
         errand.flow().changeLimit(ConsoleTestApp.WORK, 2);
         browser.driver().navigate().refresh();

@@ -77,6 +77,8 @@ class ConsoleSecurityTest {
         actions.add(new String[] {"POST", "/api/kinds/reset", "{\"kind\":\"work\"}"});
         actions.add(new String[] {"POST", "/api/flow/change", "{\"kind\":\"work\",\"concurrency\":1}"});
         actions.add(new String[] {"POST", "/api/flow/reset", "{\"kind\":\"work\"}"});
+        actions.add(new String[] {"POST", "/api/retentions/change", "{\"retention\":\"batches\",\"ageSeconds\":3600}"});
+        actions.add(new String[] {"POST", "/api/retentions/reset", "{\"retention\":\"batches\"}"});
         return actions;
     }
 
@@ -88,6 +90,7 @@ class ConsoleSecurityTest {
             String controls,
             String kindControls,
             String flowLimits,
+            String retentionControls,
             long tasks,
             long batchCancelled,
             boolean processing) {
@@ -99,6 +102,7 @@ class ConsoleSecurityTest {
                     errand.cluster().queueControls().toString(),
                     errand.cluster().kindControls().toString(),
                     errand.flow().limits().toString(),
+                    errand.cluster().retentionControls().toString(),
                     errand.admin().count(TaskQuery.all()),
                     errand.batches().progress(batch).orElseThrow().cancelled(),
                     errand.cluster().nodes().get(0).processing());

@@ -2,6 +2,7 @@ package dev.errand.console.api;
 
 import dev.errand.Errand;
 import dev.errand.console.access.ConsoleAccess;
+import dev.errand.flow.FlowAdmin;
 import dev.errand.flow.FlowLimit;
 import dev.errand.flow.QueueLimit;
 import dev.errand.flow.RateLimit;
@@ -12,10 +13,13 @@ import dev.errand.node.KindControl;
 import dev.errand.node.NodeTarget;
 import dev.errand.node.QueueChange;
 import dev.errand.node.QueueControl;
+import dev.errand.node.Retention;
+import dev.errand.node.RetentionControl;
 import dev.errand.retry.RetryPolicy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,9 +50,18 @@ final class ClusterApi {
      * console without users. A name that could not be stored as it is (blank, padded, too long) is trimmed.
      */
     private ClusterAdmin actingFor(ServerRequest request) {
+        return errand.cluster().as(actor(request));
+    }
+
+    /** The flow admin acting for the request's user, named as {@link #actingFor} names it. */
+    private FlowAdmin flowActingFor(ServerRequest request) {
+        return errand.flow().as(actor(request));
+    }
+
+    private String actor(ServerRequest request) {
         String name = access.user(request.servletRequest()).name();
         String actor = name == null || name.isBlank() ? "console" : "console:" + name.strip();
-        return errand.cluster().as(actor.length() <= 200 ? actor : actor.substring(0, 200));
+        return actor.length() <= 200 ? actor : actor.substring(0, 200);
     }
 
     ServerResponse cluster(ServerRequest request) {
@@ -102,6 +115,18 @@ final class ClusterApi {
             kinds.add(view);
         }
         body.put("kindControls", kinds);
+        List<Object> retentions = new ArrayList<>();
+        for (RetentionControl control : errand.cluster().retentionControls()) {
+            Map<String, Object> view = new LinkedHashMap<>();
+            view.put("retention", control.retention().dbValue());
+            view.put("ageSeconds", control.age().toSeconds());
+            view.put("changedAt", control.changedAt());
+            retentions.add(view);
+        }
+        body.put("retentionControls", retentions);
+        body.put(
+                "retentions",
+                Arrays.stream(Retention.values()).map(Retention::dbValue).toList());
         List<Object> flowLimits = new ArrayList<>();
         for (FlowLimit limit : errand.flow().limits()) {
             Map<String, Object> view = new LinkedHashMap<>();
@@ -198,17 +223,44 @@ final class ClusterApi {
             throw ApiException.badRequest("Set exactly one of \"concurrency\" and \"perKey\"");
         }
         if (concurrency != null) {
-            errand.flow().changeLimit(kind, concurrency);
+            flowActingFor(request).changeLimit(kind, concurrency);
         } else {
-            errand.flow().changeLimitPerKey(kind, perKey);
+            flowActingFor(request).changeLimitPerKey(kind, perKey);
         }
         return Json.ok(Map.of("kind", kind, "action", "change-limit", "result", "done"));
     }
 
     ServerResponse resetFlowLimits(ServerRequest request) {
         String kind = Params.field(Json.body(request), "kind");
-        errand.flow().resetLimits(kind);
+        flowActingFor(request).resetLimits(kind);
         return Json.ok(Map.of("kind", kind, "action", "reset-limits", "result", "done"));
+    }
+
+    ServerResponse changeRetention(ServerRequest request) {
+        JsonNode body = Json.body(request);
+        Retention retention = retention(body);
+        Integer seconds = Params.optionalInt(body, "ageSeconds");
+        if (seconds == null) {
+            throw ApiException.badRequest("Give \"ageSeconds\": how long what has ended is kept, in seconds");
+        }
+        actingFor(request).changeRetention(retention, Duration.ofSeconds(seconds));
+        return Json.ok(Map.of("retention", retention.dbValue(), "action", "change", "result", "done"));
+    }
+
+    ServerResponse resetRetention(ServerRequest request) {
+        Retention retention = retention(Json.body(request));
+        actingFor(request).resetRetention(retention);
+        return Json.ok(Map.of("retention", retention.dbValue(), "action", "reset", "result", "done"));
+    }
+
+    private static Retention retention(JsonNode body) {
+        String name = Params.field(body, "retention");
+        try {
+            return Retention.fromDbValue(name);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest("\"retention\" must be one of "
+                    + Arrays.stream(Retention.values()).map(Retention::dbValue).toList() + ", got " + Params.cut(name));
+        }
     }
 
     ServerResponse resetKind(ServerRequest request) {

@@ -159,6 +159,8 @@ public final class ConsoleRoutes {
                 .POST(api + "/queues/reset", cluster::resetQueue)
                 .POST(api + "/kinds/change", cluster::changeKind)
                 .POST(api + "/kinds/reset", cluster::resetKind)
+                .POST(api + "/retentions/change", cluster::changeRetention)
+                .POST(api + "/retentions/reset", cluster::resetRetention)
                 .POST(api + "/flow/change", cluster::changeFlowLimit)
                 .POST(api + "/flow/reset", cluster::resetFlowLimits)
                 .GET(api + "/history", history::search)

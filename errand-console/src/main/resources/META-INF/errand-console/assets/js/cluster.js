@@ -75,6 +75,15 @@ export async function clusterPage() {
       ['', k => actionButton('Reset', () => send('kinds/reset', { kind: k.kind }), { name: 'reset-kind' })],
     ], data.kindControls, 'No kind has run-time overrides.'),
     canAct() ? kindForm() : null,
+    h('h2', {}, 'Retentions'),
+    h('p', { class: 'muted' }, 'How long the leader keeps what has ended, set at run time for the whole cluster over what the nodes were built with; applied at the next prune.'),
+    table([
+      ['retention', r => h('span', { 'data-retention-control': r.retention }, r.retention)],
+      ['kept for', r => seconds(r.ageSeconds), { num: true }],
+      ['set', r => time(r.changedAt)],
+      ['', r => actionButton('Reset', () => send('retentions/reset', { retention: r.retention }), { name: 'reset-retention' })],
+    ], data.retentionControls, 'No retention is set at run time: every node keeps its own.'),
+    canAct() ? retentionForm(data.retentions) : null,
 
     h('p', { class: 'muted' }, 'The latest ' + data.changes.length + ' changes of the cluster-wide controls, newest first.'),
     table([
@@ -116,6 +125,16 @@ function kindForm() {
       actionButton('Apply', () => send('kinds/change', {
         kind: kind.value, maxAttempts: number(attempts), retryDelayMillis: number(retry),
         executionTimeoutMillis: number(timeout) }), { name: 'change-kind' })));
+}
+
+function retentionForm(names) {
+  const retention = h('select', { name: 'retention' }, names.map(name => h('option', { value: name }, name)));
+  const hours = h('input', { type: 'number', name: 'retentionHours', min: 1, max: 87600, placeholder: 'hours', size: 8 });
+  return h('details', { id: 'retention-form' }, h('summary', {}, 'change a retention'),
+    h('span', { class: 'inline' }, retention, hours,
+      actionButton('Apply', () => send('retentions/change', {
+        retention: retention.value, ageSeconds: hours.value === '' ? null : Number(hours.value) * 3600 }),
+      { name: 'change-retention' })));
 }
 
 function limitText(value, overridden) {
