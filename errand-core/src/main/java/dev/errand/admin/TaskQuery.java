@@ -1,8 +1,10 @@
 package dev.errand.admin;
 
 import dev.errand.config.Names;
+import dev.errand.config.TimeLimits;
 import dev.errand.task.TaskKind;
 import dev.errand.task.TaskState;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
 import java.util.Set;
@@ -29,6 +31,7 @@ public final class TaskQuery extends PagedQuery {
     private final Range created;
     private final Range runAt;
     private final Range finished;
+    private final Duration finishedWithin;
     private final Long after;
     private final Long before;
     private final TaskOrder order;
@@ -43,6 +46,7 @@ public final class TaskQuery extends PagedQuery {
         this.created = builder.created;
         this.runAt = builder.runAt;
         this.finished = builder.finished;
+        this.finishedWithin = builder.finishedWithin;
         this.after = builder.after;
         this.before = builder.before;
         this.order = builder.order;
@@ -77,6 +81,7 @@ public final class TaskQuery extends PagedQuery {
         builder.created = created;
         builder.runAt = runAt;
         builder.finished = finished;
+        builder.finishedWithin = finishedWithin;
         builder.after = after;
         builder.before = before;
         builder.order = order;
@@ -151,6 +156,11 @@ public final class TaskQuery extends PagedQuery {
         return finished;
     }
 
+    /** How recently, on the database's clock, the tasks must have ended, or {@code null}. */
+    public Duration finishedWithin() {
+        return finishedWithin;
+    }
+
     /** Only ids greater than this, or {@code null}. */
     public Long after() {
         return after;
@@ -176,6 +186,7 @@ public final class TaskQuery extends PagedQuery {
         private Range created;
         private Range runAt;
         private Range finished;
+        private Duration finishedWithin;
         private Long after;
         private Long before;
         private TaskOrder order = TaskOrder.ID_ASCENDING;
@@ -261,6 +272,23 @@ public final class TaskQuery extends PagedQuery {
         /** Only tasks that finished in {@code [from, before)}; either end may be null. */
         public Builder finishedBetween(Instant from, Instant before) {
             this.finished = range("finishedBetween", from, before);
+            return this;
+        }
+
+        /**
+         * Only tasks that ended (succeeded, failed or cancelled) in the last {@code age}, on the database's clock,
+         * beside any {@link #finishedBetween} range and state filter. A search of error text reads every task it may
+         * match, since no index serves a substring: a recent window keeps it to the newest ended tasks, which the
+         * index on the state and finish time finds.
+         *
+         * @throws IllegalArgumentException if it is null, zero or negative, or longer than 36,500 days
+         */
+        public Builder finishedWithin(Duration age) {
+            if (age == null || age.isZero() || age.isNegative()) {
+                throw new IllegalArgumentException(
+                        "finishedWithin must be a positive duration, such as Duration.ofHours(1), got " + age);
+            }
+            this.finishedWithin = TimeLimits.requireDuration("finishedWithin", age);
             return this;
         }
 

@@ -101,7 +101,7 @@ public final class AttemptQuery extends PagedQuery {
          * @throws IllegalArgumentException if it is null, zero or negative, or longer than 36,500 days
          */
         public Builder finishedWithin(Duration age) {
-            if (age == null || age.isZero()) {
+            if (age == null || age.isZero() || age.isNegative()) {
                 throw new IllegalArgumentException(
                         "finishedWithin must be a positive duration, such as" + " Duration.ofHours(1), got " + age);
             }

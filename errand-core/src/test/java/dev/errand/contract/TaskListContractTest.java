@@ -244,6 +244,72 @@ class TaskListContractTest extends ErrandTestSupport {
         assertThat(admin.count(TaskQuery.all())).isEqualTo(7);
     }
 
+    @Test
+    void finishedWithinKeepsEndedTasksOfTheRecentPastOnTheDatabaseClock() throws SQLException {
+        Errand errand = node(builder());
+        TaskAdmin admin = errand.admin();
+        List<Long> old = enqueue(errand, 2, "timed", "default");
+        fail(old.subList(0, 1), "gateway timeout, old");
+        setState(old.subList(1, 2), TaskState.CANCELLED, null, null);
+        try (Connection c = dataSource().getConnection();
+                PreparedStatement s = c.prepareStatement("UPDATE " + prefix
+                        + "task SET finished_at = created_at - INTERVAL '2' HOUR WHERE kind = 'timed'")) {
+            s.executeUpdate();
+        }
+        List<Long> recent = enqueue(errand, 3, "timed", "default");
+        fail(recent.subList(0, 1), "gateway timeout, recent");
+        setState(recent.subList(1, 2), TaskState.SUCCEEDED, null, null);
+        // A task that failed an attempt and waits for its retry has an error but has not ended.
+        try (Connection c = dataSource().getConnection();
+                PreparedStatement s =
+                        c.prepareStatement("UPDATE " + prefix + "task SET last_error = ?, attempt = 1 WHERE id = ?")) {
+            s.setString(1, "gateway timeout, retrying");
+            s.setLong(2, recent.get(2));
+            s.executeUpdate();
+        }
+
+        TaskQuery lastHour =
+                TaskQuery.builder().finishedWithin(Duration.ofHours(1)).build();
+        assertThat(ids(admin.listKeyset(lastHour).items())).containsExactly(recent.get(0), recent.get(1));
+        assertThat(admin.count(lastHour)).isEqualTo(2);
+        TaskQuery errorLastHour = lastHour.toBuilder().errorContains("gateway").build();
+        assertThat(ids(admin.listKeyset(errorLastHour).items())).containsExactly(recent.get(0));
+        assertThat(admin.count(errorLastHour)).isEqualTo(1);
+        assertThat(admin.countForBulk(errorLastHour).count()).isEqualTo(1);
+        assertThat(ids(admin.listKeyset(errorLastHour.toBuilder()
+                                .finishedWithin(Duration.ofHours(3))
+                                .build())
+                        .items()))
+                .containsExactly(old.get(0), recent.get(0));
+        assertThat(ids(admin.listKeyset(
+                                TaskQuery.builder().errorContains("gateway").build())
+                        .items()))
+                .as("without a window every state, ended or not")
+                .containsExactly(old.get(0), recent.get(0), recent.get(2));
+        assertThat(ids(admin.listKeyset(lastHour.toBuilder()
+                                .states(EnumSet.of(TaskState.FAILED, TaskState.PENDING))
+                                .build())
+                        .items()))
+                .as("the window keeps the ended states of a state filter")
+                .containsExactly(recent.get(0));
+        TaskQuery pendingLastHour =
+                lastHour.toBuilder().state(TaskState.PENDING).build();
+        assertThat(admin.listKeyset(pendingLastHour).items())
+                .as("no pending task has ended")
+                .isEmpty();
+        assertThat(admin.count(pendingLastHour)).isZero();
+
+        assertThatThrownBy(() -> TaskQuery.builder().finishedWithin(Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("finishedWithin must be a positive duration");
+        assertThatThrownBy(() -> TaskQuery.builder().finishedWithin(Duration.ofMinutes(-5)))
+                .hasMessageContaining("finishedWithin must be a positive duration");
+        assertThatThrownBy(() -> TaskQuery.builder().finishedWithin(null))
+                .hasMessageContaining("finishedWithin must be a positive duration");
+        assertThatThrownBy(() -> TaskQuery.builder().finishedWithin(Duration.ofDays(36_501)))
+                .hasMessageContaining("36500");
+    }
+
     private static List<Long> matching(TaskAdmin admin, String text) {
         TaskQuery query = TaskQuery.builder().errorContains(text).build();
         List<Long> listed = ids(admin.listKeyset(query).items());

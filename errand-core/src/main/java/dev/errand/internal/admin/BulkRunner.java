@@ -66,7 +66,7 @@ final class BulkRunner {
      */
     BulkResult run(String operation, TaskQuery filter, BulkOptions options, Set<TaskState> states, Action action)
             throws SQLException {
-        TaskFilter base = TaskFilter.of(dialect, filter, true).and("state IN " + literals(states));
+        TaskFilter base = TaskFilter.of(storage, filter, true).and("state IN " + literals(states));
         long upToId = options.upToId();
         long last = 0;
         long matched = 0;

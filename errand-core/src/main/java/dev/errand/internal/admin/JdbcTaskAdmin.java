@@ -62,7 +62,7 @@ public final class JdbcTaskAdmin implements TaskAdmin {
         this.queries = queries;
         this.finishedTasks = finishedTasks;
         this.finisher = stores.finisher();
-        this.listing = new TaskListing(storage.dialect(), storage.tasks().table(), queries);
+        this.listing = new TaskListing(storage, queries);
         this.bulk = new BulkActions(stores);
         this.snapshots = snapshots;
     }

@@ -2,12 +2,16 @@ package dev.errand.internal.admin;
 
 import dev.errand.admin.TaskQuery;
 import dev.errand.internal.store.Dialect;
+import dev.errand.internal.store.Micros;
 import dev.errand.internal.store.States;
+import dev.errand.internal.store.Storage;
 import dev.errand.task.TaskState;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The WHERE clause of a {@link TaskQuery} and its parameters, every value from the caller bound, never spliced
@@ -26,19 +30,34 @@ record TaskFilter(List<String> conditions, List<Object> parameters) {
         parameters = java.util.Collections.unmodifiableList(new ArrayList<>(parameters));
     }
 
+    /** The states of a task that has ended, the only ones with a finish time. */
+    private static final Set<TaskState> ENDED = EnumSet.of(TaskState.SUCCEEDED, TaskState.FAILED, TaskState.CANCELLED);
+
     /**
      * The query's filters.
      *
+     * @param storage the dialect, and the clock that "now" is read with
      * @param cursors whether its keyset cursors ({@code after}, {@code before}) apply
      */
-    static TaskFilter of(Dialect dialect, TaskQuery query, boolean cursors) {
+    static TaskFilter of(Storage storage, TaskQuery query, boolean cursors) {
+        Dialect dialect = storage.dialect();
         List<String> conditions = new ArrayList<>();
         List<Object> parameters = new ArrayList<>();
-        if (!query.states().isEmpty()) {
+        Set<TaskState> states = query.states().isEmpty() ? Set.of() : EnumSet.copyOf(query.states());
+        if (query.finishedWithin() != null) {
+            // Only ended tasks have a finish time; saying so lets task_finished_idx (state, finished_at) serve it.
+            states = states.isEmpty() ? ENDED : intersection(states, ENDED);
+        }
+        if (query.finishedWithin() != null && states.isEmpty()) {
+            conditions.add("1 = 0");
+        } else if (!states.isEmpty()) {
             // Literals of the enum's values, not parameters: PostgreSQL proves a partial index's predicate
             // (task_list_kind_idx, task_finished_idx) from literals only, also in a cached generic plan.
-            conditions.add(
-                    "state IN " + States.in(query.states().stream().sorted().toArray(TaskState[]::new)));
+            conditions.add("state IN " + States.in(states.stream().sorted().toArray(TaskState[]::new)));
+        }
+        if (query.finishedWithin() != null) {
+            conditions.add("finished_at >= " + dialect.timePlusMicros());
+            parameters.add(Micros.plus(storage.offsetMicros(), -Micros.ofAge(query.finishedWithin())));
         }
         equal(conditions, parameters, "kind", query.kind());
         equal(conditions, parameters, "queue", query.queue());
@@ -59,6 +78,13 @@ record TaskFilter(List<String> conditions, List<Object> parameters) {
             parameters.add(query.before());
         }
         return new TaskFilter(conditions, parameters);
+    }
+
+    private static Set<TaskState> intersection(Set<TaskState> states, Set<TaskState> others) {
+        Set<TaskState> both = EnumSet.noneOf(TaskState.class);
+        both.addAll(states);
+        both.retainAll(others);
+        return both;
     }
 
     /** This filter and one more condition. */

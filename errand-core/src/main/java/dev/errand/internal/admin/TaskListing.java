@@ -6,6 +6,7 @@ import dev.errand.admin.TaskCount;
 import dev.errand.admin.TaskOrder;
 import dev.errand.admin.TaskQuery;
 import dev.errand.internal.store.Dialect;
+import dev.errand.internal.store.Storage;
 import dev.errand.internal.store.TaskQueries;
 import dev.errand.task.Task;
 import java.sql.Connection;
@@ -20,19 +21,21 @@ import java.util.OptionalLong;
 /** The SQL of the task list: pages by offset or by keyset, and counts, exact or bounded with an estimate. */
 final class TaskListing {
 
+    private final Storage storage;
     private final Dialect dialect;
     private final String table;
     private final TaskQueries rows;
 
-    TaskListing(Dialect dialect, String table, TaskQueries rows) {
-        this.dialect = dialect;
-        this.table = table;
+    TaskListing(Storage storage, TaskQueries rows) {
+        this.storage = storage;
+        this.dialect = storage.dialect();
+        this.table = storage.tasks().table();
         this.rows = rows;
     }
 
     /** The page the query's offset chooses, in its order. */
     List<Task> page(Connection c, TaskQuery query) throws SQLException {
-        TaskFilter filter = TaskFilter.of(dialect, query, true);
+        TaskFilter filter = TaskFilter.of(storage, query, true);
         return select(
                 c,
                 filter,
@@ -46,7 +49,7 @@ final class TaskListing {
      * @param cursors whether its keyset cursors apply (as they do to an offset page's items)
      */
     long count(Connection c, TaskQuery query, boolean cursors) throws SQLException {
-        TaskFilter filter = TaskFilter.of(dialect, query, cursors);
+        TaskFilter filter = TaskFilter.of(storage, query, cursors);
         return scalar(c, "SELECT COUNT(*) FROM " + table + filter.where(), filter);
     }
 
@@ -58,13 +61,13 @@ final class TaskListing {
         // Only a cursor behind the page (a "previous" link) reads against the listing's order.
         boolean readForward = backwardCursor == null || forwardCursor != null;
         List<Task> items = select(
-                c, TaskFilter.of(dialect, query, true), readForward == ascending, " LIMIT " + (query.limit() + 1));
+                c, TaskFilter.of(storage, query, true), readForward == ascending, " LIMIT " + (query.limit() + 1));
         boolean more = items.size() > query.limit();
         items = new ArrayList<>(more ? items.subList(0, query.limit()) : items);
         if (!readForward) {
             Collections.reverse(items);
         }
-        TaskFilter plain = TaskFilter.of(dialect, query, false);
+        TaskFilter plain = TaskFilter.of(storage, query, false);
         String forward = ascending ? ">" : "<";
         String backward = ascending ? "<" : ">";
         Long next;
@@ -93,7 +96,7 @@ final class TaskListing {
      * what was counted), or an exact count where the dialect has no estimate.
      */
     TaskCount count(Connection c, TaskQuery query, long exactUpTo) throws SQLException {
-        TaskFilter filter = TaskFilter.of(dialect, query, false);
+        TaskFilter filter = TaskFilter.of(storage, query, false);
         String matches = "SELECT 1 FROM " + table + filter.where();
         long bounded = scalar(
                 c, "SELECT COUNT(*) FROM (" + matches + " LIMIT " + (exactUpTo + 1) + ") bounded_matches", filter);
@@ -109,7 +112,7 @@ final class TaskListing {
 
     /** The exact count of what a bulk action on the filter selects, and the highest id among it. */
     BulkCount countForBulk(Connection c, TaskQuery query) throws SQLException {
-        TaskFilter filter = TaskFilter.of(dialect, query, true);
+        TaskFilter filter = TaskFilter.of(storage, query, true);
         try (PreparedStatement statement =
                 c.prepareStatement("SELECT COUNT(*), MAX(id) FROM " + table + filter.where())) {
             filter.bind(statement, 1);
