@@ -19,7 +19,9 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -106,6 +108,33 @@ class ConsoleApiTest {
         assertThat(failedTasks.get("count").asLong()).isGreaterThanOrEqualTo(1);
         assertThat(failedTasks.get("countExact").asBoolean()).isTrue();
         assertThat(failedTasks.get("items").get(0).get("lastError").asString()).contains("gateway down");
+        assertThat(failedTasks.get("withinSeconds").isNull()).isTrue();
+        // A search of error text looks at tasks that ended in the last hour, unless given a time range, a window,
+        // or a state that has not ended; the bulk count selects the same tasks.
+        JsonNode byError = ok(client.get("/api/tasks?error=gateway+down&order=desc"));
+        assertThat(byError.get("withinSeconds").asLong()).isEqualTo(3600);
+        assertThat(byError.get("items").get(0).get("id").asLong()).isEqualTo(failed);
+        assertThat(ok(client.get("/api/tasks/bulk-count?error=gateway+down"))
+                        .get("withinSeconds")
+                        .asLong())
+                .isEqualTo(3600);
+        assertThat(ok(client.get("/api/tasks?error=gateway+down&within=all"))
+                        .get("withinSeconds")
+                        .isNull())
+                .isTrue();
+        assertThat(ok(client.get("/api/tasks?error=gateway+down&state=pending"))
+                        .get("withinSeconds")
+                        .isNull())
+                .isTrue();
+        assertThat(ok(client.get("/api/tasks?error=gateway+down&createdFrom=2020-01-01T00:00:00Z"))
+                        .get("withinSeconds")
+                        .isNull())
+                .isTrue();
+        JsonNode lastWeek = ok(client.get("/api/tasks?within=P7D"));
+        assertThat(lastWeek.get("withinSeconds").asLong()).isEqualTo(604_800);
+        List<Long> endedLastWeek = new ArrayList<>();
+        lastWeek.get("items").forEach(item -> endedLastWeek.add(item.get("id").asLong()));
+        assertThat(endedLastWeek).contains(failed).doesNotContain(waiting);
 
         JsonNode task = ok(client.get("/api/tasks/" + failed));
         assertThat(task.get("task").get("payload").get("to").asString()).isEqualTo("+100");
@@ -570,6 +599,8 @@ class ConsoleApiTest {
         assertError(client.get("/api/history?from=yesterday"), 400, "ISO-8601");
         assertError(client.get("/api/history?countUpTo=-1"), 400, "countUpTo");
         assertError(client.get("/api/history?countUpTo=1000001"), 400, "countUpTo");
+        assertError(client.get("/api/tasks?error=x&within=yesterday"), 400, "within must be an ISO-8601 duration");
+        assertError(client.get("/api/tasks/bulk-count?within=P0D"), 400, "within must be a positive ISO-8601 duration");
         assertError(client.get("/api/history?within=yesterday"), 400, "within must be an ISO-8601 duration");
         assertError(client.get("/api/history?within=-PT1H"), 400, "within must be a positive ISO-8601 duration");
         assertError(client.get("/api/events?limit=0"), 400, "limit must be");

@@ -107,6 +107,16 @@ class ConsoleBrowserTest {
         browser.click("a[href='#/tasks?kind=flaky&state=failed']");
         browser.waitForText("#task-total", "match");
         screenshot("tasks");
+        // A search of error text looks at tasks that ended in the last hour unless asked for every task.
+        browser.find("#task-filters input[name=error]").sendKeys("gateway down");
+        browser.click("#task-filters button[type=submit]");
+        browser.waitForText("#task-window", "last 1.0 h");
+        browser.waitForText("#task-total", "1 task matches");
+        browser.click("#task-window a");
+        browser.waitFor(d -> d.getCurrentUrl().contains("within=all"));
+        browser.waitForText("#task-total", "1 task matches");
+        assertThat(browser.driver().findElements(org.openqa.selenium.By.id("task-window")))
+                .isEmpty();
         browser.click("a[href='#/tasks/" + id + "']");
         browser.waitForText("#task h1", "Task " + id);
         browser.waitForText("#task-error", "gateway down");

@@ -2,7 +2,6 @@ package dev.errand.console.api;
 
 import dev.errand.Errand;
 import dev.errand.admin.Page;
-import dev.errand.config.TimeLimits;
 import dev.errand.history.Attempt;
 import dev.errand.history.AttemptOutcome;
 import dev.errand.history.AttemptQuery;
@@ -80,28 +79,9 @@ final class HistoryApi {
         return Json.ok(body);
     }
 
-    /**
-     * The {@code within} parameter: an ISO-8601 duration such as {@code PT6H}, or {@code all} for no window;
-     * unset, {@link #ERROR_SEARCH_WINDOW} when {@code textSearchWithoutRange}, else none.
-     */
+    /** The {@code within} parameter; unset, {@link #ERROR_SEARCH_WINDOW} when {@code textSearchWithoutRange}. */
     private static Duration within(ServerRequest request, boolean textSearchWithoutRange) {
         String text = Params.text(request, "within");
-        if (text == null) {
-            return textSearchWithoutRange ? ERROR_SEARCH_WINDOW : null;
-        }
-        if (text.equals("all")) {
-            return null;
-        }
-        try {
-            Duration within = Duration.parse(text);
-            if (within.isNegative() || within.isZero() || within.compareTo(TimeLimits.MAX_DURATION) > 0) {
-                throw ApiException.badRequest("within must be a positive ISO-8601 duration of at most 36,500 days,"
-                        + " such as PT1H or P7D, or all; got " + Params.cut(text));
-            }
-            return within;
-        } catch (java.time.format.DateTimeParseException e) {
-            throw ApiException.badRequest(
-                    "within must be an ISO-8601 duration such as PT1H or P7D, or all; got " + Params.cut(text));
-        }
+        return text == null ? (textSearchWithoutRange ? ERROR_SEARCH_WINDOW : null) : Params.window(text);
     }
 }

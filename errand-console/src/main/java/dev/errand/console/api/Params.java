@@ -1,5 +1,7 @@
 package dev.errand.console.api;
 
+import dev.errand.config.TimeLimits;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
@@ -134,6 +136,28 @@ final class Params {
             throw ApiException.badRequest("The body field \"" + name + "\" must be a whole number");
         }
         return node.asInt();
+    }
+
+    /**
+     * A search window: an ISO-8601 duration such as {@code PT6H}, or {@code all} for none (null).
+     *
+     * @throws ApiException (400) for anything else, or a duration not positive or over 36,500 days
+     */
+    static Duration window(String text) {
+        if (text.equals("all")) {
+            return null;
+        }
+        try {
+            Duration within = Duration.parse(text);
+            if (within.isNegative() || within.isZero() || within.compareTo(TimeLimits.MAX_DURATION) > 0) {
+                throw ApiException.badRequest("within must be a positive ISO-8601 duration of at most 36,500 days,"
+                        + " such as PT1H or P7D, or all; got " + cut(text));
+            }
+            return within;
+        } catch (DateTimeParseException e) {
+            throw ApiException.badRequest(
+                    "within must be an ISO-8601 duration such as PT1H or P7D, or all; got " + cut(text));
+        }
     }
 
     /** A value quoted in a message: at most 60 characters, with its length when cut. */

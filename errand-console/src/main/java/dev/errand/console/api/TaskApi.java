@@ -83,17 +83,23 @@ final class TaskApi {
         body.put("order", built.order() == TaskOrder.ID_ASCENDING ? "asc" : "desc");
         body.put("count", count.count());
         body.put("countExact", count.exact());
+        body.put("withinSeconds", withinSeconds(built));
         return Json.ok(body);
+    }
+
+    /** The window of ended tasks the filter keeps, in seconds, or null. */
+    private static Long withinSeconds(TaskQuery query) {
+        return query.finishedWithin() == null ? null : query.finishedWithin().toSeconds();
     }
 
     /** What a bulk action on the filter would select: the count to confirm and the highest id to pass back. */
     ServerResponse bulkCount(ServerRequest request) {
-        BulkCount count = errand.admin()
-                .countForBulk(
-                        TaskFilters.read(name -> Params.text(request, name)).build());
+        TaskQuery filter = TaskFilters.read(name -> Params.text(request, name)).build();
+        BulkCount count = errand.admin().countForBulk(filter);
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("count", count.count());
         body.put("highestId", count.highestId());
+        body.put("withinSeconds", withinSeconds(filter));
         return Json.ok(body);
     }
 

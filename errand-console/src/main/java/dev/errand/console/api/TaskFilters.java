@@ -2,6 +2,7 @@ package dev.errand.console.api;
 
 import dev.errand.admin.TaskQuery;
 import dev.errand.task.TaskState;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
 import java.util.List;
@@ -27,12 +28,24 @@ final class TaskFilters {
             "runAtFrom",
             "runAtBefore",
             "finishedFrom",
-            "finishedBefore");
+            "finishedBefore",
+            "within");
+
+    /**
+     * The window of an error-text search without a time range, over ended tasks only: no index serves a substring,
+     * and the index on state and finish time keeps the scan to the newest ended tasks.
+     */
+    static final Duration ERROR_SEARCH_WINDOW = Duration.ofHours(1);
+
+    /** The states of an ended task, which the window can apply to. */
+    private static final Set<TaskState> ENDED = EnumSet.of(TaskState.SUCCEEDED, TaskState.FAILED, TaskState.CANCELLED);
 
     private TaskFilters() {}
 
     /**
-     * A query builder with the filters that {@code value} gives (null or empty: not set).
+     * A query builder with the filters that {@code value} gives (null or empty: not set). {@code within} (an ISO-8601
+     * duration, or {@code all}) keeps tasks that ended that recently; unset, a search of error text without a time
+     * range whose states are all ended ones (or unset) looks at the last {@link #ERROR_SEARCH_WINDOW}.
      *
      * @param value reads one parameter by name
      */
@@ -73,7 +86,18 @@ final class TaskFilters {
         if (finishedFrom != null || finishedBefore != null) {
             query.finishedBetween(finishedFrom, finishedBefore);
         }
+        String within = value.apply("within");
+        Duration window = within != null ? Params.window(within) : defaultWindow(query.build());
+        if (window != null) {
+            query.finishedWithin(window);
+        }
         return query;
+    }
+
+    private static Duration defaultWindow(TaskQuery query) {
+        boolean ranged = query.created() != null || query.runAt() != null || query.finished() != null;
+        boolean endedOnly = query.states().isEmpty() || ENDED.containsAll(query.states());
+        return query.errorContains() != null && !ranged && endedOnly ? ERROR_SEARCH_WINDOW : null;
     }
 
     /** One state or several, separated by commas: {@code failed,cancelled}. */

@@ -1,6 +1,6 @@
 // Tasks: the filtered list in keyset pages with its count and bulk actions, and one task with its payload, errors,
 // attempts, chain and actions.
-import { h, link, table, stateBadge, time, fields, pretty, query, replace } from './dom.js';
+import { h, link, table, stateBadge, time, fields, pretty, query, replace, seconds } from './dom.js';
 import { get, send, segment } from './api.js';
 import { actionButton, canAct, flash, refresh } from './ui.js';
 
@@ -17,7 +17,8 @@ const BULK = [
 
 /** The API's filter from the page's hash parameters. */
 function apiFilter(params) {
-  const filter = { state: params.state, kind: params.kind, queue: params.queue, node: params.node, error: params.error };
+  const filter = { state: params.state, kind: params.kind, queue: params.queue, node: params.node, error: params.error,
+    within: params.within };
   if (params.time in TIMES) {
     filter[params.time + 'From'] = params.from;
     filter[params.time + 'Before'] = params.until;
@@ -79,6 +80,9 @@ export async function tasksPage(params) {
     h('h1', {}, 'Tasks'),
     form,
     h('p', { id: 'task-total' }, countText(page.count, page.countExact)),
+    page.withinSeconds ? h('p', { class: 'muted', id: 'task-window' }, 'Only tasks that ended in the last ',
+      seconds(page.withinSeconds), ' are searched (no index serves text in an error), so tasks waiting for a retry',
+      ' are left out. ', link('Search every task', '#/tasks', { ...base, within: 'all' }), '.') : null,
     table([
       ['id', t => link(String(t.id), '#/tasks/' + t.id), { num: true }],
       ['kind', t => t.kind],
