@@ -3,6 +3,8 @@ package dev.errand.bench;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.errand.Errand;
+import dev.errand.admin.TaskOrder;
+import dev.errand.admin.TaskQuery;
 import dev.errand.batch.BatchQuery;
 import dev.errand.history.AttemptOutcome;
 import dev.errand.history.AttemptQuery;
@@ -194,6 +196,23 @@ public final class ConsolePagesBench {
                         .limit(50)
                         .countUpTo(10_000)
                         .build()));
+        // The Tasks page's search of error text: over every task, and over those that ended in the last hour (the
+        // console's default without a time range; about 3,000 of the tasks here).
+        TaskQuery newest = TaskQuery.builder().order(TaskOrder.ID_DESCENDING).build();
+        reads.put("tasks-first-page", () -> TaskListBench.page(errand.admin(), newest));
+        reads.put(
+                "tasks-error-text-all",
+                () -> TaskListBench.page(
+                        errand.admin(),
+                        newest.toBuilder().errorContains("rare needle").build()));
+        reads.put(
+                "tasks-error-text",
+                () -> TaskListBench.page(
+                        errand.admin(),
+                        newest.toBuilder()
+                                .errorContains("rare needle")
+                                .finishedWithin(Duration.ofHours(1))
+                                .build()));
         return reads;
     }
 

@@ -159,7 +159,8 @@ public final class TaskListBench {
     }
 
     /** What a Tasks page asks (GET /api/tasks): one keyset page and the bounded count. */
-    private static Object page(TaskAdmin admin, TaskQuery query) {
+    /** A keyset page and its count bounded at 10,000, as the console's task list reads them. */
+    static Object page(TaskAdmin admin, TaskQuery query) {
         KeysetPage<Task> page = admin.listKeyset(query);
         // As the console's API: a first page with nothing after it is its own count.
         boolean complete = query.after() == null && query.before() == null && !page.hasNext();

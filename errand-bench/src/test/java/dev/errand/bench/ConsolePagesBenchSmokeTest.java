@@ -39,7 +39,10 @@ class ConsolePagesBenchSmokeTest {
                             "history-first-page",
                             "history-kind-failed",
                             "history-error-text-all",
-                            "history-error-text");
+                            "history-error-text",
+                            "tasks-first-page",
+                            "tasks-error-text-all",
+                            "tasks-error-text");
             assertThat(figures.values()).allSatisfy(ms -> assertThat(ms[0]).isPositive());
         }
     }
