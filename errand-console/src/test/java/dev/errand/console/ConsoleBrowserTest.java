@@ -30,8 +30,9 @@ import org.openqa.selenium.WebElement;
 
 /**
  * The console in headless Chromium, signed in through the application's own form login as {@code admin}: an
- * operator's errands clicked through, on H2 and PostgreSQL, and task text made of markup shown as text with no
- * script run. {@code -Derrand.console.screenshots=docs/console} saves screenshots of the main pages there.
+ * operator's errands clicked through, on H2 and PostgreSQL (the later ones each on one of them, in turn, to keep
+ * the run short), and task text made of markup shown as text with no script run.
+ * {@code -Derrand.console.screenshots=docs/console} saves screenshots of the main pages there.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ConsoleBrowserTest {
@@ -43,6 +44,20 @@ class ConsoleBrowserTest {
     static Stream<TestDatabase> databases() {
         return TestDatabase.selected().stream()
                 .filter(database -> database == TestDatabase.H2 || database == TestDatabase.POSTGRES);
+    }
+
+    /** One database for a test that need not run on both: H2 if it is selected, else PostgreSQL. */
+    static Stream<TestDatabase> h2() {
+        return databases()
+                .sorted(java.util.Comparator.comparing(d -> d != TestDatabase.H2))
+                .limit(1);
+    }
+
+    /** One database for a test that need not run on both: PostgreSQL if it is selected, else H2. */
+    static Stream<TestDatabase> postgres() {
+        return databases()
+                .sorted(java.util.Comparator.comparing(d -> d != TestDatabase.POSTGRES))
+                .limit(1);
     }
 
     @BeforeAll
@@ -60,7 +75,8 @@ class ConsoleBrowserTest {
 
     private RunningApp app(TestDatabase database) {
         return byDatabase.computeIfAbsent(database, d -> {
-            RunningApp app = RunningApp.start(d, "test.security=app-chain");
+            // A heartbeat of a second: commands (stop, start) and cancel requests reach the node within it.
+            RunningApp app = RunningApp.start(d, "test.security=app-chain", "errand.heartbeat-interval=1s");
             apps.add(app);
             return app;
         });
@@ -604,6 +620,67 @@ class ConsoleBrowserTest {
             assertNoScriptRan();
         }
         assertThat(app.errand().admin().find(waiting)).isPresent();
+    }
+
+    @ParameterizedTest
+    @MethodSource("postgres")
+    void aRunningTaskIsAskedToStopAndEndsCancelled(TestDatabase database) {
+        RunningApp app = app(database);
+        java.util.concurrent.CountDownLatch holding = new java.util.concurrent.CountDownLatch(1);
+        ConsoleTestApp.HOLDING.set(holding);
+        try {
+            long id = app.errand()
+                    .enqueue(TaskRequest.of(ConsoleTestApp.HOLD, Map.of()))
+                    .id();
+            awaitState(app.errand(), id, TaskState.RUNNING);
+            String console = signIn(app);
+            go(console, "#/tasks/" + id);
+            browser.waitForText("#task h1", "running");
+            browser.click("button[data-action=request-cancel]");
+            browser.find("button[data-confirm=yes]");
+            // The page of a running task draws itself again every 2 seconds: the question stays until answered.
+            await().pollDelay(Duration.ofMillis(2500)).until(() -> true);
+            browser.click("button[data-confirm=yes]");
+            browser.waitForText("#flash", "Ask to stop: done");
+            // The node interrupts the handler at its next heartbeat; the handler stops, and the task is cancelled.
+            awaitState(app.errand(), id, TaskState.CANCELLED);
+            browser.waitForText("#task h1", "cancelled");
+            assertThat(holding.getCount())
+                    .as("the handler stopped before it was released")
+                    .isEqualTo(1);
+        } finally {
+            holding.countDown();
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("postgres")
+    void anUnfinishedBatchIsCancelledFromItsPage(TestDatabase database) {
+        RunningApp app = app(database);
+        BatchRequest.Builder request = BatchRequest.builder();
+        for (int i = 0; i < 3; i++) {
+            request.add(TaskRequest.builder(ConsoleTestApp.WORK, Map.of("n", i))
+                    .delay(Duration.ofHours(1))
+                    .build());
+        }
+        long id = app.errand().enqueueBatch(request.build()).id();
+        String console = signIn(app);
+        go(console, "#/batches/" + id);
+        browser.waitForText("#batch-progress", "0 of 3 finished");
+        browser.click("button[data-action=cancel-batch]");
+        browser.find("button[data-confirm=yes]");
+        // An unfinished batch's page draws itself again every 2 seconds: the question stays until answered.
+        await().pollDelay(Duration.ofMillis(2500)).until(() -> true);
+        browser.click("button[data-confirm=yes]");
+        browser.waitForText("#flash", "3 tasks cancelled");
+        browser.waitForText("#batch-progress", "3 of 3 finished");
+        assertThat(browser.find("#batch-finished").getText()).isEqualTo("yes");
+        assertThat(browser.driver().findElements(By.cssSelector("button[data-action=cancel-batch]")))
+                .isEmpty();
+        dev.errand.batch.BatchProgress progress =
+                app.errand().batches().progress(id).orElseThrow();
+        assertThat(progress.cancelled()).isEqualTo(3);
+        assertThat(progress.cancelledAt()).isNotNull();
     }
 
     private void assertNoScriptRan() {

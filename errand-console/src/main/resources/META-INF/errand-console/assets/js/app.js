@@ -53,9 +53,18 @@ async function route(keepFlash) {
       const content = await render(params);
       if (mine !== generation) return;
       replace(main, content.node);
-      if (content.refreshSeconds) timer = setTimeout(cycle, content.refreshSeconds * 1000);
+      if (content.refreshSeconds) timer = setTimeout(tick, content.refreshSeconds * 1000);
     } catch (error) {
       if (mine === generation) showError(error);
+    }
+  };
+  // A page's own refresh waits while it asks to confirm an action (its "Yes" not yet clicked), so that the question
+  // stays until it is answered or withdrawn; an answer draws the page again itself.
+  const tick = () => {
+    if (main.querySelector('button[data-confirm]:not(:disabled)')) {
+      timer = setTimeout(tick, 1000);
+    } else {
+      cycle();
     }
   };
   stopCurrent = () => clearTimeout(timer);
