@@ -623,6 +623,37 @@ class ConsoleBrowserTest {
     }
 
     @ParameterizedTest
+    @MethodSource("h2")
+    void aPendingTaskIsRescheduledThenDeleted(TestDatabase database) {
+        RunningApp app = app(database);
+        long id = app.errand()
+                .enqueue(TaskRequest.builder(ConsoleTestApp.WORK, Map.of())
+                        .delay(Duration.ofHours(2))
+                        .build())
+                .id();
+        String console = signIn(app);
+        go(console, "#/tasks/" + id);
+        // A datetime-local field takes its typed digits in the browser's locale: its value is set as a picker sets it.
+        WebElement runAt = browser.find("#task input[name=runAt]");
+        ((org.openqa.selenium.JavascriptExecutor) browser.driver())
+                .executeScript("arguments[0].value = '2099-03-04T05:06:07'", runAt);
+        browser.click("button[data-action=reschedule]");
+        browser.waitForText("#flash", "Reschedule: done");
+        java.time.Instant expected = java.time.Instant.parse(
+                (String) browser.script("return new Date('2099-03-04T05:06:07').toISOString()"));
+        assertThat(app.errand().admin().find(id).orElseThrow().runAt()).isEqualTo(expected);
+
+        browser.click("button[data-action=delete]");
+        browser.click("button[data-confirm=yes]");
+        // The page goes back to the list, where the task is no more.
+        browser.waitFor(d -> d.getCurrentUrl().endsWith("#/tasks"));
+        browser.waitForText("#task-total", "match");
+        assertThat(browser.driver().findElements(By.cssSelector("a[href='#/tasks/" + id + "']")))
+                .isEmpty();
+        assertThat(app.errand().admin().find(id)).isEmpty();
+    }
+
+    @ParameterizedTest
     @MethodSource("postgres")
     void aRunningTaskIsAskedToStopAndEndsCancelled(TestDatabase database) {
         RunningApp app = app(database);
@@ -681,6 +712,81 @@ class ConsoleBrowserTest {
                 app.errand().batches().progress(id).orElseThrow();
         assertThat(progress.cancelled()).isEqualTo(3);
         assertThat(progress.cancelledAt()).isNotNull();
+    }
+
+    @ParameterizedTest
+    @MethodSource("postgres")
+    void aPrematureEventIsListedAndDeleted(TestDatabase database) {
+        RunningApp app = app(database);
+        String event = "refund-issued:" + System.nanoTime();
+        String console = signIn(app);
+        go(console, "#/events");
+        browser.find("#trigger-event").sendKeys(event);
+        browser.click("button[data-action=trigger]");
+        browser.waitForText("#flash", "No task waited for " + event + "; it is stored as premature");
+        assertThat(app.errand().events().premature(1000))
+                .filteredOn(premature -> premature.event().equals(event))
+                .singleElement()
+                .satisfies(premature -> assertThat(premature.times()).isEqualTo(1));
+        WebElement row = browser.waitFor(d -> d.findElements(By.cssSelector("#events tr")).stream()
+                .filter(tr -> tr.getText().startsWith(event + " "))
+                .findFirst()
+                .orElse(null));
+        row.findElement(By.cssSelector("button[data-action=delete-premature]")).click();
+        browser.click("button[data-confirm=yes]");
+        browser.waitForText("#flash", "Delete: done");
+        browser.waitFor(d -> d.findElements(By.cssSelector("#events tr")).stream()
+                .noneMatch(tr -> tr.getText().contains(event)));
+        assertThat(app.errand().events().premature(1000))
+                .noneMatch(premature -> premature.event().equals(event));
+    }
+
+    @ParameterizedTest
+    @MethodSource("h2")
+    void cancelledTasksOfAKindInAQueueAreDeletedInBulkAfterConfirmation(TestDatabase database) {
+        RunningApp app = app(database);
+        Errand errand = app.errand();
+        List<Long> cancelled = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            long id = errand.enqueue(TaskRequest.builder(ConsoleTestApp.WORK, Map.of("bulk-delete", i))
+                            .queue("side")
+                            .delay(Duration.ofHours(1))
+                            .build())
+                    .id();
+            errand.admin().cancel(id);
+            cancelled.add(id);
+        }
+        long pendingInQueue = errand.enqueue(TaskRequest.builder(ConsoleTestApp.WORK, Map.of())
+                        .queue("side")
+                        .delay(Duration.ofHours(1))
+                        .build())
+                .id();
+        long cancelledElsewhere = errand.enqueue(TaskRequest.builder(ConsoleTestApp.WORK, Map.of())
+                        .delay(Duration.ofHours(1))
+                        .build())
+                .id();
+        errand.admin().cancel(cancelledElsewhere);
+        String console = signIn(app);
+
+        go(console, "#/tasks");
+        browser.find("#task-filters input[name=state][value=cancelled]").click();
+        browser.find("#task-filters input[name=kind]").sendKeys(ConsoleTestApp.WORK);
+        browser.find("#task-filters input[name=queue]").sendKeys("side");
+        browser.click("#task-filters button[type=submit]");
+        browser.waitFor(d -> d.getCurrentUrl().contains("queue=side"));
+        browser.waitForText("#task-total", "3 tasks match");
+        browser.click("button[data-bulk=delete]");
+        browser.waitForText("#bulk-count", "3 tasks match the filter now");
+        assertThat(errand.admin().find(cancelled.get(0)))
+                .as("nothing is deleted before the confirmation")
+                .isPresent();
+        browser.click("button[data-action=bulk-run]");
+        browser.waitForText("#flash", "(3 changed, 0 skipped");
+        browser.waitForText("#task-total", "0 tasks match");
+        cancelled.forEach(id -> assertThat(errand.admin().find(id)).isEmpty());
+        assertThat(errand.admin().find(pendingInQueue).orElseThrow().state()).isEqualTo(TaskState.PENDING);
+        assertThat(errand.admin().find(cancelledElsewhere).orElseThrow().state())
+                .isEqualTo(TaskState.CANCELLED);
     }
 
     private void assertNoScriptRan() {
