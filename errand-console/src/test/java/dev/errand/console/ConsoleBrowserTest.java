@@ -685,6 +685,49 @@ class ConsoleBrowserTest {
     }
 
     @ParameterizedTest
+    @MethodSource("h2")
+    void aRunningProcessIsListedShownCancelledAndDeleted(TestDatabase database) {
+        RunningApp app = app(database);
+        // No node serves the group: the batches are never claimed, and the process stays running.
+        String id = app.errand()
+                .processes()
+                .start(dev.errand.process.ProcessRequest.builder(ConsoleTestApp.TALLY)
+                        .items(List.of(1, 2, 3, 4, 5))
+                        .batchSize(2)
+                        .nodeGroup("nowhere")
+                        .build());
+        String console = signIn(app);
+        go(console, "#/processes");
+        WebElement row =
+                browser.find("#processes a[href='#/process?id=" + id + "']").findElement(By.xpath("./ancestor::tr"));
+        assertThat(row.getText()).contains("tally", "running");
+        assertThat(row.findElements(By.cssSelector("td")).get(4).getText()).isEqualTo("3");
+        row.findElement(By.cssSelector("a")).click();
+        browser.waitForText("#process h1", "Process " + id);
+        assertThat(field("#process", "state")).isEqualTo("running");
+        assertThat(field("#process", "batches")).isEqualTo("3");
+        assertThat(field("#process", "node group")).isEqualTo("nowhere");
+
+        browser.click("button[data-action=cancel-process]");
+        browser.click("button[data-confirm=yes]");
+        browser.waitForText("#flash", "Cancel: done");
+        browser.waitFor(d -> field("#process", "state").equals("cancelled"));
+        dev.errand.process.ProcessInfo cancelled =
+                app.errand().processes().find(id).orElseThrow();
+        assertThat(cancelled.state()).isEqualTo(dev.errand.process.ProcessState.CANCELLED);
+        assertThat(cancelled.finishedAt()).isNotNull();
+
+        // Once ended, it can be deleted; the page goes back to the list.
+        browser.click("button[data-action=delete-process]");
+        browser.click("button[data-confirm=yes]");
+        browser.waitFor(d -> d.getCurrentUrl().endsWith("#/processes"));
+        browser.find("#processes");
+        assertThat(browser.driver().findElements(By.cssSelector("#processes a[href='#/process?id=" + id + "']")))
+                .isEmpty();
+        assertThat(app.errand().processes().find(id)).isEmpty();
+    }
+
+    @ParameterizedTest
     @MethodSource("postgres")
     void anUnfinishedBatchIsCancelledFromItsPage(TestDatabase database) {
         RunningApp app = app(database);
@@ -712,6 +755,89 @@ class ConsoleBrowserTest {
                 app.errand().batches().progress(id).orElseThrow();
         assertThat(progress.cancelled()).isEqualTo(3);
         assertThat(progress.cancelledAt()).isNotNull();
+    }
+
+    @ParameterizedTest
+    @MethodSource("h2")
+    void theNodeIsRepolledStoppedAndStartedAndAQueueRetunedFromTheClusterPage(TestDatabase database) {
+        RunningApp app = app(database);
+        Errand errand = app.errand();
+        String console = signIn(app);
+        try {
+            go(console, "#/cluster");
+            browser.click("button[data-action=repoll-all]");
+            browser.waitForText("#flash", "Repoll every node: done");
+            assertThat(errand.cluster().changes(1)).singleElement().satisfies(change -> {
+                assertThat(change.action()).isEqualTo("repoll");
+                assertThat(change.target()).isEqualTo("all-nodes");
+                assertThat(change.actor()).isEqualTo("console:admin");
+            });
+
+            // A queue's concurrency and poll interval, changed through its form, then reset.
+            sideRow().findElement(By.cssSelector("details summary")).click();
+            sideRow()
+                    .findElement(By.cssSelector("input[placeholder=concurrency]"))
+                    .sendKeys("3");
+            sideRow()
+                    .findElement(By.cssSelector("input[placeholder='poll ms']"))
+                    .sendKeys("250");
+            sideRow()
+                    .findElement(By.cssSelector("button[data-action=change-queue]"))
+                    .click();
+            browser.waitFor(d -> sideRow().getText().contains("concurrency 3, poll every 250 ms"));
+            assertThat(errand.cluster().queueControls())
+                    .filteredOn(control -> control.queue().equals("side"))
+                    .singleElement()
+                    .satisfies(control -> {
+                        assertThat(control.concurrency()).isEqualTo(3);
+                        assertThat(control.pollInterval()).isEqualTo(Duration.ofMillis(250));
+                    });
+            sideRow()
+                    .findElement(By.cssSelector("button[data-action=reset-queue]"))
+                    .click();
+            browser.waitFor(d -> !sideRow().getText().contains("concurrency 3"));
+            assertThat(errand.cluster().queueControls())
+                    .filteredOn(control -> control.queue().equals("side"))
+                    .allSatisfy(control -> {
+                        assertThat(control.concurrency()).isNull();
+                        assertThat(control.pollInterval()).isNull();
+                    });
+
+            // The node stops processing, then starts again; it applies each command at its next heartbeat.
+            nodeRow("console-test")
+                    .findElement(By.cssSelector("button[data-action=stop-node]"))
+                    .click();
+            browser.click("button[data-confirm=yes]");
+            browser.waitForText("#flash", "Stop processing: done");
+            await().atMost(Duration.ofSeconds(10)).until(() -> !processing(errand));
+            assertThat(errand.cluster().changes(1).get(0).action()).isEqualTo("stop-processing");
+            browser.driver().navigate().refresh();
+            nodeRow("console-test")
+                    .findElement(By.cssSelector("button[data-action=start-node]"))
+                    .click();
+            browser.waitForText("#flash", "Start processing: done");
+            await().atMost(Duration.ofSeconds(10)).until(() -> processing(errand));
+            browser.driver().navigate().refresh();
+            nodeRow("console-test").findElement(By.cssSelector("button[data-action=stop-node]"));
+            long id = errand.enqueue(TaskRequest.of(ConsoleTestApp.WORK, Map.of()))
+                    .id();
+            awaitState(errand, id, TaskState.SUCCEEDED);
+        } finally {
+            if (!processing(errand)) {
+                errand.cluster().startProcessing(dev.errand.node.NodeTarget.all());
+                await().atMost(Duration.ofSeconds(10)).until(() -> processing(errand));
+            }
+        }
+    }
+
+    private static boolean processing(Errand errand) {
+        return errand.cluster().nodes().stream()
+                .filter(node -> node.nodeId().equals("console-test"))
+                .allMatch(dev.errand.node.NodeInfo::processing);
+    }
+
+    private WebElement nodeRow(String nodeId) {
+        return browser.find("[data-running='" + nodeId + "']").findElement(By.xpath("./ancestor::tr"));
     }
 
     @ParameterizedTest
@@ -787,6 +913,13 @@ class ConsoleBrowserTest {
         assertThat(errand.admin().find(pendingInQueue).orElseThrow().state()).isEqualTo(TaskState.PENDING);
         assertThat(errand.admin().find(cancelledElsewhere).orElseThrow().state())
                 .isEqualTo(TaskState.CANCELLED);
+    }
+
+    /** The text of a field of a page's definition list, by its label. */
+    private String field(String page, String label) {
+        return browser.find(page + " dl.fields")
+                .findElement(By.xpath("./dt[.='" + label + "']/following-sibling::dd[1]"))
+                .getText();
     }
 
     private void assertNoScriptRan() {

@@ -1,6 +1,8 @@
 package dev.errand.console.testing;
 
 import dev.errand.console.api.ConsoleApiExtension;
+import dev.errand.process.ProcessDefinition;
+import dev.errand.process.ProcessKind;
 import dev.errand.task.TaskDefinition;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -18,7 +20,7 @@ import org.springframework.web.servlet.function.RouterFunctions;
 import org.springframework.web.servlet.function.ServerResponse;
 
 /**
- * The application the console's tests run: a few task kinds, the users {@code admin} (with the console's admin
+ * The application the console's tests run: a few task kinds, a process ({@link #TALLY}), the users {@code admin} (with the console's admin
  * authority) and {@code viewer} (without it), and a page {@code /hello} of its own. {@code test.security}
  * chooses the application's security: {@code app-chain} (its own filter chain: everything authenticated, form
  * login and HTTP Basic, CSRF turned off) or {@code boot-default} (no chain of its own: Spring Boot's default).
@@ -42,6 +44,12 @@ public class ConsoleTestApp {
     /** Holds the tasks of {@link #HOLD}; a test that uses it sets a new latch first and counts it down. */
     public static final java.util.concurrent.atomic.AtomicReference<java.util.concurrent.CountDownLatch> HOLDING =
             new java.util.concurrent.atomic.AtomicReference<>(new java.util.concurrent.CountDownLatch(0));
+
+    /**
+     * A process whose batches do nothing. Started with a node group no node serves, its batches are never
+     * claimed and it stays running until cancelled.
+     */
+    public static final ProcessKind<Integer> TALLY = ProcessKind.of("tally", Integer.class);
 
     /** Makes {@link #FLAKY} fail. */
     public static final AtomicBoolean FAILING = new AtomicBoolean(true);
@@ -84,6 +92,11 @@ public class ConsoleTestApp {
                 })
                 .maxAttempts(1)
                 .build();
+    }
+
+    @Bean
+    ProcessDefinition<Integer> tally() {
+        return ProcessDefinition.simple(TALLY, (items, batch) -> {});
     }
 
     @Bean
