@@ -648,6 +648,7 @@ class ConsoleBrowserTest {
         // The page goes back to the list, where the task is no more.
         browser.waitFor(d -> d.getCurrentUrl().endsWith("#/tasks"));
         browser.waitForText("#task-total", "match");
+        browser.waitForText("#flash", "Task " + id + " deleted");
         assertThat(browser.driver().findElements(By.cssSelector("a[href='#/tasks/" + id + "']")))
                 .isEmpty();
         assertThat(app.errand().admin().find(id)).isEmpty();
@@ -722,6 +723,7 @@ class ConsoleBrowserTest {
         browser.click("button[data-confirm=yes]");
         browser.waitFor(d -> d.getCurrentUrl().endsWith("#/processes"));
         browser.find("#processes");
+        browser.waitForText("#flash", "Process deleted");
         assertThat(browser.driver().findElements(By.cssSelector("#processes a[href='#/process?id=" + id + "']")))
                 .isEmpty();
         assertThat(app.errand().processes().find(id)).isEmpty();

@@ -1,7 +1,7 @@
 // The console's shell: the session, the hash router and the navigation. Pages render into <main>.
 import { h, replace } from './dom.js';
 import { loadSession, ApiError } from './api.js';
-import { clearFlash, onAction, flash } from './ui.js';
+import { clearFlash, onAction, flash, takeKeepFlash } from './ui.js';
 import { overviewPage } from './overview.js';
 import { tasksPage, taskPage } from './tasks.js';
 import { schedulesPage, batchPage, processesPage, processPage, eventsPage } from './flows.js';
@@ -91,7 +91,7 @@ async function start() {
     showError(error);
     return;
   }
-  window.addEventListener('hashchange', () => route(false));
+  window.addEventListener('hashchange', () => route(takeKeepFlash()));
   await route(false);
 }
 

@@ -1,7 +1,7 @@
 // Schedules, batches, processes and events.
 import { h, link, table, time, fields, yesNo, query } from './dom.js';
 import { get, send, segment } from './api.js';
-import { actionButton, flash } from './ui.js';
+import { actionButton, flash, navigateKeepingFlash } from './ui.js';
 import { callbackList } from './graphs.js';
 
 export async function schedulesPage() {
@@ -86,7 +86,7 @@ export async function processesPage(params) {
 export async function processPage(params) {
   const data = await get('process', { id: params.id });
   const p = data.process;
-  const back = () => { setTimeout(() => { location.hash = '#/processes'; }, 0); return 'Process deleted'; };
+  const back = () => { setTimeout(() => navigateKeepingFlash('#/processes'), 0); return 'Process deleted'; };
   return { node: h('div', { id: 'process' },
     h('h1', {}, 'Process ', p.id),
     h('div', { class: 'actions' },

@@ -2,7 +2,7 @@
 // attempts, chain and actions.
 import { h, link, table, stateBadge, time, fields, pretty, query, replace, seconds } from './dom.js';
 import { get, send, segment } from './api.js';
-import { actionButton, canAct, flash, refresh } from './ui.js';
+import { actionButton, canAct, flash, refresh, navigateKeepingFlash } from './ui.js';
 
 const STATES = ['pending', 'waiting', 'running', 'succeeded', 'failed', 'cancelled'];
 const TIMES = { created: 'created', runAt: 'run at', finished: 'finished' };
@@ -225,7 +225,7 @@ export async function taskPage(id) {
   if (actions.includes('request-cancel')) buttons.push(actionButton('Ask to stop', () => send(path + '/request-cancel'), { danger: true, name: 'request-cancel', confirm: 'Ask task ' + id + ' to stop?' }));
   if (actions.includes('delete')) buttons.push(actionButton('Delete', () => send(path, {}, 'DELETE'), {
     danger: true, name: 'delete', confirm: 'Delete task ' + id + ' for good?',
-    done: () => { setTimeout(() => { location.hash = '#/tasks'; }, 0); return 'Task ' + id + ' deleted'; } }));
+    done: () => { setTimeout(() => navigateKeepingFlash('#/tasks'), 0); return 'Task ' + id + ' deleted'; } }));
   let reschedule = null;
   if (actions.includes('reschedule') && canAct()) {
     const input = h('input', { type: 'datetime-local', name: 'runAt', step: 1 });

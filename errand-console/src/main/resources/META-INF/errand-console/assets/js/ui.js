@@ -3,6 +3,7 @@ import { h, replace } from './dom.js';
 import { currentSession } from './api.js';
 
 let rerender = () => {};
+let keepFlashOnce = false;
 
 /** Sets what an action re-renders once it has succeeded: the current page. */
 export function onAction(render) {
@@ -20,6 +21,20 @@ export function flash(message, isError) {
   replace(element, message);
   element.className = 'flash' + (isError ? ' error' : '');
   element.hidden = false;
+}
+
+/** Goes to another page keeping the flash, so that what an action did is still said there (a delete's). */
+export function navigateKeepingFlash(hash) {
+  // The same hash fires no hashchange, so there is no page change to keep the flash for.
+  keepFlashOnce = location.hash !== hash;
+  location.hash = hash;
+}
+
+/** Whether the page change under way keeps the flash; asked once by the router per change. */
+export function takeKeepFlash() {
+  const keep = keepFlashOnce;
+  keepFlashOnce = false;
+  return keep;
 }
 
 export function clearFlash() {
