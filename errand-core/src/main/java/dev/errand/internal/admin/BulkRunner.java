@@ -114,7 +114,7 @@ final class BulkRunner {
         TaskFilter filter = base.and("id > ?", after).and("id <= ?", upToId);
         long[] candidates;
         try (PreparedStatement select =
-                c.prepareStatement("SELECT id FROM " + table + filter.where() + " ORDER BY id LIMIT " + size)) {
+                c.prepareStatement("SELECT id FROM " + table + filter.joinAndWhere() + " ORDER BY id LIMIT " + size)) {
             filter.bind(select, 1);
             candidates = Jdbc.readIds(select);
         }

@@ -14,13 +14,16 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The WHERE clause of a {@link TaskQuery} and its parameters, every value from the caller bound, never spliced
- * (states are the enum's own literals). Error text is matched as a literal: {@code %}, {@code _} and the escape character are escaped.
+ * What follows the task table's name in a statement for a {@link TaskQuery}: a join that keeps the tasks that ended
+ * lately (for {@link TaskQuery#finishedWithin()}), then the WHERE clause; with their parameters, every value from the
+ * caller bound, never spliced (states are the enum's own literals). Error text is matched as a literal: {@code %},
+ * {@code _} and the escape character are escaped.
  *
+ * @param join the join after the table's name, or {@code ""}
  * @param conditions the conditions, combined with AND
- * @param parameters their parameters in order
+ * @param parameters the join's parameters, then the conditions', in order
  */
-record TaskFilter(List<String> conditions, List<Object> parameters) {
+record TaskFilter(String join, List<String> conditions, List<Object> parameters) {
 
     /** The escape character of the LIKE pattern: not a backslash, which MariaDB's string literals also read. */
     static final char ESCAPE = '!';
@@ -44,20 +47,21 @@ record TaskFilter(List<String> conditions, List<Object> parameters) {
         List<String> conditions = new ArrayList<>();
         List<Object> parameters = new ArrayList<>();
         Set<TaskState> states = query.states().isEmpty() ? Set.of() : EnumSet.copyOf(query.states());
+        String join = "";
         if (query.finishedWithin() != null) {
-            // Only ended tasks have a finish time; saying so lets task_finished_idx (state, finished_at) serve it.
-            states = states.isEmpty() ? ENDED : intersection(states, ENDED);
+            // Only ended tasks have a finish time.
+            Set<TaskState> ended = states.isEmpty() ? ENDED : intersection(states, ENDED);
+            if (ended.isEmpty()) {
+                conditions.add("1 = 0");
+            } else {
+                join = finishedWithin(storage, ended, query.finishedWithin(), parameters);
+            }
+            states = Set.of();
         }
-        if (query.finishedWithin() != null && states.isEmpty()) {
-            conditions.add("1 = 0");
-        } else if (!states.isEmpty()) {
+        if (!states.isEmpty()) {
             // Literals of the enum's values, not parameters: PostgreSQL proves a partial index's predicate
             // (task_list_kind_idx, task_finished_idx) from literals only, also in a cached generic plan.
             conditions.add("state IN " + States.in(states.stream().sorted().toArray(TaskState[]::new)));
-        }
-        if (query.finishedWithin() != null) {
-            conditions.add("finished_at >= " + dialect.timePlusMicros());
-            parameters.add(Micros.plus(storage.offsetMicros(), -Micros.ofAge(query.finishedWithin())));
         }
         equal(conditions, parameters, "kind", query.kind());
         equal(conditions, parameters, "queue", query.queue());
@@ -77,7 +81,25 @@ record TaskFilter(List<String> conditions, List<Object> parameters) {
             conditions.add("id < ?");
             parameters.add(query.before());
         }
-        return new TaskFilter(conditions, parameters);
+        return new TaskFilter(join, conditions, parameters);
+    }
+
+    /**
+     * A join with the ids of the tasks in {@code states} that ended in the last {@code age}: one range of
+     * task_finished_idx (state, finished_at) per state. From {@code state IN (...) AND finished_at >= ?} PostgreSQL
+     * and H2 read every entry of the ended states instead (1,000,000 tasks: 95 ms and 1.6 s against 10 ms), and an
+     * IN subquery of the ranges is slower still on H2.
+     */
+    private static String finishedWithin(
+            Storage storage, Set<TaskState> states, java.time.Duration age, List<Object> parameters) {
+        long since = Micros.plus(storage.offsetMicros(), -Micros.ofAge(age));
+        List<String> ranges = new ArrayList<>();
+        for (TaskState state : states.stream().sorted().toList()) {
+            ranges.add("SELECT id AS window_id FROM " + storage.tasks().table() + " WHERE state = '" + state.dbValue()
+                    + "' AND finished_at >= " + storage.dialect().timePlusMicros());
+            parameters.add(since);
+        }
+        return " JOIN (" + String.join(" UNION ALL ", ranges) + ") finished_window ON finished_window.window_id = id";
     }
 
     private static Set<TaskState> intersection(Set<TaskState> states, Set<TaskState> others) {
@@ -93,12 +115,12 @@ record TaskFilter(List<String> conditions, List<Object> parameters) {
         more.add(condition);
         List<Object> values2 = new ArrayList<>(parameters);
         values2.addAll(List.of(values));
-        return new TaskFilter(more, values2);
+        return new TaskFilter(join, more, values2);
     }
 
-    /** {@code " WHERE …"}, or {@code ""} without conditions. */
-    String where() {
-        return conditions.isEmpty() ? "" : " WHERE " + String.join(" AND ", conditions);
+    /** What follows the table's name: {@code " JOIN … WHERE …"}, either part left out when empty. */
+    String joinAndWhere() {
+        return join + (conditions.isEmpty() ? "" : " WHERE " + String.join(" AND ", conditions));
     }
 
     /**

@@ -50,7 +50,7 @@ final class TaskListing {
      */
     long count(Connection c, TaskQuery query, boolean cursors) throws SQLException {
         TaskFilter filter = TaskFilter.of(storage, query, cursors);
-        return scalar(c, "SELECT COUNT(*) FROM " + table + filter.where(), filter);
+        return scalar(c, "SELECT COUNT(*) FROM " + table + filter.joinAndWhere(), filter);
     }
 
     /** The page after or before the query's cursor, with the cursors either side. */
@@ -97,7 +97,7 @@ final class TaskListing {
      */
     TaskCount count(Connection c, TaskQuery query, long exactUpTo) throws SQLException {
         TaskFilter filter = TaskFilter.of(storage, query, false);
-        String matches = "SELECT 1 FROM " + table + filter.where();
+        String matches = "SELECT 1 FROM " + table + filter.joinAndWhere();
         long bounded = scalar(
                 c, "SELECT COUNT(*) FROM (" + matches + " LIMIT " + (exactUpTo + 1) + ") bounded_matches", filter);
         if (bounded <= exactUpTo) {
@@ -105,7 +105,7 @@ final class TaskListing {
         }
         OptionalLong estimate = dialect.estimateRows(c, matches, filter.parameters());
         if (estimate.isEmpty()) {
-            return new TaskCount(scalar(c, "SELECT COUNT(*) FROM " + table + filter.where(), filter), true);
+            return new TaskCount(scalar(c, "SELECT COUNT(*) FROM " + table + filter.joinAndWhere(), filter), true);
         }
         return new TaskCount(Math.max(estimate.getAsLong(), bounded), false);
     }
@@ -114,7 +114,7 @@ final class TaskListing {
     BulkCount countForBulk(Connection c, TaskQuery query) throws SQLException {
         TaskFilter filter = TaskFilter.of(storage, query, true);
         try (PreparedStatement statement =
-                c.prepareStatement("SELECT COUNT(*), MAX(id) FROM " + table + filter.where())) {
+                c.prepareStatement("SELECT COUNT(*), MAX(id) FROM " + table + filter.joinAndWhere())) {
             filter.bind(statement, 1);
             try (ResultSet row = statement.executeQuery()) {
                 row.next();
@@ -126,7 +126,7 @@ final class TaskListing {
     private List<Task> select(Connection c, TaskFilter filter, boolean ascending, String limit) throws SQLException {
         List<Task> items = new ArrayList<>();
         try (PreparedStatement statement = c.prepareStatement("SELECT " + TaskQueries.COLUMNS + " FROM " + table
-                + filter.where() + " ORDER BY id " + (ascending ? "ASC" : "DESC") + limit)) {
+                + filter.joinAndWhere() + " ORDER BY id " + (ascending ? "ASC" : "DESC") + limit)) {
             filter.bind(statement, 1);
             try (ResultSet row = statement.executeQuery()) {
                 while (row.next()) {
@@ -140,7 +140,8 @@ final class TaskListing {
     /** Whether a match lies on the {@code comparison} side of {@code id}. */
     private boolean exists(Connection c, TaskFilter filter, String comparison, long id) throws SQLException {
         TaskFilter side = filter.and("id " + comparison + " ?", id);
-        try (PreparedStatement statement = c.prepareStatement("SELECT id FROM " + table + side.where() + " LIMIT 1")) {
+        try (PreparedStatement statement =
+                c.prepareStatement("SELECT id FROM " + table + side.joinAndWhere() + " LIMIT 1")) {
             side.bind(statement, 1);
             try (ResultSet row = statement.executeQuery()) {
                 return row.next();
