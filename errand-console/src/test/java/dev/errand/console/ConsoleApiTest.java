@@ -607,6 +607,9 @@ class ConsoleApiTest {
         assertError(client.get("/api/processes?limit=5000"), 400, "limit must be");
         assertError(client.get("/api/batches/nope"), 400, "batch id must be a positive whole number");
         assertError(client.get("/api/batches/424242"), 404, "There is no batch 424242");
+        assertError(
+                client.post("/api/workflows/nope/cancel", null), 400, "workflow id must be a positive whole number");
+        assertError(client.post("/api/workflows/" + id + "/cancel", null), 404, "no step of a stored workflow");
         assertError(client.get("/api/process?id=none"), 404, "There is no process");
         assertError(client.get("/api/nowhere"), 404, "There is no GET");
         assertError(client.post("/api/tasks/" + id + "/reschedule", "{\"runAt\":\"soon\"}"), 400, "ISO-8601");

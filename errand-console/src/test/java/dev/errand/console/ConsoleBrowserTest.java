@@ -536,8 +536,24 @@ class ConsoleBrowserTest {
         assertThat(browser.driver().findElements(By.cssSelector("#workflow img")))
                 .isEmpty();
         assertThat(browser.script("return window.xssFired === undefined")).isEqualTo(true);
+        // The unfinished steps are cancelled from the workflow's page; the step that ended stays as it is.
+        browser.click("button[data-action=cancel-workflow]");
+        browser.click("button[data-confirm=yes]");
+        browser.waitForText("#flash", "2 steps cancelled, 0 asked to stop");
+        assertThat(app.errand().admin().find(approve).orElseThrow().state()).isEqualTo(TaskState.CANCELLED);
+        assertThat(app.errand()
+                        .admin()
+                        .find(flow.taskId(hostileStep))
+                        .orElseThrow()
+                        .state())
+                .isEqualTo(TaskState.CANCELLED);
+        browser.waitFor(d -> d.findElements(By.cssSelector("button[data-action=cancel-workflow]"))
+                .isEmpty());
+        assertThat(browser.find("#workflow-graph g[data-task='" + approve + "']")
+                        .getAttribute("class"))
+                .contains("step-cancelled");
         // A click on a step opens its task.
-        fetchBox.click();
+        browser.find("#workflow-graph g[data-task='" + fetch + "']").click();
         browser.waitForText("#task h1", "Task " + fetch);
     }
 

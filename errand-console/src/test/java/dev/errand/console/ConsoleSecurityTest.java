@@ -61,6 +61,7 @@ class ConsoleSecurityTest {
         actions.add(new String[] {"POST", "/api/schedules/resume", "{\"name\":\"guarded\"}"});
         actions.add(new String[] {"POST", "/api/schedules/run-now", "{\"name\":\"guarded\"}"});
         actions.add(new String[] {"POST", "/api/batches/" + batch + "/cancel", null});
+        actions.add(new String[] {"POST", "/api/workflows/" + pending + "/cancel", null});
         actions.add(new String[] {"POST", "/api/processes/cancel", "{\"id\":\"p\"}"});
         actions.add(new String[] {"POST", "/api/processes/rerun-failed", "{\"id\":\"p\"}"});
         actions.add(new String[] {"POST", "/api/processes/delete", "{\"id\":\"p\"}"});

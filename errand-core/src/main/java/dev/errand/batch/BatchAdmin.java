@@ -50,4 +50,17 @@ public interface BatchAdmin {
      * @throws IllegalArgumentException if {@code taskId} is not positive
      */
     Optional<WorkflowGraph> workflow(long taskId);
+
+    /**
+     * Cancels a workflow: each step that is pending or waiting is cancelled now, and each running one is asked to
+     * stop, as {@link dev.errand.admin.TaskAdmin#requestCancel(long)} does for one task. Steps that ended stay as
+     * they are. Each step is cancelled in its own transaction, in the order the steps were added, so a step that
+     * starts or ends meanwhile is taken as it is then.
+     *
+     * @param taskId the id of any step's task; the workflow's own id is its first step's
+     * @return how many steps were cancelled now and how many were asked to stop; empty if the task is no step of a
+     *     stored workflow
+     * @throws IllegalArgumentException if {@code taskId} is not positive
+     */
+    Optional<WorkflowCancellation> cancelWorkflow(long taskId);
 }

@@ -48,6 +48,60 @@ class WorkflowGraphContractTest extends ErrandTestSupport {
     }
 
     @Test
+    void aWorkflowIsCancelledStepByStepAndItsEndedStepsStayAsTheyAre() throws Exception {
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        Errand errand = node(builder()
+                .succeededRetention(Duration.ofHours(1))
+                .register(TaskDefinition.builder("step", String.class, (s, ctx) -> {})
+                        .build())
+                .register(TaskDefinition.builder("slow", String.class, (s, ctx) -> {
+                            // Holds until the test lets go or the node interrupts it for the cancel request.
+                            release.await(30, java.util.concurrent.TimeUnit.SECONDS);
+                        })
+                        .build()));
+        EnqueuedWorkflow flow = errand.enqueueWorkflow(Workflow.builder()
+                .step("quick", step("quick"))
+                .step("long", TaskRequest.of("slow", "long"))
+                .step("after-quick", step("after-quick"), "quick", "long")
+                .step(
+                        "later",
+                        TaskRequest.builder("step", "later")
+                                .delay(Duration.ofHours(1))
+                                .build())
+                .build());
+        errand.start();
+        try {
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> task(errand, flow.taskId("quick")).state() == TaskState.SUCCEEDED
+                            && task(errand, flow.taskId("long")).state() == TaskState.RUNNING);
+
+            dev.errand.batch.WorkflowCancellation done =
+                    errand.batches().cancelWorkflow(flow.taskId("later")).orElseThrow();
+
+            assertThat(done.workflowId()).isEqualTo(flow.taskId("quick"));
+            assertThat(done.cancelled())
+                    .as("after-quick (waiting) and later (pending)")
+                    .isEqualTo(2);
+            assertThat(done.askedToStop()).as("long, running").isEqualTo(1);
+            assertThat(task(errand, flow.taskId("quick")).state()).isEqualTo(TaskState.SUCCEEDED);
+            assertThat(task(errand, flow.taskId("after-quick")).state()).isEqualTo(TaskState.CANCELLED);
+            assertThat(task(errand, flow.taskId("later")).state()).isEqualTo(TaskState.CANCELLED);
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> task(errand, flow.taskId("long")).state() == TaskState.CANCELLED);
+            assertThat(errand.batches().cancelWorkflow(flow.taskId("quick")))
+                    .contains(new dev.errand.batch.WorkflowCancellation(flow.taskId("quick"), 0, 0));
+        } finally {
+            release.countDown();
+        }
+        long plain = errand.enqueue(step("alone")).id();
+        assertThat(errand.batches().cancelWorkflow(plain)).isEmpty();
+        assertThat(errand.batches().cancelWorkflow(Long.MAX_VALUE)).isEmpty();
+        assertThatThrownBy(() -> errand.batches().cancelWorkflow(0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("taskId must be positive");
+    }
+
+    @Test
     void aWorkflowsGraphHasItsStepsStatesAndEdgesAndEachTaskItsLinks() {
         Errand errand = node();
         EnqueuedWorkflow flow = errand.enqueueWorkflow(Workflow.builder()

@@ -7,6 +7,7 @@ import dev.errand.batch.BatchProgress;
 import dev.errand.batch.BatchQuery;
 import dev.errand.batch.BatchSummary;
 import dev.errand.batch.CallbackState;
+import dev.errand.batch.WorkflowCancellation;
 import dev.errand.task.TaskState;
 import dev.errand.workflow.WorkflowGraph;
 import java.util.ArrayList;
@@ -83,6 +84,20 @@ final class BatchApi {
         find(id);
         long cancelled = errand.batches().cancel(id);
         return Json.ok(Map.of("batchId", id, "action", "cancel", "cancelledTasks", cancelled));
+    }
+
+    /** Cancels the unfinished steps of the workflow that task {@code id} is a step of. */
+    ServerResponse cancelWorkflow(ServerRequest request) {
+        long id = Params.id(request, "workflow id");
+        WorkflowCancellation done = errand.batches()
+                .cancelWorkflow(id)
+                .orElseThrow(() -> ApiException.notFound("Task " + id + " is no step of a stored workflow"));
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("workflowId", done.workflowId());
+        body.put("action", "cancel");
+        body.put("cancelledSteps", done.cancelled());
+        body.put("askedToStop", done.askedToStop());
+        return Json.ok(body);
     }
 
     /** The graph of the workflow that task {@code id} is a step of. */

@@ -141,6 +141,7 @@ public final class ConsoleRoutes {
                 .GET(api + "/workflows/{id}", batches::workflow)
                 .GET(api + "/tasks/{id}/links", batches::links)
                 .POST(api + "/batches/{id}/cancel", batches::cancel)
+                .POST(api + "/workflows/{id}/cancel", batches::cancelWorkflow)
                 .GET(api + "/processes", processes::list)
                 .GET(api + "/process", processes::one)
                 .POST(api + "/processes/cancel", processes::cancel)

@@ -1,7 +1,8 @@
 // Batches and workflows: the list of batches, a workflow's graph drawn as SVG, and a task's links.
 // Every SVG element is built with createElementNS and every text with a text node: nothing is parsed from data.
 import { h, link, table, time, fields, yesNo, query, stateBadge } from './dom.js';
-import { get } from './api.js';
+import { get, send } from './api.js';
+import { actionButton } from './ui.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -136,6 +137,11 @@ export async function workflowPage(id) {
   const unfinished = graph.steps.some(s => ['pending', 'waiting', 'running'].includes(s.state));
   return { node: h('div', { id: 'workflow' },
     h('h1', {}, 'Workflow ' + graph.workflowId),
+    h('div', { class: 'actions' }, unfinished ? actionButton('Cancel workflow',
+      () => send('workflows/' + Number(id) + '/cancel'),
+      { danger: true, name: 'cancel-workflow',
+        confirm: 'Cancel the unfinished steps of workflow ' + graph.workflowId + ' (running ones are asked to stop)?',
+        done: r => r.cancelledSteps + ' steps cancelled, ' + r.askedToStop + ' asked to stop' }) : null),
     h('div', { class: 'graph' }, workflowGraph(graph, Number(id))),
     h('h2', {}, 'Steps'),
     table([

@@ -197,13 +197,14 @@ public final class Node {
                 new ScheduleStore(dialect, settings.tablePrefix().scheduleTable(), settings.clock());
         FinishedTasks finishedTasks = new FinishedTasks(dialect, table, settings.clock());
         this.nodeThroughput = new NodeThroughput(storage, settings.tablePrefix());
+        JdbcTaskAdmin taskAdmin = new JdbcTaskAdmin(
+                stores,
+                new TaskQueries(dialect, table, settings.clock()),
+                finishedTasks,
+                new CountSnapshots(storage, settings.tablePrefix()));
         this.admins = new Admins(
-                new JdbcTaskAdmin(
-                        stores,
-                        new TaskQueries(dialect, table, settings.clock()),
-                        finishedTasks,
-                        new CountSnapshots(storage, settings.tablePrefix())),
-                new JdbcBatchAdmin(storage, workflowStore, stores.finisher()),
+                taskAdmin,
+                new JdbcBatchAdmin(storage, workflowStore, stores.finisher(), taskAdmin),
                 new JdbcScheduleAdmin(
                         storage,
                         scheduleStore,

@@ -1,12 +1,16 @@
 package dev.errand.internal.workflow;
 
+import dev.errand.admin.Cancellation;
+import dev.errand.admin.TaskAdmin;
 import dev.errand.batch.BatchAdmin;
 import dev.errand.batch.BatchEvent;
 import dev.errand.batch.BatchProgress;
 import dev.errand.batch.BatchQuery;
 import dev.errand.batch.BatchSummary;
+import dev.errand.batch.WorkflowCancellation;
 import dev.errand.error.ErrandException;
 import dev.errand.internal.store.Storage;
+import dev.errand.task.TaskState;
 import dev.errand.workflow.WorkflowGraph;
 import java.sql.SQLException;
 import java.util.EnumMap;
@@ -18,15 +22,23 @@ import java.util.Optional;
 /** The admin API on batches: checks the arguments, then runs each action in its own transaction. */
 public final class JdbcBatchAdmin implements BatchAdmin {
 
+    private static final java.util.Set<TaskState> ENDED =
+            java.util.EnumSet.of(TaskState.SUCCEEDED, TaskState.FAILED, TaskState.CANCELLED);
+
     private final Storage storage;
     private final WorkflowStore workflows;
     private final Finisher finisher;
+    private final TaskAdmin tasks;
 
-    /** Creates the admin API on a node's storage, its batch statements and its finisher. */
-    public JdbcBatchAdmin(Storage storage, WorkflowStore workflows, Finisher finisher) {
+    /**
+     * Creates the admin API on a node's storage, its batch statements and its finisher, with the task admin that
+     * cancels a workflow's steps one by one.
+     */
+    public JdbcBatchAdmin(Storage storage, WorkflowStore workflows, Finisher finisher, TaskAdmin tasks) {
         this.storage = storage;
         this.workflows = workflows;
         this.finisher = finisher;
+        this.tasks = tasks;
     }
 
     @Override
@@ -69,6 +81,32 @@ public final class JdbcBatchAdmin implements BatchAdmin {
                     "query must not be null: use BatchQuery.newest(limit) and its with... methods");
         }
         return run("listBatches", c -> workflows.graphs().list(c, query));
+    }
+
+    @Override
+    public Optional<WorkflowCancellation> cancelWorkflow(long taskId) {
+        Optional<WorkflowGraph> graph = workflow(taskId);
+        if (graph.isEmpty()) {
+            return Optional.empty();
+        }
+        java.util.Set<Long> unfinished = new java.util.HashSet<>();
+        long asked = 0;
+        for (WorkflowGraph.Step step : graph.get().steps()) {
+            if (step.state() == null || ENDED.contains(step.state())) {
+                continue;
+            }
+            unfinished.add(step.taskId());
+            // Through the task admin, so that each step's dependents, batch and cancel request are kept as for
+            // a cancel of that task alone. A step its dependency's cancel already ended is no longer cancellable.
+            if (tasks.requestCancel(step.taskId()) == Cancellation.REQUESTED) {
+                asked++;
+            }
+        }
+        // Counted after: a step cancelled by the cancel of a step it depends on was cancelled by this call too.
+        long cancelled = workflow(taskId).orElseThrow().steps().stream()
+                .filter(step -> unfinished.contains(step.taskId()) && step.state() == TaskState.CANCELLED)
+                .count();
+        return Optional.of(new WorkflowCancellation(graph.get().workflowId(), cancelled, asked));
     }
 
     @Override
