@@ -10,6 +10,7 @@ import dev.errand.spi.ClaimedTask;
 import dev.errand.task.FailureCause;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
 
 /**
  * Writes ended attempts to the attempt history, on the connection of the transaction that records each
@@ -37,6 +38,24 @@ final class AttemptRecorder {
         if (attempts.enabled()) {
             attempts.record(c, new AttemptRow(task, outcome, ended.durationMicros(), error(cause), ended.logs()));
         }
+    }
+
+    /**
+     * Completes a succeeded task on {@code c}, in its transaction, and records the attempt: in the same
+     * statement where the history rides on the completion (PostgreSQL), else in one more.
+     *
+     * @return false if the task's lease was taken back, in which case nothing was written
+     */
+    boolean succeed(Connection c, ClaimedTask task, Ended ended) throws SQLException {
+        if (attempts.ridesOnCompletion()) {
+            AttemptRow row = new AttemptRow(task, AttemptOutcome.SUCCEEDED, ended.durationMicros(), null, ended.logs());
+            return storage.tasks().succeed(c, task, attempts.successRider(List.of(row)));
+        }
+        if (!storage.tasks().succeed(c, task)) {
+            return false;
+        }
+        record(c, task, AttemptOutcome.SUCCEEDED, ended, null);
+        return true;
     }
 
     /** The cause of an attempt that ended with {@code ending} and was retried, for the history only. */

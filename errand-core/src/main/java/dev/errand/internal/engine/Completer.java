@@ -1,9 +1,11 @@
 package dev.errand.internal.engine;
 
 import dev.errand.history.AttemptOutcome;
+import dev.errand.internal.history.AttemptHistory;
 import dev.errand.internal.history.AttemptRow;
 import dev.errand.internal.outcome.ErrorMessages;
 import dev.errand.internal.runtime.Problems;
+import dev.errand.internal.store.CompletionRider;
 import dev.errand.internal.store.NewTask;
 import dev.errand.internal.store.Storage;
 import dev.errand.internal.workflow.Finish;
@@ -188,16 +190,9 @@ final class Completer {
         try (TaskTracing.BatchSpan span =
                 GuardedBatchSpan.open(observers.tracing(), "completion", t -> t.completionStarted(ids.length))) {
             try {
-                // With history on, its rows go in the same transaction: no commit of their own.
                 int completed = linked
                         ? storage.transactions().run("complete", c -> completeLinked(c, finish(), batch, ids, tokens))
-                        : stores.attempts().enabled()
-                                ? storage.transactions().run("complete", c -> {
-                                    stores.attempts().recordAll(c, successes(batch));
-                                    return storage.tasks().succeedAll(c, ids, tokens);
-                                })
-                                : storage.transactions().runStatement("complete", c -> storage.tasks()
-                                        .succeedAll(c, ids, tokens));
+                        : completeUnlinked(batch, ids, tokens);
                 span.tasks(completed);
                 return completed;
             } catch (SQLException | RuntimeException e) {
@@ -205,6 +200,28 @@ final class Completer {
                 throw e;
             }
         }
+    }
+
+    /**
+     * Completes a batch with no continuations, dependents or batch. With history on, its rows go in the same
+     * transaction, with no commit of their own; on PostgreSQL in the same statement.
+     */
+    private int completeUnlinked(List<Done> batch, long[] ids, long[] tokens) throws SQLException {
+        AttemptHistory attempts = stores.attempts();
+        if (attempts.ridesOnCompletion()) {
+            CompletionRider rider = attempts.successRider(successes(batch));
+            return storage.transactions().runStatement("complete", c -> storage.tasks()
+                    .succeedAllReturningIds(c, ids, tokens, rider)
+                    .size());
+        }
+        if (attempts.enabled()) {
+            return storage.transactions().run("complete", c -> {
+                attempts.recordAll(c, successes(batch));
+                return storage.tasks().succeedAll(c, ids, tokens);
+            });
+        }
+        return storage.transactions()
+                .runStatement("complete", c -> storage.tasks().succeedAll(c, ids, tokens));
     }
 
     /** The ending of the flushes since the buffer last drained, opened by the first of them. */
@@ -243,13 +260,16 @@ final class Completer {
                 }
             }
         }
-        if (stores.attempts().enabled()) {
+        boolean rides = stores.attempts().ridesOnCompletion();
+        if (stores.attempts().enabled() && !rides) {
             stores.attempts().recordAll(c, successes(batch));
         }
         List<ClaimedTask> live;
         int completed;
         if (storage.tasks().returnsCompletedIds()) {
-            java.util.Set<Long> done = storage.tasks().succeedAllReturningIds(c, ids, tokens);
+            java.util.Set<Long> done = storage.tasks()
+                    .succeedAllReturningIds(
+                            c, ids, tokens, rides ? stores.attempts().successRider(successes(batch)) : null);
             completed = done.size();
             live = new ArrayList<>(linked.size());
             for (ClaimedTask task : linked) {

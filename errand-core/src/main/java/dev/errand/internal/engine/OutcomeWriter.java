@@ -86,9 +86,13 @@ final class OutcomeWriter {
         countRetry(written, task, retry);
     }
 
-    /** Records the success of a transactional attempt on its own connection, before it commits. */
-    void recordSuccess(Connection connection, ClaimedTask task, Ended ended) throws SQLException {
-        history.record(connection, task, AttemptOutcome.SUCCEEDED, ended, null);
+    /**
+     * Completes a transactional attempt's task on its own connection, before it commits, with its history row.
+     *
+     * @return false if the lease was taken back
+     */
+    boolean succeedInTransaction(Connection connection, ClaimedTask task, Ended ended) throws SQLException {
+        return history.succeed(connection, task, ended);
     }
 
     private void recordRetry(Connection c, ClaimedTask task, Decision.Retry retry, Ended ended) throws SQLException {

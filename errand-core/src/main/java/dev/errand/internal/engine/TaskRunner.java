@@ -240,10 +240,9 @@ final class TaskRunner {
             throws SQLException {
         ClaimedTask task = attempt.task;
         finish.end(connection, task, TaskState.SUCCEEDED, c -> {
-            if (!storage.tasks().succeed(c, task)) {
+            if (!enders.writer().succeedInTransaction(c, task, attempt.ended(new Ending.Succeeded()))) {
                 return false;
             }
-            enders.writer().recordSuccess(c, task, attempt.ended(new Ending.Succeeded()));
             if (!next.isEmpty()) {
                 finish.continueWith(c, task.id(), next);
             }

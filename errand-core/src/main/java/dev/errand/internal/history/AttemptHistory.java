@@ -5,6 +5,7 @@ import dev.errand.config.TablePrefix;
 import dev.errand.history.Attempt;
 import dev.errand.history.AttemptOutcome;
 import dev.errand.history.AttemptQuery;
+import dev.errand.internal.store.CompletionRider;
 import dev.errand.internal.store.Dialect;
 import dev.errand.internal.store.Jdbc;
 import dev.errand.internal.store.Micros;
@@ -91,7 +92,6 @@ public final class AttemptHistory {
 
     /** Records many attempts on {@code c} in one batch, in its transaction. */
     public void recordAll(Connection c, List<AttemptRow> rows) throws SQLException {
-        long offsetMicros = offsetMicros();
         if (!enabled || rows.isEmpty()) {
             return;
         }
@@ -101,6 +101,111 @@ public final class AttemptHistory {
                 insert.addBatch();
             }
             insert.executeBatch();
+        }
+    }
+
+    /**
+     * Whether successes are recorded in the statement that completes their tasks ({@link #successRider}):
+     * with history on, where the database returns rows from a {@code DELETE} or {@code UPDATE}.
+     */
+    public boolean ridesOnCompletion() {
+        return enabled && dialect.updatesReturnRows();
+    }
+
+    /**
+     * The history rows of succeeded attempts as a write that rides in their tasks' completion, so that a
+     * row is written for each task the completion ended (and none for a task whose lease was taken back) in
+     * the same statement: one round trip and one executor for the batch, where a JDBC batch of inserts costs
+     * one of each per row. Only where {@link #ridesOnCompletion()}.
+     *
+     * @param rows the successes, one per task of the completion
+     */
+    public CompletionRider successRider(List<AttemptRow> rows) {
+        return rows.size() == 1 ? new OneSuccess(rows.get(0)) : new Successes(rows);
+    }
+
+    /** The start of a success rider's statement, up to the rows it inserts from. */
+    private String successInsert(String completion) {
+        return "WITH done AS (" + completion + " RETURNING id, kind, queue, attempt),"
+                + " recorded AS (INSERT INTO " + table + " (task_id, kind, queue, attempt, node, started_at,"
+                + " finished_at, duration_ms, outcome, logs)"
+                + " SELECT d.id, d.kind, d.queue, d.attempt, ?,"
+                + " statement_timestamp() + (CAST(? AS BIGINT) - r.micros) * INTERVAL '1 microsecond', "
+                + dialect.timePlusMicros() + ", r.micros / 1000, ?, r.logs FROM done d";
+    }
+
+    /** Binds the parameters every success rider has first: the node, the clock offset twice, the outcome. */
+    private int bindSuccess(PreparedStatement statement, int index) throws SQLException {
+        long offsetMicros = offsetMicros();
+        int i = index;
+        statement.setString(i++, node);
+        statement.setLong(i++, offsetMicros);
+        statement.setLong(i++, offsetMicros);
+        statement.setString(i++, AttemptOutcome.SUCCEEDED.dbValue());
+        return i;
+    }
+
+    /**
+     * One task's success, with scalar parameters: a one-element array would make PostgreSQL plan the
+     * statement again at each call (its generic plan assumes ten elements and looks dearer than a custom one).
+     */
+    private final class OneSuccess implements CompletionRider {
+        private final AttemptRow row;
+
+        OneSuccess(AttemptRow row) {
+            this.row = row;
+        }
+
+        @Override
+        public String wrap(String completion) {
+            return successInsert(completion)
+                    + " CROSS JOIN (SELECT CAST(? AS BIGINT) AS micros, CAST(? AS TEXT) AS logs) r) SELECT id FROM done";
+        }
+
+        @Override
+        public void bind(PreparedStatement statement, int index) throws SQLException {
+            int i = bindSuccess(statement, index);
+            Long micros = row.durationMicros();
+            if (micros == null) {
+                statement.setNull(i++, Types.BIGINT);
+            } else {
+                statement.setLong(i++, micros);
+            }
+            statement.setString(i, row.logs());
+        }
+    }
+
+    /** Many tasks' successes, joined to the completed rows by id through arrays. */
+    private final class Successes implements CompletionRider {
+        private final List<AttemptRow> rows;
+
+        Successes(List<AttemptRow> rows) {
+            this.rows = rows;
+        }
+
+        @Override
+        public String wrap(String completion) {
+            return successInsert(completion)
+                    + " JOIN unnest(CAST(? AS bigint[]), CAST(? AS bigint[]), CAST(? AS text[]))"
+                    + " AS r(task_id, micros, logs) ON r.task_id = d.id) SELECT id FROM done";
+        }
+
+        @Override
+        public void bind(PreparedStatement statement, int index) throws SQLException {
+            Long[] ids = new Long[rows.size()];
+            Long[] micros = new Long[rows.size()];
+            String[] logs = new String[rows.size()];
+            for (int r = 0; r < ids.length; r++) {
+                AttemptRow row = rows.get(r);
+                ids[r] = row.task().id();
+                micros[r] = row.durationMicros();
+                logs[r] = row.logs();
+            }
+            Connection c = statement.getConnection();
+            int i = bindSuccess(statement, index);
+            statement.setArray(i++, c.createArrayOf("BIGINT", ids));
+            statement.setArray(i++, c.createArrayOf("BIGINT", micros));
+            statement.setArray(i, c.createArrayOf("TEXT", logs));
         }
     }
 

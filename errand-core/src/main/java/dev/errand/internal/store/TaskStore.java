@@ -168,6 +168,30 @@ public final class TaskStore {
     }
 
     /**
+     * Completes one task and writes what {@code rider} adds, in one statement. Only where
+     * {@link #returnsCompletedIds()}. The task is named by scalar parameters, not by the arrays of
+     * {@link #succeedAllReturningIds}: PostgreSQL's generic plan of {@code id = ANY(?)} assumes ten ids, so it
+     * would plan the statement again at every call.
+     *
+     * @return false if the lease was taken back, in which case nothing was written
+     */
+    public boolean succeed(Connection connection, ClaimedTask task, CompletionRider rider) throws SQLException {
+        long offsetMicros = offsetMicros();
+        try (PreparedStatement statement = connection.prepareStatement(rider.wrap(succeedOneSql))) {
+            int i = 1;
+            if (keepSucceeded) {
+                statement.setLong(i++, offsetMicros);
+            }
+            statement.setLong(i++, task.id());
+            statement.setLong(i++, task.leaseToken());
+            rider.bind(statement, i);
+            try (ResultSet rows = statement.executeQuery()) {
+                return ended(connection, rows.next(), task.id());
+            }
+        }
+    }
+
+    /**
      * Completes many tasks in one statement.
      *
      * @return how many rows were completed (fewer if some leases were taken back)
@@ -198,16 +222,31 @@ public final class TaskStore {
      */
     public java.util.Set<Long> succeedAllReturningIds(Connection connection, long[] ids, long[] tokens)
             throws SQLException {
+        return succeedAllReturningIds(connection, ids, tokens, null);
+    }
+
+    /**
+     * Completes many tasks and writes what {@code rider} adds, in one statement, and returns the ids it
+     * completed. Only where {@link #returnsCompletedIds()}.
+     *
+     * @param rider the write that rides in the completion, or {@code null} for none
+     */
+    public java.util.Set<Long> succeedAllReturningIds(
+            Connection connection, long[] ids, long[] tokens, CompletionRider rider) throws SQLException {
         long offsetMicros = offsetMicros();
         java.util.Set<Long> completed = new java.util.HashSet<>();
+        String completion = withIds(succeedManySql, ids, tokens);
         try (PreparedStatement statement =
-                connection.prepareStatement(withIds(succeedManySql, ids, tokens) + " RETURNING id")) {
+                connection.prepareStatement(rider == null ? completion + " RETURNING id" : rider.wrap(completion))) {
             int i = 1;
             if (keepSucceeded) {
                 statement.setLong(i++, offsetMicros);
             }
             i = dialect.bindIds(statement, i, ids);
-            dialect.bindIds(statement, i, tokens);
+            i = dialect.bindIds(statement, i, tokens);
+            if (rider != null) {
+                rider.bind(statement, i);
+            }
             try (ResultSet rows = statement.executeQuery()) {
                 while (rows.next()) {
                     completed.add(rows.getLong(1));
