@@ -92,7 +92,8 @@ final class ClaimSql {
         String priorities = dialect.readsPriorityListAsRanges() ? " AND priority IN (" + EVERY_PRIORITY + ")" : "";
         return "SELECT " + columns + " FROM " + table + " WHERE state = " + States.PENDING + " AND queue = ?"
                 + priorities + " AND run_at <= " + dialect.timePlusMicros() + notExpired(dialect) + pinned(exclusive)
-                + filter + " ORDER BY priority, " + within + " LIMIT ?" + skipLocked;
+                + filter + " ORDER BY " + dialect.orderAlongIndex("state, queue", "priority, " + within) + " LIMIT ?"
+                + skipLocked;
     }
 
     /**

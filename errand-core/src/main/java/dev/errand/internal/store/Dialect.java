@@ -176,6 +176,21 @@ public interface Dialect {
         return false;
     }
 
+    /**
+     * An {@code ORDER BY} list for a query whose {@code WHERE} fixes {@code equalColumns} by equality and whose
+     * index is {@code (equalColumns, order)}. H2 reads such an index in order, and stops at the {@code LIMIT},
+     * only when the {@code ORDER BY} names the index's columns from the first: ordered by {@code order} alone it
+     * reads every matching row and sorts them (a claim at a backlog of 100,000 read all of them, 150 ms, against
+     * 0.1 ms). PostgreSQL and MariaDB drop a column fixed by equality from the order, so they get
+     * {@code order} alone.
+     *
+     * @param equalColumns the leading index columns the query fixes, such as {@code "state, queue"}
+     * @param order the order wanted, such as {@code "priority, run_at"}
+     */
+    default String orderAlongIndex(String equalColumns, String order) {
+        return order;
+    }
+
     /** Whether an UPDATE can return the rows it changed, so a claim takes one statement. */
     boolean supportsUpdateReturning();
 

@@ -75,7 +75,10 @@ public final class FinishedTasks {
                             ", ", Collections.nCopies(selection.exceptKinds().size(), "?")))
                     .append(')');
         }
-        sql.append(" ORDER BY finished_at LIMIT ").append(BATCH);
+        sql.append(" ORDER BY ")
+                .append(dialect.orderAlongIndex("state", "finished_at"))
+                .append(" LIMIT ")
+                .append(BATCH);
         long[] idArray;
         try (PreparedStatement select = c.prepareStatement(sql.toString())) {
             int i = 1;

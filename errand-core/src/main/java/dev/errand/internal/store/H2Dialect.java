@@ -71,4 +71,9 @@ public final class H2Dialect implements Dialect {
             return brackets ? new SqlQuoting(SqlQuoting.Family.H2, false, true, true) : SqlQuoting.H2;
         }
     }
+
+    @Override
+    public String orderAlongIndex(String equalColumns, String order) {
+        return equalColumns + ", " + order;
+    }
 }

@@ -104,7 +104,8 @@ public final class TaskStore {
                 + " run_at = " + now + ", " + CLEAR_LEASE + FENCE + " AND interruptions < " + MAX_INTERRUPTIONS;
         this.expiredSql = "SELECT " + TaskRows.CLAIMED_COLUMNS + ", lease_token, lease_owner FROM " + table
                 + " WHERE state = " + States.RUNNING + " AND lease_expires_at < " + now
-                + " ORDER BY lease_expires_at LIMIT 1 FOR UPDATE SKIP LOCKED";
+                + " ORDER BY " + dialect.orderAlongIndex("state", "lease_expires_at")
+                + " LIMIT 1 FOR UPDATE SKIP LOCKED";
     }
 
     /** The task table's name. */
