@@ -90,10 +90,16 @@ final class ClaimSql {
                     + ") AS due LIMIT ?";
         }
         String priorities = dialect.readsPriorityListAsRanges() ? " AND priority IN (" + EVERY_PRIORITY + ")" : "";
-        return "SELECT " + columns + " FROM " + table + " WHERE state = " + States.PENDING + " AND queue = ?"
-                + priorities + " AND run_at <= " + dialect.timePlusMicros() + notExpired(dialect) + pinned(exclusive)
-                + filter + " ORDER BY " + dialect.orderAlongIndex("state, queue", "priority, " + within) + " LIMIT ?"
-                + skipLocked;
+        String due = " FROM " + table + " WHERE state = " + States.PENDING + " AND queue = ?" + priorities
+                + " AND run_at <= " + dialect.timePlusMicros() + notExpired(dialect) + pinned(exclusive) + filter
+                + " ORDER BY " + dialect.orderAlongIndex("state, queue", "priority, " + within) + " LIMIT ?";
+        if (lock && dialect.locksEveryMatchBeforeTheLimit()) {
+            // Lock the first due tasks of a read that locks nothing; one that another claim took meanwhile is
+            // skipped, or no longer pending once its lock is ours. The parameters are the same, in the same order.
+            return "SELECT " + columns + " FROM " + table + " WHERE id IN (SELECT id" + due + ") AND state = "
+                    + States.PENDING + " ORDER BY priority, " + within + skipLocked;
+        }
+        return "SELECT " + columns + due + skipLocked;
     }
 
     /**

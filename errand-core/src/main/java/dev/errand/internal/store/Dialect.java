@@ -191,6 +191,15 @@ public interface Dialect {
         return order;
     }
 
+    /**
+     * Whether {@code SELECT … ORDER BY … LIMIT n FOR UPDATE SKIP LOCKED} reads and locks every row that matches
+     * before it applies the limit, as H2 does: a claim at a backlog of 50,000 took 600 to 800 ms. Such a
+     * database locks the first {@code n} of an unlocked, ordered read instead (see the claim SQL).
+     */
+    default boolean locksEveryMatchBeforeTheLimit() {
+        return false;
+    }
+
     /** Whether an UPDATE can return the rows it changed, so a claim takes one statement. */
     boolean supportsUpdateReturning();
 

@@ -76,4 +76,9 @@ public final class H2Dialect implements Dialect {
     public String orderAlongIndex(String equalColumns, String order) {
         return equalColumns + ", " + order;
     }
+
+    @Override
+    public boolean locksEveryMatchBeforeTheLimit() {
+        return true;
+    }
 }
