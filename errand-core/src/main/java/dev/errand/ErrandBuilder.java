@@ -345,7 +345,7 @@ public final class ErrandBuilder {
 
     /**
      * Whether every ended attempt is recorded in the attempt history, in the transaction that records its
-     * outcome (default false: it costs about a quarter to a third of burn-down throughput). See
+     * outcome (default false: on PostgreSQL it costs about a sixth of burn-down throughput). See
      * {@link Errand#history()}.
      */
     public ErrandBuilder historyEnabled(boolean enabled) {

@@ -10,7 +10,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-/** Where the benchmark's PostgreSQL is, and small helpers to reach it. */
+/**
+ * Where the benchmark's database is, and small helpers to reach it: PostgreSQL by default; MariaDB or H2 when
+ * {@code -Dbench.db.url} names one (Errand's own systems run there; the peers and the raw SQL loop need
+ * PostgreSQL).
+ */
 public record Db(String url, String user, String password) {
 
     /**
@@ -108,18 +112,51 @@ public record Db(String url, String user, String password) {
         config.setMaximumPoolSize(size);
         config.setMinimumIdle(Math.min(2, size));
         config.setPoolName(name);
-        // So that a scenario can find the pool's PostgreSQL backends in pg_stat_activity.
-        config.addDataSourceProperty("ApplicationName", name);
+        if (kind() == FillSql.POSTGRES) {
+            // So that a scenario can find the pool's PostgreSQL backends in pg_stat_activity (H2 refuses a
+            // setting it does not know).
+            config.addDataSourceProperty("ApplicationName", name);
+        }
         return new HikariDataSource(config);
+    }
+
+    /** Which of PostgreSQL, MariaDB and H2 the URL names, with the SQL that differs between them. */
+    FillSql kind() {
+        return FillSql.of(url);
+    }
+
+    /** Refreshes the planner's statistics of the tables (on PostgreSQL also the visibility map). */
+    public void analyze(String... tables) {
+        for (String table : tables) {
+            execute(kind().analyze(table));
+        }
+    }
+
+    /** The database's name for itself and its version, for reports. */
+    public String version() {
+        return queryLines(kind() == FillSql.H2 ? "SELECT 'H2 ' || H2VERSION()" : "SELECT version()")
+                .get(0);
     }
 
     /** Drops every table of the current schema whose name starts with {@code prefix}. */
     public void dropTablesStartingWith(String prefix) {
         String like = prefix.toLowerCase(Locale.ROOT).replace("_", "\\_") + "%";
-        for (String table : queryLines("SELECT table_name FROM information_schema.tables WHERE table_schema ="
-                + " current_schema() AND table_type = 'BASE TABLE' AND table_name LIKE '" + like + "'")) {
-            execute("DROP TABLE IF EXISTS " + table + " CASCADE");
+        String schema =
+                switch (kind()) {
+                    case POSTGRES -> "current_schema()";
+                    case MARIADB -> "DATABASE()";
+                    case H2 -> "CURRENT_SCHEMA";
+                };
+        List<String> drops = new ArrayList<>();
+        // MariaDB checks foreign keys at each drop, whatever the order: off for this connection only.
+        if (kind() == FillSql.MARIADB) {
+            drops.add("SET FOREIGN_KEY_CHECKS = 0");
         }
+        for (String table : queryLines("SELECT table_name FROM information_schema.tables WHERE table_schema = " + schema
+                + " AND table_type = 'BASE TABLE' AND LOWER(table_name) LIKE '" + like + "'")) {
+            drops.add("DROP TABLE IF EXISTS " + table + " CASCADE");
+        }
+        execute(drops.toArray(String[]::new));
     }
 
     /** Runs statements in auto-commit mode on a connection of its own. */

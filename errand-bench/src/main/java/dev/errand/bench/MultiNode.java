@@ -54,7 +54,7 @@ final class MultiNode {
                 awaitReady(ready, nodes);
             }
             system.prefill(n);
-            db.execute("VACUUM ANALYZE " + system.taskTable());
+            db.analyze(system.taskTable());
             Cpu cpu = Cpu.start();
             long begin = System.nanoTime();
             inputs.forEach(in -> in.println("GO"));

@@ -289,7 +289,7 @@ public final class ErrandSettings {
         private boolean virtualThreads;
         /** Every node setting of {@link Settings}, at its default until set (the dead-node timeout: see build). */
         private final Map<Setting<?>, Object> table = new HashMap<>();
-        // Off by default: it cost 24-36% of burn-down throughput on PostgreSQL (docs/BENCHMARKS.md).
+        // Off by default: it costs 16-18% of burn-down throughput on PostgreSQL (docs/HISTORY.md).
         private boolean historyEnabled = false;
         private ClaimOrder claimOrder = ClaimOrder.DUE_FIRST;
         private boolean processingLogsEnabled = true;

@@ -103,11 +103,7 @@ public final class ReportWriter {
         row(md, "memory", memTotal());
         row(md, "OS", osName() + ", kernel " + System.getProperty("os.version"));
         row(md, "Java", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
-        row(
-                md,
-                "PostgreSQL",
-                safe(() -> db.queryLines("SELECT version()").get(0)) + " on the same machine,"
-                        + " reached over TCP at 127.0.0.1");
+        row(md, "database", safe(db::version) + " on the same machine," + " reached over TCP at 127.0.0.1");
         row(
                 md,
                 "PostgreSQL settings",
