@@ -18,6 +18,7 @@ import dev.errand.task.TaskDefinition;
 import dev.errand.task.TaskState;
 import dev.errand.testing.ErrandTestSupport;
 import dev.errand.testing.Target;
+import dev.errand.testkit.TestDatabase;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
@@ -25,6 +26,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -128,6 +130,30 @@ class HistoryContractTest extends ErrandTestSupport {
         // The hot table keeps only the failed task; the history keeps every attempt.
         assertThat(taskRows()).isEqualTo(1);
         assertThat(scalar("SELECT COUNT(*) FROM " + prefix + "task_attempt")).isEqualTo(8);
+    }
+
+    @Test
+    void aSuccessWhoseLeaseWasTakenBackBeforeItsCompletionLeavesNoSuccessRowOnPostgres() throws Exception {
+        // Only PostgreSQL writes the row in the completion's statement; MariaDB and H2 write it beside it.
+        Assumptions.assumeTrue(target.database() == TestDatabase.POSTGRES, "the row rides in the completion there");
+        Errand errand = node(builder()
+                .historyEnabled(true)
+                .register(TaskDefinition.builder("taken-back", Integer.class, (n, ctx) -> {
+                            // Another node's rescue takes the lease while the handler still runs.
+                            try (Connection c = dataSource().getConnection();
+                                    Statement s = c.createStatement()) {
+                                s.executeUpdate("UPDATE " + prefix + "task SET lease_token = lease_token + 1000"
+                                        + " WHERE id = " + ctx.taskId());
+                            }
+                        })
+                        .mode(ExecutionMode.NON_TRANSACTIONAL)
+                        .build()));
+        long id = errand.enqueue(TaskRequest.of("taken-back", 1)).id();
+        errand.start();
+        await().atMost(Duration.ofSeconds(15)).until(() -> errand.stats().fencedOff() == 1);
+
+        assertThat(errand.history().attempts(id)).isEmpty();
+        assertThat(tasksIn(TaskState.RUNNING)).isEqualTo(1);
     }
 
     @Test
