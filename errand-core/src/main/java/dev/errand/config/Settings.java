@@ -244,6 +244,10 @@ public final class Settings {
     public static final Setting<Integer> MAX_ATTEMPTS =
             Setting.ofInt("maxAttempts", null, 1, 1_000, "The most attempts of a task.");
 
+    /** The range of a kind's group commit: how many of its tasks may share one transaction (no default). */
+    public static final Setting<Integer> GROUP_COMMIT = Setting.ofInt(
+            "groupCommit", null, 1, 1_000, "The most tasks of a transactional kind that commit in one transaction.");
+
     private static final List<Setting<?>> NODE_SETTINGS = List.of(
             POLL_INTERVAL,
             CLAIM_BATCH_SIZE,

@@ -101,6 +101,13 @@ public @interface ErrandTask {
     int concurrencyLimit() default 0;
 
     /**
+     * The most tasks of this transactional kind that run in one database transaction and commit together, each
+     * under a savepoint, 1 to 1,000; 1 (the default) for one transaction per task. See {@code
+     * TaskDefinition.Builder#groupCommit} and docs/GROUP-COMMIT.md.
+     */
+    int groupCommit() default 1;
+
+    /**
      * The most tasks of this kind with one limit key running at once across the cluster, 1 to 10,000 (1: mutual
      * exclusion per key); 0 (the default) for none. See {@code TaskDefinition.Builder#concurrencyLimitPerKey}.
      */

@@ -225,16 +225,83 @@ final class QueueWorker {
         // The slots are free, since only this thread takes them, so this does not block.
         freeSlots.acquireUninterruptibly(tasks.size());
         List<ClaimedTask> rejected = new ArrayList<>();
-        for (ClaimedTask task : tasks) {
+        for (Runnable work : work(tasks)) {
             try {
-                pool.execute(new Attempt(task));
+                pool.execute(work);
             } catch (RejectedExecutionException stopping) {
-                freeSlots.release();
-                rejected.add(task);
+                List<ClaimedTask> unstarted = tasksOf(work);
+                freeSlots.release(unstarted.size());
+                rejected.addAll(unstarted);
             }
         }
         claimer.release(rejected);
         return tasks.size();
+    }
+
+    /**
+     * What the workers run: one {@link Attempt} per task, except for the tasks of group-commit kinds, which go in
+     * {@link Group}s of up to their kind's size, in claim order.
+     */
+    private List<Runnable> work(List<ClaimedTask> tasks) {
+        List<Runnable> work = new ArrayList<>(tasks.size());
+        java.util.Map<String, List<ClaimedTask>> open = new java.util.LinkedHashMap<>();
+        for (ClaimedTask task : tasks) {
+            int size = runner.groupSize(task);
+            if (size <= 1) {
+                work.add(new Attempt(task));
+                continue;
+            }
+            List<ClaimedTask> group = open.computeIfAbsent(task.kind(), k -> new ArrayList<>(size));
+            group.add(task);
+            if (group.size() == size) {
+                work.add(new Group(open.remove(task.kind())));
+            }
+        }
+        open.values().forEach(group -> work.add(new Group(group)));
+        return work;
+    }
+
+    private static List<ClaimedTask> tasksOf(Runnable work) {
+        return work instanceof Group group ? group.tasks : List.of(((Attempt) work).task);
+    }
+
+    /** Claimed tasks of one group-commit kind, run in one transaction by one worker. */
+    private final class Group implements Runnable {
+        final List<ClaimedTask> tasks;
+
+        Group(List<ClaimedTask> tasks) {
+            this.tasks = List.copyOf(tasks);
+        }
+
+        @Override
+        public void run() {
+            executing.addAndGet(tasks.size());
+            try {
+                runner.runGroup(tasks);
+            } catch (Throwable unexpected) {
+                log.error(
+                        "Unexpected failure ending a group of {} tasks ({}); their leases will expire and rescue will"
+                                + " handle them",
+                        tasks.size(),
+                        tasks.get(0).kind(),
+                        unexpected);
+            } finally {
+                executing.addAndGet(-tasks.size());
+                for (int i = 0; i < tasks.size(); i++) {
+                    slotFreed();
+                }
+            }
+        }
+    }
+
+    /** Frees one claimed task's slot. */
+    private void slotFreed() {
+        freeSlots.release();
+        finished.increment();
+        // Under flow limits the end of a task frees a slot, which may let held-back tasks start: claim again.
+        if ((backlog || claimer.underFlowLimits()) && outstanding() <= wakeAtOutstanding) {
+            signal.signal();
+        }
     }
 
     /** A claimed task waiting for, or running on, a worker thread. */
@@ -273,12 +340,7 @@ final class QueueWorker {
             if (!done.compareAndSet(false, true)) {
                 return;
             }
-            freeSlots.release();
-            finished.increment();
-            // Under flow limits the end of a task frees a slot, which may let held-back tasks start: claim again.
-            if ((backlog || claimer.underFlowLimits()) && outstanding() <= wakeAtOutstanding) {
-                signal.signal();
-            }
+            slotFreed();
         }
     }
 
@@ -300,7 +362,7 @@ final class QueueWorker {
         pool.shutdown();
         List<ClaimedTask> unstarted = new ArrayList<>(queued.size());
         for (Runnable runnable : queued) {
-            unstarted.add(((Attempt) runnable).task);
+            unstarted.addAll(tasksOf(runnable));
         }
         return unstarted;
     }

@@ -46,6 +46,7 @@ final class TaskRunner {
     private final Finisher finisher;
     private final Function<TaskRequest, NewTask> continuations;
     private final TaskTracing tracing;
+    private final GroupRunner groups;
 
     /**
      * What ends an attempt, by outcome.
@@ -69,6 +70,7 @@ final class TaskRunner {
         this.tracing = kinds.tracing();
         Requests requests = kinds.requests();
         this.continuations = requests::resolve;
+        this.groups = new GroupRunner(this, stores, enders, observers.stats());
     }
 
     /**
@@ -88,7 +90,7 @@ final class TaskRunner {
     }
 
     /** The attempt's span, open on this thread until the attempt has ended; tracing never fails an attempt. */
-    private TaskTracing.AttemptSpan span(ClaimedTask task) {
+    TaskTracing.AttemptSpan span(ClaimedTask task) {
         if (tracing == TaskTracing.NONE) {
             return TaskTracing.AttemptSpan.NONE;
         }
@@ -111,30 +113,62 @@ final class TaskRunner {
     }
 
     private boolean runLogged(ClaimedTask task, Runnable whenCompleted) {
+        Attempt attempt = prepare(task);
+        if (attempt == null) {
+            return false;
+        }
+        if (attempt.kind.definition().mode() == ExecutionMode.TRANSACTIONAL) {
+            // The handler's transaction holds the row lock; a heartbeat would only wait on it.
+            enders.leases().forget(task.id());
+            runInTransaction(attempt);
+            return false;
+        }
+        enders.leases().hold(task.id(), attempt.kind.lease());
+        return runOutsideTransaction(task, attempt.kind, attempt.payload, whenCompleted);
+    }
+
+    /**
+     * How many tasks of {@code task}'s kind may share one transaction: its kind's group commit, or 1 for a kind
+     * this node does not know.
+     */
+    int groupSize(ClaimedTask task) {
+        RegisteredKind kind = kinds.of(task);
+        return kind == null ? 1 : kind.definition().groupCommit();
+    }
+
+    /**
+     * Runs claimed tasks of one group-commit kind in one transaction, each under a savepoint; see {@link
+     * GroupRunner}. A group of one runs as {@link #run} does.
+     */
+    void runGroup(List<ClaimedTask> tasks) {
+        if (tasks.size() == 1) {
+            run(tasks.get(0), () -> {});
+            return;
+        }
+        groups.run(tasks);
+    }
+
+    /**
+     * Looks up the task's kind and decodes its payload; settles the task and returns null when either fails.
+     */
+    Attempt prepare(ClaimedTask task) {
         RegisteredKind kind = kinds.of(task);
         if (kind == null) {
             settler.settle(task, null, new Ending.UnknownKind(task.kind(), task.queue()));
-            return false;
+            return null;
         }
         Object payload;
         try {
             payload = kinds.codec().decode(task.payloadJson(), kind.definition().payloadType());
         } catch (PayloadDecodingException e) {
             settler.settle(task, kind, new Ending.UnreadablePayload(e.getMessage()));
-            return false;
+            return null;
         } catch (Throwable e) {
             // Not the payload's fault (an OutOfMemoryError on a huge payload): a failed attempt, recorded now.
             settler.settle(task, kind, new Ending.Threw(e));
-            return false;
+            return null;
         }
-        if (kind.definition().mode() == ExecutionMode.TRANSACTIONAL) {
-            // The handler's transaction holds the row lock; a heartbeat would only wait on it.
-            enders.leases().forget(task.id());
-            runInTransaction(task, kind, payload);
-            return false;
-        }
-        enders.leases().hold(task.id(), kind.lease());
-        return runOutsideTransaction(task, kind, payload, whenCompleted);
+        return new Attempt(task, kind, payload, newLog());
     }
 
     /**
@@ -142,8 +176,9 @@ final class TaskRunner {
      * ends the task through one {@link Finish}. Whatever ends the attempt other than a commit is settled
      * after the rollback.
      */
-    private void runInTransaction(ClaimedTask task, RegisteredKind kind, Object payload) {
-        Attempt attempt = new Attempt(task, kind, payload, newLog());
+    private void runInTransaction(Attempt attempt) {
+        ClaimedTask task = attempt.task;
+        RegisteredKind kind = attempt.kind;
         try (Finish finish = finisher.open()) {
             try {
                 boolean committedRetry = storage.hostTransactions()
@@ -167,17 +202,20 @@ final class TaskRunner {
      * @return true if the attempt ended in a retry or failure that keeps the handler's writes; false if it
      *     succeeded (or its row was no longer its own to complete)
      */
-    private boolean attempt(Connection connection, Attempt attempt, Finish finish) throws Exception {
+    boolean attempt(Connection connection, Attempt attempt, Finish finish) throws Exception {
         attempt.began = true;
         ClaimedTask task = attempt.task;
         if (!storage.tasks().lockForRun(connection, task)) {
             throw new LeaseLost();
         }
-        // A stalled or partitioned worker must not hold the row lock for ever: past two leases of
-        // idleness the server ends the transaction, and rescue can take the task. Two, not one: a
-        // live run whose lease has just lapsed keeps its row (rescue skips locked rows), as before.
-        storage.dialect()
-                .boundTransaction(connection, attempt.kind.lease().multipliedBy(2), attempt.kind.executionTimeout());
+        if (attempt.bindsTransaction) {
+            // A stalled or partitioned worker must not hold the row lock for ever: past two leases of
+            // idleness the server ends the transaction, and rescue can take the task. Two, not one: a
+            // live run whose lease has just lapsed keeps its row (rescue skips locked rows), as before.
+            storage.dialect()
+                    .boundTransaction(
+                            connection, attempt.kind.lease().multipliedBy(2), attempt.kind.executionTimeout());
+        }
         observers.listener().started(task.kind(), task.queue(), task.attempt());
         GuardedConnection guarded = GuardedConnection.around(connection);
         AttemptContext context = new AttemptContext(
@@ -251,7 +289,7 @@ final class TaskRunner {
     }
 
     /** Counts an attempt whose transaction committed. */
-    private void committed(Attempt attempt, boolean committedRetry) {
+    void committed(Attempt attempt, boolean committedRetry) {
         ClaimedTask task = attempt.task;
         settler.committed(task);
         if (!committedRetry) {
@@ -275,7 +313,8 @@ final class TaskRunner {
         return (System.nanoTime() - beginNanos) / 1_000;
     }
 
-    private Ending endingOf(Throwable failure, boolean began) {
+    /** How an attempt ended that {@code failure} stopped, before or after its transaction began. */
+    Ending endingOf(Throwable failure, boolean began) {
         if (!began) {
             return new Ending.NotStarted(failure);
         }
@@ -375,14 +414,16 @@ final class TaskRunner {
     }
 
     /** One transactional attempt: its task, kind and payload, and what it has recorded so far. */
-    private static final class Attempt {
-        private final ClaimedTask task;
-        private final RegisteredKind kind;
+    static final class Attempt {
+        final ClaimedTask task;
+        final RegisteredKind kind;
         private final Object payload;
         private final ProcessingLog lines;
         private final long begin = System.nanoTime();
         /** Whether the transaction began (a connection was had). */
-        private boolean began;
+        boolean began;
+        /** Whether this attempt sets its transaction's time bounds (a group's first attempt sets them for all). */
+        boolean bindsTransaction = true;
 
         Attempt(ClaimedTask task, RegisteredKind kind, Object payload, ProcessingLog lines) {
             this.task = task;
@@ -406,7 +447,7 @@ final class TaskRunner {
     }
 
     /** The row was not ours to lock: the lease was taken back before the run began. */
-    private static final class LeaseLost extends RuntimeException {
+    static final class LeaseLost extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
         LeaseLost() {
@@ -415,9 +456,9 @@ final class TaskRunner {
     }
 
     /** Rolls the attempt's transaction back, then ends the attempt as {@link #ending} says. */
-    private static final class RollBack extends RuntimeException {
+    static final class RollBack extends RuntimeException {
         private static final long serialVersionUID = 1L;
-        private final transient Ending ending;
+        final transient Ending ending;
 
         RollBack(Ending ending) {
             super(null, null, false, false);

@@ -53,6 +53,9 @@ final class TaskAnnotationOptions {
         if (timeout != null) {
             builder.executionTimeout(timeout);
         }
+        if (annotation.groupCommit() != 1) {
+            builder.groupCommit(annotation.groupCommit());
+        }
         if (flow != null && flow.hasLimit()) {
             flow.applyLimits(builder);
         } else {

@@ -1,0 +1,187 @@
+package dev.errand.contract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.errand.Errand;
+import dev.errand.enqueue.TaskRequest;
+import dev.errand.task.Task;
+import dev.errand.task.TaskContext;
+import dev.errand.task.TaskDefinition;
+import dev.errand.task.TaskState;
+import dev.errand.testing.ErrandTestSupport;
+import dev.errand.testing.Target;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Group commit on a real database: many transactional tasks of a kind share one transaction, each under a
+ * savepoint. Whether tasks really shared a transaction is read from the database, not assumed: each handler
+ * counts the effect rows its own transaction sees and those another connection sees (the committed ones); in a
+ * group of n, the last handler sees n - 1 rows more than another connection does.
+ */
+@ParameterizedClass(name = "{0}")
+@MethodSource("dev.errand.testing.Targets#databases")
+class GroupCommitContractTest extends ErrandTestSupport {
+
+    private static final int GROUP = 100;
+
+    /** The most effect rows one handler's transaction saw that other connections did not (uncommitted). */
+    private final AtomicInteger mostUncommittedSeen = new AtomicInteger();
+
+    GroupCommitContractTest(Target target) {
+        super(target);
+    }
+
+    @Test
+    void aFailingTaskInAGroupOf100IsRolledBackAloneAndTheOther99CommitTogether() throws Exception {
+        int failing = 37;
+        Errand errand = node(builder()
+                .queue("default", GROUP)
+                .register(TaskDefinition.builder("grouped", Integer.class, (Integer n, TaskContext ctx) -> {
+                            recordEffect(ctx.connection(), ctx.taskId(), "n=" + n);
+                            noteUncommitted(ctx.connection());
+                            if (n == failing && ctx.attempt() == 1) {
+                                throw new IllegalStateException("task " + n + " refuses its first attempt");
+                            }
+                        })
+                        .groupCommit(GROUP)
+                        .maxAttempts(3)
+                        .build()));
+        Map<Integer, Long> ids = enqueue(errand, "grouped", GROUP);
+        errand.start();
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> taskRows() == 0);
+        assertThat(mostUncommittedSeen.get())
+                .as("the 99 tasks that succeeded shared one transaction")
+                .isEqualTo(GROUP - 2);
+        List<String> notes = effectNotes();
+        assertThat(notes).hasSize(GROUP).doesNotHaveDuplicates();
+        assertThat(notes).contains("n=" + failing);
+        assertThat(succeeded(GROUP, errand)).isEqualTo(GROUP);
+        assertThat(errand.stats().retried()).isEqualTo(1);
+        assertThat(ids).hasSize(GROUP);
+    }
+
+    @Test
+    void aFailureIsRecordedOnItsTaskWhileTheRestOfTheGroupCommits() throws Exception {
+        Errand errand = node(builder()
+                .queue("default", 20)
+                .succeededRetention(Duration.ofHours(1))
+                .register(TaskDefinition.builder("grouped-fail", Integer.class, (Integer n, TaskContext ctx) -> {
+                            recordEffect(ctx.connection(), ctx.taskId(), "n=" + n);
+                            if (n % 5 == 0) {
+                                throw new IllegalArgumentException("task " + n + " has a bad order <script>");
+                            }
+                        })
+                        .groupCommit(20)
+                        .maxAttempts(1)
+                        .build()));
+        Map<Integer, Long> ids = enqueue(errand, "grouped-fail", 20);
+        errand.start();
+
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> tasksIn(TaskState.FAILED) + tasksIn(TaskState.SUCCEEDED) == 20);
+        for (Map.Entry<Integer, Long> entry : ids.entrySet()) {
+            Task task = task(errand, entry.getValue());
+            if (entry.getKey() % 5 == 0) {
+                assertThat(task.state()).isEqualTo(TaskState.FAILED);
+                assertThat(task.lastError()).contains("task " + entry.getKey() + " has a bad order <script>");
+                assertThat(errorAttempts(task)).containsExactly(1);
+            } else {
+                assertThat(task.state()).isEqualTo(TaskState.SUCCEEDED);
+            }
+        }
+        assertThat(effectNotes())
+                .as("the failed tasks' writes rolled back to their savepoints, the others' committed")
+                .containsExactlyInAnyOrderElementsOf(ids.keySet().stream()
+                        .filter(n -> n % 5 != 0)
+                        .map(n -> "n=" + n)
+                        .toList());
+    }
+
+    @Test
+    void aTaskOfTheGroupWhoseLeaseWasTakenBackIsFencedOffAndTheOthersCommit() throws Exception {
+        Map<Integer, Long> ids = new ConcurrentHashMap<>();
+        AtomicInteger fencedNumber = new AtomicInteger(-1);
+        Errand errand = node(builder()
+                .queue("default", 10)
+                .register(TaskDefinition.builder("grouped-fenced", Integer.class, (Integer n, TaskContext ctx) -> {
+                            // The group's first task: another node takes a later task of the group back and claims
+                            // it again, so its token is no longer this node's.
+                            if (fencedNumber.compareAndSet(-1, (n + 5) % 10)) {
+                                moveLeaseToken(ids.get(fencedNumber.get()));
+                            }
+                            recordEffect(ctx.connection(), ctx.taskId(), "n=" + n);
+                        })
+                        .groupCommit(10)
+                        .build()));
+        ids.putAll(enqueue(errand, "grouped-fenced", 10));
+        errand.start();
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> taskRows() == 1);
+        int fenced = fencedNumber.get();
+        assertThat(effectNotes())
+                .containsExactlyInAnyOrderElementsOf(ids.keySet().stream()
+                        .filter(n -> n != fenced)
+                        .map(n -> "n=" + n)
+                        .toList());
+        assertThat(errand.stats().fencedOff()).isEqualTo(1);
+        assertThat(task(errand, ids.get(fenced)).state()).isEqualTo(TaskState.RUNNING);
+    }
+
+    private Map<Integer, Long> enqueue(Errand errand, String kind, int count) {
+        List<TaskRequest> requests = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            requests.add(TaskRequest.of(kind, i));
+        }
+        List<Long> ids =
+                errand.enqueueAll(requests).stream().map(result -> result.id()).toList();
+        Map<Integer, Long> byNumber = new ConcurrentHashMap<>();
+        for (int i = 0; i < count; i++) {
+            byNumber.put(i, ids.get(i));
+        }
+        return byNumber;
+    }
+
+    /** Compares the effect rows the handler's transaction sees with those another connection sees. */
+    private void noteUncommitted(Connection own) throws SQLException {
+        long mine = count(own);
+        long committed;
+        try (Connection other = dataSource().getConnection()) {
+            committed = count(other);
+        }
+        mostUncommittedSeen.accumulateAndGet((int) (mine - committed - 1), Math::max);
+    }
+
+    private long count(Connection connection) throws SQLException {
+        try (PreparedStatement s = connection.prepareStatement("SELECT COUNT(*) FROM " + prefix + "effect");
+                ResultSet rows = s.executeQuery()) {
+            rows.next();
+            return rows.getLong(1);
+        }
+    }
+
+    private void moveLeaseToken(long id) throws SQLException {
+        try (Connection c = dataSource().getConnection();
+                PreparedStatement s = c.prepareStatement(
+                        "UPDATE " + prefix + "task SET lease_token = lease_token + 1 WHERE id = ?")) {
+            s.setLong(1, id);
+            assertThat(s.executeUpdate()).isEqualTo(1);
+            if (!c.getAutoCommit()) {
+                c.commit();
+            }
+        }
+    }
+}
