@@ -112,6 +112,12 @@ public record Plan(String name, int rounds, List<Pairing> pairings) {
         // What the attempt history costs: Errand with it against Errand with the defaults (history off).
         list.add(new Pairing("history", burnDown, "errand-history", "errand"));
         list.add(new Pairing("history", burnDown, "errand-tx-history", "errand-tx"));
+        // Group commit against one commit per task: the raw SQL loop and Errand's default.
+        list.add(new Pairing("group-commit", burnDown, "errand-tx-group", "raw-sql-tx"));
+        list.add(new Pairing("group-commit", burnDown, "errand-tx-group", "errand-tx"));
+        // The same with a handler that inserts one row in the task's transaction.
+        list.add(new Pairing("group-commit-write", burnDown, "errand-tx-group-write", "raw-sql-tx-write"));
+        list.add(new Pairing("group-commit-write", burnDown, "errand-tx-group-write", "errand-tx-write"));
         // Entity queues (errand-jpa) against Errand's own tasks, on the same burn-down.
         list.add(new Pairing("jpa-burn-down", burnDown, "errand", "errand-jpa"));
         list.add(new Pairing("jpa-burn-down", burnDown, "errand-tx", "errand-jpa"));

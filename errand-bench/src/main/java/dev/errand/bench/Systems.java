@@ -17,8 +17,12 @@ public final class Systems {
             "errand-tx",
             "errand-history",
             "errand-tx-history",
+            "errand-tx-group",
+            "errand-tx-write",
+            "errand-tx-group-write",
             "raw-sql",
             "raw-sql-tx",
+            "raw-sql-tx-write",
             "db-scheduler",
             "jobrunr",
             "errand-jpa");
@@ -57,7 +61,8 @@ public final class Systems {
      * fractions of its README's benchmark; they beat the README's general high-throughput advice of
      * 1.0/4.0 here), {@code jobrunr-poll-ms} (default 5000, the smallest JobRunr open source accepts),
      * {@code jobrunr-workers} (default 20: JobRunr's workers do database work per job, and 20 beat 8
-     * and 16 here), {@code raw-loops} (default 2, one per core).
+     * and 16 here), {@code raw-loops} (default 2, one per core), {@code group-commit} (the group size of {@code
+     * errand-tx-group}, default 100).
      */
     public static BenchSystem create(String id, Db db, Params p) {
         Duration poll = Duration.ofMillis(p.integer("poll-ms", 100));
@@ -76,11 +81,22 @@ public final class Systems {
             // these measures what history costs.
             case "errand-history" -> new ErrandSystem(db, false, "bench_errandh_", poll).withHistory();
             case "errand-tx-history" -> new ErrandSystem(db, true, "bench_errandtxh_", poll).withHistory();
+            // Transactional tasks with group commit (the library's default is one commit per task).
+            case "errand-tx-group" ->
+                new ErrandSystem(db, true, "bench_errandtxg_", poll).withGroupCommit(p.integer("group-commit", 100));
+            // The same, and one commit per task, with a handler that inserts one row.
+            case "errand-tx-write" -> new ErrandSystem(db, true, "bench_errandtxw_", poll).withWrites();
+            case "errand-tx-group-write" ->
+                new ErrandSystem(db, true, "bench_errandtxgw_", poll)
+                        .withGroupCommit(p.integer("group-commit", 100))
+                        .withWrites();
             // Handlers on virtual threads (Java 21 and later), against the default platform threads.
             case "errand-vthreads" -> new ErrandSystem(db, false, "bench_errandv_", poll).withVirtualThreads();
             case "errand-tx-vthreads" -> new ErrandSystem(db, true, "bench_errandtxv_", poll).withVirtualThreads();
             case "raw-sql" -> new RawSqlSystem(db, false, "bench_raw_", p.integer("raw-loops", 2));
             case "raw-sql-tx" -> new RawSqlSystem(db, true, "bench_rawtx_", p.integer("raw-loops", 2));
+            case "raw-sql-tx-write" ->
+                new RawSqlSystem(db, true, "bench_rawtxw_", p.integer("raw-loops", 2)).withWrites();
             case "db-scheduler" ->
                 new DbSchedulerSystem(
                         db, "bench_dbs_tasks", poll, p.decimal("dbs-lower", 4.0), p.decimal("dbs-upper", 20.0));

@@ -5,6 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import dev.errand.Errand;
 import dev.errand.enqueue.TaskRequest;
+import dev.errand.spi.ClaimedTask;
+import dev.errand.spi.TaskTracing;
+import dev.errand.spi.TraceContext;
 import dev.errand.task.Task;
 import dev.errand.task.TaskContext;
 import dev.errand.task.TaskDefinition;
@@ -21,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -113,32 +117,58 @@ class GroupCommitContractTest extends ErrandTestSupport {
 
     @Test
     void aTaskOfTheGroupWhoseLeaseWasTakenBackIsFencedOffAndTheOthersCommit() throws Exception {
-        Map<Integer, Long> ids = new ConcurrentHashMap<>();
-        AtomicInteger fencedNumber = new AtomicInteger(-1);
+        AtomicLong fencedId = new AtomicLong();
+        // Right after the claim commits, before the group runs, another node takes one of its tasks back and
+        // claims it again: its token is no longer this node's.
+        TaskTracing takesOneBack = new TaskTracing() {
+            @Override
+            public TraceContext capture(String kind, String queue) {
+                return null;
+            }
+
+            @Override
+            public AttemptSpan attemptStarted(ClaimedTask task) {
+                return AttemptSpan.NONE;
+            }
+
+            @Override
+            public BatchSpan claimStarted(String queue) {
+                return new BatchSpan() {
+                    @Override
+                    public void tasks(int count) {
+                        if (count > 0 && fencedId.get() == 0) {
+                            fencedId.set(takeBackOneRunningTask());
+                        }
+                    }
+
+                    @Override
+                    public void failed(Throwable error) {}
+
+                    @Override
+                    public void close() {}
+                };
+            }
+        };
         Errand errand = node(builder()
                 .queue("default", 10)
+                .tracing(takesOneBack)
                 .register(TaskDefinition.builder("grouped-fenced", Integer.class, (Integer n, TaskContext ctx) -> {
-                            // The group's first task: another node takes a later task of the group back and claims
-                            // it again, so its token is no longer this node's.
-                            if (fencedNumber.compareAndSet(-1, (n + 5) % 10)) {
-                                moveLeaseToken(ids.get(fencedNumber.get()));
-                            }
                             recordEffect(ctx.connection(), ctx.taskId(), "n=" + n);
                         })
                         .groupCommit(10)
                         .build()));
-        ids.putAll(enqueue(errand, "grouped-fenced", 10));
+        Map<Integer, Long> ids = enqueue(errand, "grouped-fenced", 10);
         errand.start();
 
         await().atMost(Duration.ofSeconds(30)).until(() -> taskRows() == 1);
-        int fenced = fencedNumber.get();
+        long fenced = fencedId.get();
         assertThat(effectNotes())
-                .containsExactlyInAnyOrderElementsOf(ids.keySet().stream()
-                        .filter(n -> n != fenced)
-                        .map(n -> "n=" + n)
+                .containsExactlyInAnyOrderElementsOf(ids.entrySet().stream()
+                        .filter(entry -> entry.getValue() != fenced)
+                        .map(entry -> "n=" + entry.getKey())
                         .toList());
         assertThat(errand.stats().fencedOff()).isEqualTo(1);
-        assertThat(task(errand, ids.get(fenced)).state()).isEqualTo(TaskState.RUNNING);
+        assertThat(task(errand, fenced).state()).isEqualTo(TaskState.RUNNING);
     }
 
     private Map<Integer, Long> enqueue(Errand errand, String kind, int count) {
@@ -173,15 +203,25 @@ class GroupCommitContractTest extends ErrandTestSupport {
         }
     }
 
-    private void moveLeaseToken(long id) throws SQLException {
-        try (Connection c = dataSource().getConnection();
-                PreparedStatement s = c.prepareStatement(
-                        "UPDATE " + prefix + "task SET lease_token = lease_token + 1 WHERE id = ?")) {
-            s.setLong(1, id);
-            assertThat(s.executeUpdate()).isEqualTo(1);
-            if (!c.getAutoCommit()) {
-                c.commit();
+    /** Moves the lease token of the running task with the highest id, as a rescue and a new claim would. */
+    private long takeBackOneRunningTask() {
+        try (Connection c = dataSource().getConnection()) {
+            c.setAutoCommit(true);
+            long id;
+            try (PreparedStatement s =
+                            c.prepareStatement("SELECT MAX(id) FROM " + prefix + "task WHERE state = 'running'");
+                    ResultSet rows = s.executeQuery()) {
+                rows.next();
+                id = rows.getLong(1);
             }
+            try (PreparedStatement s =
+                    c.prepareStatement("UPDATE " + prefix + "task SET lease_token = lease_token + 1 WHERE id = ?")) {
+                s.setLong(1, id);
+                assertThat(s.executeUpdate()).isEqualTo(1);
+            }
+            return id;
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
         }
     }
 }

@@ -38,6 +38,8 @@ public final class ErrandSystem implements BenchSystem {
     private final Duration pollInterval;
     private boolean history;
     private boolean virtualThreads;
+    private int groupCommit = 1;
+    private boolean writes;
     private HikariDataSource clientPool;
     private Errand client;
     private HikariDataSource workerPool;
@@ -79,6 +81,37 @@ public final class ErrandSystem implements BenchSystem {
         ErrandSystem with = new ErrandSystem(db, transactional, prefix, pollInterval);
         with.virtualThreads = true;
         return with;
+    }
+
+    /**
+     * The same transactional system with group commit: up to {@code maxTasks} tasks per transaction (the library's
+     * default is one): the pairings with it measure what group commit changes.
+     */
+    public ErrandSystem withGroupCommit(int maxTasks) {
+        ErrandSystem with = new ErrandSystem(db, true, prefix, pollInterval);
+        with.groupCommit = maxTasks;
+        return with;
+    }
+
+    /**
+     * The same transactional system whose handler inserts one row into {@code <prefix>effect} on the task's
+     * transaction, as a task that records its effect does.
+     */
+    public ErrandSystem withWrites() {
+        ErrandSystem with = new ErrandSystem(db, true, prefix, pollInterval);
+        with.groupCommit = groupCommit;
+        with.writes = true;
+        return with;
+    }
+
+    /** The table of {@link #withWrites()}: one row per task run. */
+    public static String effectTableSql(String prefix) {
+        return "CREATE TABLE " + prefix + "effect (task_id BIGINT NOT NULL, stamp BIGINT NOT NULL)";
+    }
+
+    /** The insert of {@link #withWrites()}: the task's id and its stamp. */
+    public static String effectInsertSql(String prefix) {
+        return "INSERT INTO " + prefix + "effect (task_id, stamp) VALUES (?, ?)";
     }
 
     /**
@@ -188,7 +221,10 @@ public final class ErrandSystem implements BenchSystem {
         String base = transactional
                 ? "errand-tx"
                 : schedules > 0 ? (atSlot ? "errand-schedules-at-slot" : "errand-schedules") : "errand";
-        return base + (history ? "-history" : "") + (virtualThreads ? "-vthreads" : "");
+        return base
+                + (groupCommit > 1 ? "-group" : "")
+                + (history ? "-history" : "")
+                + (virtualThreads ? "-vthreads" : "");
     }
 
     @Override
@@ -220,6 +256,9 @@ public final class ErrandSystem implements BenchSystem {
                 .build();
         if (schedules > 0) {
             registerSchedules();
+        }
+        if (writes) {
+            db.execute(effectTableSql(prefix));
         }
     }
 
@@ -338,8 +377,19 @@ public final class ErrandSystem implements BenchSystem {
                 .migrationsEnabled(false)
                 .queue(ErrandSettings.DEFAULT_QUEUE, concurrency)
                 .pollInterval(pollInterval)
-                .register(TaskDefinition.builder("noop", Stamp.class, (stamp, ctx) -> probe.ran(stamp.t()))
+                .register(TaskDefinition.builder("noop", Stamp.class, (stamp, ctx) -> {
+                            probe.ran(stamp.t());
+                            if (writes) {
+                                try (java.sql.PreparedStatement insert =
+                                        ctx.connection().prepareStatement(effectInsertSql(prefix))) {
+                                    insert.setLong(1, ctx.taskId());
+                                    insert.setLong(2, stamp.t());
+                                    insert.executeUpdate();
+                                }
+                            }
+                        })
                         .mode(transactional ? ExecutionMode.TRANSACTIONAL : ExecutionMode.NON_TRANSACTIONAL)
+                        .groupCommit(groupCommit)
                         .build())
                 .build();
     }

@@ -22,7 +22,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * (SELECT … FOR UPDATE SKIP LOCKED LIMIT n) RETURNING} statement as Errand, runs them, and deletes the
  * batch with one fenced {@code DELETE … WHERE id = ANY(?)}. Transactional: a loop per worker claims a
  * share of the batch, then runs each task in its own transaction: fenced lock, handler, fenced delete,
- * commit. There is no wake-up mechanism: an empty claim sleeps 2 ms.
+ * commit. There is no wake-up mechanism: an empty claim sleeps 2 ms. {@link #withWrites()}: the transactional
+ * handler also inserts one row, as a task that records its effect does.
  */
 public final class RawSqlSystem implements BenchSystem {
 
@@ -37,6 +38,7 @@ public final class RawSqlSystem implements BenchSystem {
     private volatile boolean running;
     private int concurrency;
     private Probe probe;
+    private boolean writes;
 
     /**
      * @param loops claim-and-complete loops in non-transactional mode (transactional mode runs one loop
@@ -49,9 +51,22 @@ public final class RawSqlSystem implements BenchSystem {
         this.loops = loops;
     }
 
+    /**
+     * The same transactional loop whose handler inserts one row into {@code <prefix>effect} in each task's
+     * transaction.
+     */
+    public RawSqlSystem withWrites() {
+        if (!transactional) {
+            throw new IllegalStateException("Writes are measured in the transactional loop only");
+        }
+        RawSqlSystem with = new RawSqlSystem(db, true, prefix, loops);
+        with.writes = true;
+        return with;
+    }
+
     @Override
     public String id() {
-        return transactional ? "raw-sql-tx" : "raw-sql";
+        return (transactional ? "raw-sql-tx" : "raw-sql") + (writes ? "-write" : "");
     }
 
     @Override
@@ -69,6 +84,9 @@ public final class RawSqlSystem implements BenchSystem {
         tearDown();
         try (HikariDataSource pool = db.pool(prefix + "ddl", 2)) {
             Errand.builder(pool).tablePrefix(prefix).processingEnabled(false).build();
+        }
+        if (writes) {
+            db.execute(ErrandSystem.effectTableSql(prefix));
         }
         enqueueConnection = DriverManager.getConnection(db.url(), db.user(), db.password());
     }
@@ -134,7 +152,8 @@ public final class RawSqlSystem implements BenchSystem {
                         c.prepareStatement("UPDATE " + table + " SET started_at = statement_timestamp()"
                                 + " WHERE id = ? AND lease_token = ? AND state = 'running'");
                 PreparedStatement completeOne = c.prepareStatement(
-                        "DELETE FROM " + table + " WHERE id = ? AND lease_token = ? AND state = 'running'")) {
+                        "DELETE FROM " + table + " WHERE id = ? AND lease_token = ? AND state = 'running'");
+                PreparedStatement effect = c.prepareStatement(ErrandSystem.effectInsertSql(prefix))) {
             long[] ids = new long[batch];
             long[] stamps = new long[batch];
             while (running) {
@@ -159,6 +178,11 @@ public final class RawSqlSystem implements BenchSystem {
                         lock.setLong(2, token);
                         if (lock.executeUpdate() == 1) {
                             probe.ran(stamps[i]);
+                            if (writes) {
+                                effect.setLong(1, ids[i]);
+                                effect.setLong(2, stamps[i]);
+                                effect.executeUpdate();
+                            }
                             completeOne.setLong(1, ids[i]);
                             completeOne.setLong(2, token);
                             completeOne.executeUpdate();

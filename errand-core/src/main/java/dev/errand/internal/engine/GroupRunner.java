@@ -1,5 +1,8 @@
 package dev.errand.internal.engine;
 
+import dev.errand.history.AttemptOutcome;
+import dev.errand.internal.history.AttemptHistory;
+import dev.errand.internal.history.AttemptRow;
 import dev.errand.internal.outcome.Ending;
 import dev.errand.internal.store.Storage;
 import dev.errand.internal.workflow.Finish;
@@ -8,7 +11,7 @@ import dev.errand.spi.ClaimedTask;
 import dev.errand.spi.TaskTracing;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Savepoint;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
@@ -29,12 +32,15 @@ import org.slf4j.LoggerFactory;
 final class GroupRunner {
 
     private static final Logger log = LoggerFactory.getLogger(GroupRunner.class);
+    /** The one savepoint name of a group: set again before each task. */
+    private static final String SAVEPOINT = "errand_group_task";
 
     private final TaskRunner runner;
     private final Storage storage;
     private final Finisher finisher;
     private final TaskRunner.Enders enders;
     private final EngineStats stats;
+    private final Stores stores;
 
     /** How one task of the group ended inside the group's transaction. */
     private enum Result {
@@ -55,6 +61,8 @@ final class GroupRunner {
         final TaskRunner.Attempt attempt;
         Result result = Result.PENDING;
         Ending ending;
+        /** A success whose completion the group writes with the others', with its duration and log. */
+        Ended unwritten;
 
         Member(TaskRunner.Attempt attempt) {
             this.attempt = attempt;
@@ -64,6 +72,7 @@ final class GroupRunner {
     GroupRunner(TaskRunner runner, Stores stores, TaskRunner.Enders enders, EngineStats stats) {
         this.runner = runner;
         this.storage = stores.storage();
+        this.stores = stores;
         this.finisher = stores.finisher();
         this.enders = enders;
         this.stats = stats;
@@ -110,49 +119,124 @@ final class GroupRunner {
         RegisteredKind kind = members.get(0).attempt.kind;
         // A stalled or partitioned worker must not hold the rows' locks for ever; see TaskRunner.attempt.
         storage.dialect().boundTransaction(connection, kind.lease().multipliedBy(2), kind.executionTimeout());
-        for (Member member : members) {
-            culprit[0] = member;
-            runOne(connection, member, finish);
+        // One statement locks every row of the group, checking the tokens; if a lease was taken back, each task
+        // is locked on its own instead, to learn which.
+        boolean allLocked = storage.tasks().lockAllForRun(connection, ids(members), tokens(members)) == members.size();
+        try (Statement savepoints = connection.createStatement()) {
+            boolean first = true;
+            for (Member member : members) {
+                culprit[0] = member;
+                if (!allLocked && !storage.tasks().lockForRun(connection, member.attempt.task)) {
+                    member.attempt.began = true;
+                    member.result = Result.FENCED;
+                    continue;
+                }
+                savepoints.execute(
+                        first ? "SAVEPOINT " + SAVEPOINT : storage.dialect().savepointAgain(SAVEPOINT));
+                first = false;
+                runOne(connection, savepoints, member, finish);
+            }
+            culprit[0] = null;
         }
-        culprit[0] = null;
+        completeTogether(connection, members);
     }
 
     /**
-     * Runs one task of the group under a savepoint. A failure that leaves the transaction usable is rolled back
-     * to the savepoint and kept on the member; one that does not (a lost connection, a savepoint the database
-     * dropped with the whole transaction) ends the group.
+     * Runs one task of the group, its row locked, under the savepoint just set. A failure that leaves the
+     * transaction usable is rolled back to the savepoint and kept on the member; one that does not (a lost
+     * connection, a savepoint the database dropped with the whole transaction) ends the group.
      */
-    private void runOne(Connection connection, Member member, Finish finish) throws Exception {
+    private void runOne(Connection connection, Statement savepoints, Member member, Finish finish) throws Exception {
         ClaimedTask task = member.attempt.task;
         try (TaskLogContext ignored = TaskLogContext.enter(task);
                 TaskTracing.AttemptSpan span = runner.span(task)) {
             // Its row lock holds the task from here; a heartbeat would only wait on it.
             enders.leases().forget(task.id());
-            Savepoint savepoint = connection.setSavepoint();
             try {
-                boolean kept = runner.attempt(connection, member.attempt, finish);
-                connection.releaseSavepoint(savepoint);
-                member.result = kept ? Result.KEPT : Result.SUCCEEDED;
+                TaskRunner.Handled handled = runner.runLocked(connection, member.attempt, finish, true);
+                member.result = handled == TaskRunner.Handled.KEPT_WRITES ? Result.KEPT : Result.SUCCEEDED;
+                if (handled == TaskRunner.Handled.SUCCEEDED_UNWRITTEN) {
+                    member.unwritten = member.attempt.ended(new Ending.Succeeded());
+                }
             } catch (Throwable failure) {
                 if (storage.transactions().isConnectionFailure(failure)) {
                     throw failure;
                 }
                 try {
-                    connection.rollback(savepoint);
+                    savepoints.execute("ROLLBACK TO SAVEPOINT " + SAVEPOINT);
                 } catch (SQLException | RuntimeException broken) {
                     failure.addSuppressed(broken);
                     throw failure;
                 }
-                if (failure instanceof TaskRunner.LeaseLost) {
-                    member.result = Result.FENCED;
-                } else {
-                    member.result = Result.ROLLED_BACK;
-                    member.ending = failure instanceof TaskRunner.RollBack rollBack
-                            ? rollBack.ending
-                            : runner.endingOf(failure, member.attempt.began);
-                }
+                member.result = Result.ROLLED_BACK;
+                member.ending = failure instanceof TaskRunner.RollBack rollBack
+                        ? rollBack.ending
+                        : runner.endingOf(failure, member.attempt.began);
             }
         }
+    }
+
+    /**
+     * Writes the completions the tasks left to the group (those with nothing linked) in one statement, with their
+     * history rows when history is on. Their rows are locked by this transaction, so each is completed.
+     */
+    private void completeTogether(Connection connection, List<Member> members) throws SQLException {
+        List<Member> simple = new ArrayList<>(members.size());
+        for (Member member : members) {
+            if (member.unwritten != null) {
+                simple.add(member);
+            }
+        }
+        if (simple.isEmpty()) {
+            return;
+        }
+        long[] ids = ids(simple);
+        long[] tokens = tokens(simple);
+        AttemptHistory history = stores.attempts();
+        int completed;
+        if (history.ridesOnCompletion()) {
+            completed = storage.tasks()
+                    .succeedAllReturningIds(connection, ids, tokens, history.successRider(rows(simple)))
+                    .size();
+        } else {
+            if (history.enabled()) {
+                history.recordAll(connection, rows(simple));
+            }
+            completed = storage.tasks().succeedAll(connection, ids, tokens);
+        }
+        if (completed != ids.length) {
+            throw new IllegalStateException("Group commit completed " + completed + " of " + ids.length
+                    + " tasks whose rows its transaction had locked; rolling the group back");
+        }
+    }
+
+    private static List<AttemptRow> rows(List<Member> members) {
+        List<AttemptRow> rows = new ArrayList<>(members.size());
+        for (Member member : members) {
+            rows.add(new AttemptRow(
+                    member.attempt.task,
+                    AttemptOutcome.SUCCEEDED,
+                    member.unwritten.durationMicros(),
+                    null,
+                    member.unwritten.logs()));
+        }
+        return rows;
+    }
+
+    private static long[] ids(List<Member> members) {
+        long[] ids = new long[members.size()];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = members.get(i).attempt.task.id();
+        }
+        return ids;
+    }
+
+    private static long[] tokens(List<Member> members) {
+        long[] tokens = new long[members.size()];
+        for (int i = 0; i < tokens.length; i++) {
+            tokens[i] = members.get(i).attempt.task.leaseToken();
+        }
+        return tokens;
     }
 
     /** The group committed: counts the successes and settles the tasks rolled back to their savepoints. */

@@ -216,18 +216,49 @@ final class TaskRunner {
                     .boundTransaction(
                             connection, attempt.kind.lease().multipliedBy(2), attempt.kind.executionTimeout());
         }
+        return runLocked(connection, attempt, finish, false) == Handled.KEPT_WRITES;
+    }
+
+    /** How a transactional attempt whose row is locked ended on its transaction, if it did not throw. */
+    enum Handled {
+        /** The handler's failure or retry request was written, keeping its writes. */
+        KEPT_WRITES,
+        /** The handler returned and the task's completion is written. */
+        COMPLETED,
+        /**
+         * The handler returned; the task has no continuations, dependents or batch, and its completion is left to
+         * the caller, which writes it with others on the same transaction.
+         */
+        SUCCEEDED_UNWRITTEN
+    }
+
+    /**
+     * Runs the handler of an attempt whose row this transaction has locked, and ends it on the transaction. An
+     * ending that does not keep the handler's writes is thrown, as in {@link #attempt}.
+     *
+     * @param leaveSimpleSuccess whether a success with nothing linked is left for the caller to write
+     */
+    Handled runLocked(Connection connection, Attempt attempt, Finish finish, boolean leaveSimpleSuccess)
+            throws Exception {
+        attempt.began = true;
+        ClaimedTask task = attempt.task;
         observers.listener().started(task.kind(), task.queue(), task.attempt());
         GuardedConnection guarded = GuardedConnection.around(connection);
         AttemptContext context = new AttemptContext(
                 task, guarded.connection(), attempt.lines, continuations, new ProgressReporter(storage, task));
         if (handleKeepingWrites(connection, attempt, guarded, context, finish)) {
-            return true;
+            return Handled.KEPT_WRITES;
         }
         if (guarded.misuse() != null) {
             throw new RollBack(misused(guarded));
         }
+        if (leaveSimpleSuccess
+                && context.continuations().isEmpty()
+                && task.links().isNone()) {
+            return Handled.SUCCEEDED_UNWRITTEN;
+        }
         succeed(connection, attempt, context.continuations(), finish);
-        return false;
+        return Handled.COMPLETED;
     }
 
     /**
@@ -432,6 +463,7 @@ final class TaskRunner {
             this.lines = lines;
         }
 
+        /** How the attempt ended, with its duration so far and its processing log. */
         Ended ended(Ending ending) {
             return new Ended(ending, micros(begin), text(lines));
         }

@@ -222,6 +222,15 @@ public interface Dialect {
     }
 
     /**
+     * The statement that sets savepoint {@code name} again in a transaction that has it already, dropping the old
+     * one: the SQL standard's and MariaDB's and H2's {@code SAVEPOINT} replaces a savepoint of the same name.
+     * Group commit sets one such savepoint before each task.
+     */
+    default String savepointAgain(String name) {
+        return "SAVEPOINT " + name;
+    }
+
+    /**
      * Whether an UPDATE can return the rows it changed ({@code RETURNING}), also inside a {@code WITH}, so that
      * one statement both writes and reads.
      */

@@ -12,6 +12,12 @@ import javax.sql.DataSource;
 /** PostgreSQL 12 and later. */
 public final class PostgresDialect implements Dialect {
 
+    /** PostgreSQL keeps the old savepoint of the same name (nesting them), so it is released first. */
+    @Override
+    public String savepointAgain(String name) {
+        return "RELEASE SAVEPOINT " + name + "; SAVEPOINT " + name;
+    }
+
     @Override
     public String name() {
         return "postgresql";

@@ -46,6 +46,7 @@ public final class TaskStore {
     private final TaskInserter inserter;
     private final ProgressStore progress;
     private final String startSql;
+    private final String startManySql;
     private final String succeedOneSql;
     private final String succeedManySql;
     private final String retrySql;
@@ -78,6 +79,7 @@ public final class TaskStore {
         String now = dialect.timePlusMicros();
         String manyFence = " WHERE " + IDS + " AND " + TOKENS + " AND " + IS_RUNNING;
         this.startSql = "UPDATE " + table + " SET started_at = " + now + FENCE;
+        this.startManySql = "UPDATE " + table + " SET started_at = " + now + manyFence;
         String succeeded =
                 "UPDATE " + table + " SET state = " + States.SUCCEEDED + ", finished_at = " + now + ", " + CLEAR_LEASE;
         this.succeedOneSql = keepSucceeded ? succeeded + FENCE : "DELETE FROM " + table + FENCE;
@@ -145,11 +147,31 @@ public final class TaskStore {
      * @return false if the lease was taken back (the task must not run)
      */
     public boolean lockForRun(Connection connection, ClaimedTask task) throws SQLException {
+        return lockForRun(connection, task.id(), task.leaseToken());
+    }
+
+    /**
+     * Locks many claimed tasks for their runs on the caller's transaction, as {@link #lockForRun} does one: in one
+     * statement, for a group that commits together.
+     *
+     * @return how many of them were still this node's and are now locked
+     */
+    public int lockAllForRun(Connection connection, long[] ids, long[] tokens) throws SQLException {
+        long offsetMicros = offsetMicros();
+        try (PreparedStatement statement = connection.prepareStatement(withIds(startManySql, ids, tokens))) {
+            statement.setLong(1, offsetMicros);
+            int i = dialect.bindIds(statement, 2, ids);
+            dialect.bindIds(statement, i, tokens);
+            return statement.executeUpdate();
+        }
+    }
+
+    private boolean lockForRun(Connection connection, long id, long token) throws SQLException {
         long offsetMicros = offsetMicros();
         try (PreparedStatement statement = connection.prepareStatement(startSql)) {
             statement.setLong(1, offsetMicros);
-            statement.setLong(2, task.id());
-            statement.setLong(3, task.leaseToken());
+            statement.setLong(2, id);
+            statement.setLong(3, token);
             return statement.executeUpdate() == 1;
         }
     }
