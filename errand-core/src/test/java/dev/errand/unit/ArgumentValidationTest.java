@@ -185,4 +185,30 @@ class ArgumentValidationTest {
         }
         assertThatThrownBy(() -> TaskState.fromDbValue("done")).hasMessageContaining("expected one of");
     }
+
+    @Test
+    void groupCommitIsRefusedOutsideItsRangeAndOnNonTransactionalKinds() {
+        TaskDefinition.Builder<Integer> kind = TaskDefinition.builder("grouped", Integer.class, (n, ctx) -> {});
+        assertThatThrownBy(() -> kind.groupCommit(0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("groupCommit of kind 'grouped'")
+                .hasMessageContaining("between 1 and 1000")
+                .hasMessageContaining("got 0");
+        assertThatThrownBy(() -> kind.groupCommit(100_000))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("between 1 and 1000");
+        assertThatThrownBy(() -> kind.groupCommit(-5)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> TaskDefinition.builder("outside", Integer.class, (n, ctx) -> {})
+                        .groupCommit(10)
+                        .mode(dev.errand.task.ExecutionMode.NON_TRANSACTIONAL)
+                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("NON_TRANSACTIONAL")
+                .hasMessageContaining("make the kind TRANSACTIONAL");
+        assertThat(kind.groupCommit(1000).build().groupCommit()).isEqualTo(1000);
+        assertThat(TaskDefinition.builder("single", Integer.class, (n, ctx) -> {})
+                        .build()
+                        .groupCommit())
+                .isEqualTo(1);
+    }
 }

@@ -59,7 +59,11 @@ class ErrandTaskDiscoveryTest {
         public void onFailure(FailedTask task, Connection connection) {}
     }
 
-    @ErrandTask(value = "archive", retry = ErrandTask.Retry.FIXED, retryDelay = "${test.archive-delay:7s}")
+    @ErrandTask(
+            value = "archive",
+            retry = ErrandTask.Retry.FIXED,
+            retryDelay = "${test.archive-delay:7s}",
+            groupCommit = 50)
     static class Archive implements TaskHandler<Void> {
         @Override
         public void handle(Void payload, TaskContext context) {}
@@ -98,6 +102,8 @@ class ErrandTaskDiscoveryTest {
                     assertThat(archive.mode()).isEqualTo(ExecutionMode.TRANSACTIONAL);
                     assertThat(archive.maxAttempts()).isNull();
                     assertThat(archive.concurrencyLimit()).isNull();
+                    assertThat(archive.groupCommit()).isEqualTo(50);
+                    assertThat(sms.groupCommit()).isEqualTo(1);
                     assertThat(archive.retryPolicy().delayAfter(3)).isEqualTo(Duration.ofSeconds(7));
                     assertThat(archive.failureCallback()).isNull();
                 });
@@ -219,6 +225,12 @@ class ErrandTaskDiscoveryTest {
         public void handle(Sms payload, TaskContext context) {}
     }
 
+    @ErrandTask(value = "bad-group", mode = ExecutionMode.NON_TRANSACTIONAL, groupCommit = 20)
+    static class BadGroup implements TaskHandler<Sms> {
+        @Override
+        public void handle(Sms payload, TaskContext context) {}
+    }
+
     @Test
     void invalidAnnotationOptionsStopStartUpNamingTheOption() {
         runner.withBean("badLimit", BadLimit.class).run(context -> assertThat(context)
@@ -227,6 +239,10 @@ class ErrandTaskDiscoveryTest {
                 .hasMessageContaining("Task kind 'bad-limit'")
                 .hasMessageContaining(
                         "concurrencyLimitPerKey of kind 'bad-limit' must be between 1 and 10000, got -1"));
+        runner.withBean("badGroup", BadGroup.class).run(context -> assertThat(context)
+                .getFailure()
+                .rootCause()
+                .hasMessageContaining("Kind 'bad-group' sets groupCommit(20) but runs NON_TRANSACTIONAL"));
         runner.withBean("badDelay", BadDelay.class).run(context -> assertThat(context)
                 .getFailure()
                 .rootCause()
