@@ -12,8 +12,9 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * A worker JVM of the chaos run ({@link ChaosRun}): one Errand node with a transactional kind, whose
- * effect row is written on the attempt's own transaction, and a non-transactional kind, which writes one
- * row per run on a connection of its own. The harness kills, stops and restarts it, and cuts its
+ * effect row is written on the attempt's own transaction, the same kind with group commit (up to {@value
+ * #GROUP} tasks per transaction), and a non-transactional kind, which writes one row per run on a connection of
+ * its own. The harness kills, stops and restarts it, and cuts its
  * database from under it.
  *
  * <p>Arguments: {@code <jdbcUrl> <user> <tablePrefix> <nodeId> [extras]}. With {@code extras} (the run's scale
@@ -24,6 +25,10 @@ public final class ChaosWorkerMain {
 
     /** The transactional kind. */
     static final String TX = "chaos-tx";
+    /** The transactional kind with group commit. */
+    static final String GROUPED = "chaos-tx-group";
+    /** The group size of {@link #GROUPED}. */
+    static final int GROUP = 20;
     /** The non-transactional kind. */
     static final String PLAIN = "chaos-plain";
     /** The lease of both kinds, short so that the run sees many rescues. */
@@ -81,6 +86,14 @@ public final class ChaosWorkerMain {
                             CrashWorkerMain.insertEffect(context.connection(), prefix, context.taskId(), "tx");
                             work();
                         })
+                        .maxAttempts(1000)
+                        .retryPolicy(RetryPolicy.fixed(Duration.ofMillis(200)))
+                        .build())
+                .register(TaskDefinition.builder(GROUPED, Integer.class, (payload, context) -> {
+                            CrashWorkerMain.insertEffect(context.connection(), prefix, context.taskId(), "tx");
+                            work();
+                        })
+                        .groupCommit(GROUP)
                         .maxAttempts(1000)
                         .retryPolicy(RetryPolicy.fixed(Duration.ofMillis(200)))
                         .build())
