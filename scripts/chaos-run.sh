@@ -20,7 +20,9 @@ seed="${4:-$RANDOM}"
 kills="${5:-0}"
 cp_file="$(mktemp)"
 trap 'rm -f "$cp_file"' EXIT
-mvn -B -ntp -q -pl errand-core -am test-compile -Dspotless.check.skip=true
-mvn -B -ntp -q -pl errand-core dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$cp_file"
+# One reactor build: the class path of errand-core's tests names errand-testkit, which only the reactor resolves
+# (nothing is installed). Each module writes the file in turn; errand-core, built last, leaves its own.
+mvn -B -ntp -q -pl errand-core -am test-compile dependency:build-classpath -Dspotless.check.skip=true \
+  -Dmdep.includeScope=test -Dmdep.outputFile="$cp_file"
 classpath="errand-core/target/test-classes:errand-core/target/classes:errand-testkit/target/classes:$(cat "$cp_file")"
 exec java -Xmx512m -cp "$classpath" dev.errand.crash.ChaosRun "$database" "$tasks" "$workers" "$seed" "$kills"

@@ -11,9 +11,11 @@ NODES=${2:-3}
 CHECKPOINT=${3:-100000}
 BATCH=${4:-100}
 PAGE=${5:-10000}
-mvn -B -ntp -q -pl errand-core,errand-bench compile
 CP_FILE=$(mktemp)
-mvn -B -ntp -q -pl errand-bench dependency:build-classpath -Dmdep.outputFile="$CP_FILE" -Dmdep.includeScope=runtime
+# One reactor build (nothing is installed): each module writes the file in turn; errand-bench, built last, leaves
+# its own.
+mvn -B -ntp -q -pl errand-bench -am compile dependency:build-classpath -Dmdep.outputFile="$CP_FILE" \
+    -Dmdep.includeScope=runtime
 # This checkout's classes come first, so that the benchmark runs the code it was built from.
 CP="errand-core/target/classes:errand-bench/target/classes:$(cat "$CP_FILE")"
 rm -f "$CP_FILE"
