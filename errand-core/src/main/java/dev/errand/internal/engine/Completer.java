@@ -216,7 +216,10 @@ final class Completer {
         }
         if (attempts.enabled()) {
             return storage.transactions().run("complete", c -> {
-                attempts.recordAll(c, successes(batch));
+                // Without RETURNING, the rows still this node's are locked first, so that a task whose lease was
+                // taken back (it runs again elsewhere) gets no success row for this attempt.
+                List<ClaimedTask> live = stores.workflows().lockRunning(c, tasks(batch));
+                attempts.recordAll(c, successes(only(batch, live)));
                 return storage.tasks().succeedAll(c, ids, tokens);
             });
         }
@@ -261,9 +264,6 @@ final class Completer {
             }
         }
         boolean rides = stores.attempts().ridesOnCompletion();
-        if (stores.attempts().enabled() && !rides) {
-            stores.attempts().recordAll(c, successes(batch));
-        }
         List<ClaimedTask> live;
         int completed;
         if (storage.tasks().returnsCompletedIds()) {
@@ -280,8 +280,14 @@ final class Completer {
         } else {
             // No RETURNING on an UPDATE or DELETE here: lock first to learn which of them this flush completes,
             // then their dependents, before any write (see Finish.lockAhead; PostgreSQL needs neither).
-            live = stores.workflows().lockRunning(c, linked);
+            // History rows go only to the tasks still this node's, so with history on every task is locked.
+            boolean history = stores.attempts().enabled();
+            List<ClaimedTask> locked = stores.workflows().lockRunning(c, history ? tasks(batch) : linked);
+            live = history ? among(locked, linked) : locked;
             finish.lockAhead(c, live);
+            if (history) {
+                stores.attempts().recordAll(c, successes(only(batch, locked)));
+            }
             completed = storage.tasks().succeedAll(c, ids, tokens);
         }
         List<Finisher.Finished> finished = new ArrayList<>(live.size());
@@ -294,6 +300,43 @@ final class Completer {
         }
         finish.ended(c, finished, TaskState.SUCCEEDED);
         return completed;
+    }
+
+    /** The tasks of {@code tasks} that are also in {@code wanted}. */
+    private static List<ClaimedTask> among(List<ClaimedTask> tasks, List<ClaimedTask> wanted) {
+        java.util.Set<Long> ids = new java.util.HashSet<>();
+        wanted.forEach(task -> ids.add(task.id()));
+        List<ClaimedTask> kept = new ArrayList<>(wanted.size());
+        for (ClaimedTask task : tasks) {
+            if (ids.contains(task.id())) {
+                kept.add(task);
+            }
+        }
+        return kept;
+    }
+
+    private static List<ClaimedTask> tasks(List<Done> batch) {
+        List<ClaimedTask> tasks = new ArrayList<>(batch.size());
+        for (Done done : batch) {
+            tasks.add(done.task());
+        }
+        return tasks;
+    }
+
+    /** The completions of {@code batch} whose task is one of {@code live}. */
+    private static List<Done> only(List<Done> batch, List<ClaimedTask> live) {
+        if (live.size() == batch.size()) {
+            return batch;
+        }
+        java.util.Set<Long> ids = new java.util.HashSet<>();
+        live.forEach(task -> ids.add(task.id()));
+        List<Done> kept = new ArrayList<>(live.size());
+        for (Done done : batch) {
+            if (ids.contains(done.task().id())) {
+                kept.add(done);
+            }
+        }
+        return kept;
     }
 
     private static List<AttemptRow> successes(List<Done> batch) {
