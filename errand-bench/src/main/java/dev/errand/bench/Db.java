@@ -12,8 +12,8 @@ import java.util.Locale;
 
 /**
  * Where the benchmark's database is, and small helpers to reach it: PostgreSQL by default; MariaDB or H2 when
- * {@code -Dbench.db.url} names one (Errand's own systems run there; the peers and the raw SQL loop need
- * PostgreSQL).
+ * {@code -Dbench.db.url} names one (Errand's own systems, the raw SQL loop, db-scheduler and JobRunr run
+ * there).
  */
 public record Db(String url, String user, String password) {
 
@@ -121,7 +121,7 @@ public record Db(String url, String user, String password) {
     }
 
     /** Which of PostgreSQL, MariaDB and H2 the URL names, with the SQL that differs between them. */
-    FillSql kind() {
+    public FillSql kind() {
         return FillSql.of(url);
     }
 
@@ -141,12 +141,7 @@ public record Db(String url, String user, String password) {
     /** Drops every table of the current schema whose name starts with {@code prefix}. */
     public void dropTablesStartingWith(String prefix) {
         String like = prefix.toLowerCase(Locale.ROOT).replace("_", "\\_") + "%";
-        String schema =
-                switch (kind()) {
-                    case POSTGRES -> "current_schema()";
-                    case MARIADB -> "DATABASE()";
-                    case H2 -> "CURRENT_SCHEMA";
-                };
+        String schema = kind().currentSchema();
         List<String> drops = new ArrayList<>();
         // MariaDB checks foreign keys at each drop, whatever the order: off for this connection only.
         if (kind() == FillSql.MARIADB) {

@@ -1,11 +1,11 @@
 package dev.errand.bench;
 
 /**
- * The pieces of a set-based fill that differ between the databases the console benchmarks fill: a series of
- * numbers {@code 1..n} as a row source, its column, the database's time now and moved by seconds, and the
- * statistics statement.
+ * The pieces of SQL that differ between the databases the benchmarks run on: a series of numbers {@code 1..n} as
+ * a row source for a set-based fill, its column, the database's time now and moved by seconds or microseconds,
+ * the current schema, and the statistics statement.
  */
-enum FillSql {
+public enum FillSql {
     /** {@code generate_series}. */
     POSTGRES,
     /** The Sequence engine's {@code seq_1_to_N}. */
@@ -14,7 +14,7 @@ enum FillSql {
     H2;
 
     /** The kind of database a JDBC URL names. */
-    static FillSql of(String url) {
+    public static FillSql of(String url) {
         if (url.startsWith("jdbc:postgresql")) {
             return POSTGRES;
         }
@@ -28,7 +28,7 @@ enum FillSql {
     }
 
     /** {@code FROM} the numbers 1 to {@code n}, whose column is {@link #i()}. */
-    String series(long n) {
+    public String series(long n) {
         return switch (this) {
             case POSTGRES -> " FROM generate_series(1, " + n + ") AS g";
             case MARIADB -> " FROM seq_1_to_" + n;
@@ -37,7 +37,7 @@ enum FillSql {
     }
 
     /** The series' column. */
-    String i() {
+    public String i() {
         return switch (this) {
             case POSTGRES -> "g";
             // The Sequence engine's numbers are unsigned: signed, so that arithmetic may go below zero.
@@ -47,7 +47,7 @@ enum FillSql {
     }
 
     /** The database's time now plus {@code secondsExpression} seconds (an SQL expression, may be negative). */
-    String nowPlusSeconds(String secondsExpression) {
+    public String nowPlusSeconds(String secondsExpression) {
         return switch (this) {
             case POSTGRES -> "statement_timestamp() + (" + secondsExpression + ") * INTERVAL '1 second'";
             case MARIADB -> "TIMESTAMPADD(SECOND, " + secondsExpression + ", UTC_TIMESTAMP(6))";
@@ -55,8 +55,39 @@ enum FillSql {
         };
     }
 
+    /**
+     * The database's time now, as Errand stores and compares its times there: PostgreSQL's statement time, UTC on
+     * MariaDB (whose {@code DATETIME} columns hold UTC), H2's {@code CURRENT_TIMESTAMP} (with time zone, fixed for
+     * a transaction).
+     */
+    public String now() {
+        return switch (this) {
+            case POSTGRES -> "statement_timestamp()";
+            case MARIADB -> "UTC_TIMESTAMP(6)";
+            case H2 -> "CURRENT_TIMESTAMP";
+        };
+    }
+
+    /** The database's time now plus {@code microsExpression} microseconds (an SQL expression, may be negative). */
+    public String nowPlusMicros(String microsExpression) {
+        return switch (this) {
+            case POSTGRES -> "statement_timestamp() + (" + microsExpression + ") * INTERVAL '1 microsecond'";
+            case MARIADB -> "TIMESTAMPADD(MICROSECOND, " + microsExpression + ", UTC_TIMESTAMP(6))";
+            case H2 -> "DATEADD(MICROSECOND, " + microsExpression + ", CURRENT_TIMESTAMP)";
+        };
+    }
+
+    /** The name of the schema that unqualified table names are in (on MariaDB, the current database). */
+    public String currentSchema() {
+        return switch (this) {
+            case POSTGRES -> "current_schema()";
+            case MARIADB -> "DATABASE()";
+            case H2 -> "CURRENT_SCHEMA";
+        };
+    }
+
     /** Refreshes the planner's statistics of a table; on PostgreSQL also the visibility map, as autovacuum would. */
-    String analyze(String table) {
+    public String analyze(String table) {
         return switch (this) {
             case POSTGRES -> "VACUUM ANALYZE " + table;
             case MARIADB -> "ANALYZE TABLE " + table;

@@ -3,6 +3,7 @@ package dev.errand.bench.systems;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.errand.bench.BenchSystem;
 import dev.errand.bench.Db;
+import dev.errand.bench.FillSql;
 import dev.errand.bench.Probe;
 import java.time.Duration;
 import java.util.List;
@@ -15,13 +16,16 @@ import org.jobrunr.server.BackgroundJobServer;
 import org.jobrunr.server.BackgroundJobServerConfiguration;
 import org.jobrunr.server.JobActivator;
 import org.jobrunr.storage.StorageProviderUtils.DatabaseOptions;
+import org.jobrunr.storage.sql.common.DefaultSqlStorageProvider;
+import org.jobrunr.storage.sql.h2.H2StorageProvider;
+import org.jobrunr.storage.sql.mariadb.MariaDbStorageProvider;
 import org.jobrunr.storage.sql.postgres.PostgresStorageProvider;
 import org.jobrunr.utils.mapper.jackson3.Jackson3JsonMapper;
 
 /**
- * JobRunr open source with its PostgreSQL storage provider (its own tables, created on start-up), the
- * Jackson 3 JSON mapper, and a {@link JobRequest} whose handler calls the probe. Worker count and poll
- * interval are set on the background job server. Succeeded jobs stay in its table (JobRunr deletes
+ * JobRunr open source with its storage provider for the database (PostgreSQL, MariaDB or H2; its own tables,
+ * created on start-up), the Jackson 3 JSON mapper, and a {@link JobRequest} whose handler calls the probe. Worker
+ * count and poll interval are set on the background job server. Succeeded jobs stay in its table (JobRunr deletes
  * them after 36 hours by default).
  */
 public final class JobRunrSystem implements BenchSystem {
@@ -35,7 +39,7 @@ public final class JobRunrSystem implements BenchSystem {
     private final int workerCount;
     private final Jackson3JsonMapper jsonMapper = new Jackson3JsonMapper();
     private HikariDataSource pool;
-    private PostgresStorageProvider storage;
+    private DefaultSqlStorageProvider storage;
     private JobRequestScheduler scheduler;
     private BackgroundJobServer server;
 
@@ -95,11 +99,16 @@ public final class JobRunrSystem implements BenchSystem {
     /**
      * The table prefix with the current schema in front. JobRunr looks for its migrations table in
      * every schema of the database when the prefix names none, so a JobRunr table left in another
-     * schema (a full benchmark run's) would make it skip creating its tables in this one.
+     * schema (a full benchmark run's) would make it skip creating its tables in this one. Not on MariaDB:
+     * JobRunr looks in the current database only there, and its driver reports no schema, so that a prefix
+     * naming the database would never match the migrations table JobRunr finds.
      */
     private String qualifiedPrefix() {
+        if (db.kind() == FillSql.MARIADB) {
+            return prefix;
+        }
         if (schema == null) {
-            schema = db.queryLines("SELECT current_schema()").get(0);
+            schema = db.queryLines("SELECT " + db.kind().currentSchema()).get(0);
         }
         return schema + "." + prefix;
     }
@@ -107,16 +116,21 @@ public final class JobRunrSystem implements BenchSystem {
     @Override
     public void setUp() {
         tearDown();
-        pool = db.pool(prefix + "pool", 16);
-        storage = new PostgresStorageProvider(pool, qualifiedPrefix(), DatabaseOptions.CREATE);
-        storage.setJobMapper(new JobMapper(jsonMapper));
-        scheduler = new JobRequestScheduler(storage);
+        connect(DatabaseOptions.CREATE);
     }
 
     @Override
     public void attach() {
+        connect(DatabaseOptions.SKIP_CREATE);
+    }
+
+    private void connect(DatabaseOptions options) {
         pool = db.pool(prefix + "pool", 16);
-        storage = new PostgresStorageProvider(pool, qualifiedPrefix(), DatabaseOptions.SKIP_CREATE);
+        storage = switch (db.kind()) {
+            case POSTGRES -> new PostgresStorageProvider(pool, qualifiedPrefix(), options);
+            case MARIADB -> new MariaDbStorageProvider(pool, qualifiedPrefix(), options);
+            case H2 -> new H2StorageProvider(pool, qualifiedPrefix(), options);
+        };
         storage.setJobMapper(new JobMapper(jsonMapper));
         scheduler = new JobRequestScheduler(storage);
     }
@@ -190,17 +204,14 @@ public final class JobRunrSystem implements BenchSystem {
             pool.close();
             pool = null;
         }
+        // The views first: MariaDB keeps a view whose tables are gone.
         String like = prefix.replace("_", "\\_") + "%";
-        List<String> views = db.queryLines("SELECT table_name FROM information_schema.views WHERE table_schema ="
-                + " current_schema() AND table_name LIKE '" + like + "'");
+        List<String> views = db.queryLines("SELECT table_name FROM information_schema.views WHERE table_schema = "
+                + db.kind().currentSchema() + " AND LOWER(table_name) LIKE '" + like + "'");
         for (String view : views) {
             db.execute("DROP VIEW IF EXISTS " + view + " CASCADE");
         }
-        List<String> tables = db.queryLines("SELECT table_name FROM information_schema.tables WHERE table_schema ="
-                + " current_schema() AND table_type = 'BASE TABLE' AND table_name LIKE '" + like + "'");
-        for (String table : tables) {
-            db.execute("DROP TABLE IF EXISTS " + table + " CASCADE");
-        }
+        db.dropTablesStartingWith(prefix);
     }
 
     @Override

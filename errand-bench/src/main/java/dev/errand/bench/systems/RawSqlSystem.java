@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.errand.Errand;
 import dev.errand.bench.BenchSystem;
 import dev.errand.bench.Db;
+import dev.errand.bench.FillSql;
 import dev.errand.bench.Probe;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -11,7 +12,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -24,12 +27,17 @@ import java.util.concurrent.ThreadLocalRandom;
  * share of the batch, then runs each task in its own transaction: fenced lock, handler, fenced delete,
  * commit. There is no wake-up mechanism: an empty claim sleeps 2 ms. {@link #withWrites()}: the transactional
  * handler also inserts one row, as a task that records its effect does.
+ *
+ * <p>On MariaDB and H2, which have no {@code UPDATE … RETURNING}, a claim is a transaction of two statements, as
+ * Errand's is there: {@code SELECT id, payload … LIMIT n FOR UPDATE SKIP LOCKED}, then one {@code UPDATE} of the
+ * locked ids; times are the database's clock in Errand's terms (UTC on MariaDB). See {@link SelectThenUpdateClaims}.
  */
 public final class RawSqlSystem implements BenchSystem {
 
     private static final int CLAIM_BATCH = 100;
 
     private final Db db;
+    private final FillSql kind;
     private final boolean transactional;
     private final String prefix;
     private final int loops;
@@ -46,6 +54,7 @@ public final class RawSqlSystem implements BenchSystem {
      */
     public RawSqlSystem(Db db, boolean transactional, String prefix, int loops) {
         this.db = db;
+        this.kind = db.kind();
         this.transactional = transactional;
         this.prefix = prefix;
         this.loops = loops;
@@ -71,7 +80,13 @@ public final class RawSqlSystem implements BenchSystem {
 
     @Override
     public String version() {
-        return "JDBC, PostgreSQL driver " + org.postgresql.util.DriverInfo.DRIVER_VERSION;
+        return switch (kind) {
+            case POSTGRES -> "JDBC, PostgreSQL driver " + org.postgresql.util.DriverInfo.DRIVER_VERSION;
+            case MARIADB ->
+                "JDBC, MariaDB Connector/J "
+                        + org.mariadb.jdbc.util.VersionFactory.getInstance().getVersion();
+            case H2 -> "JDBC, H2 " + org.h2.engine.Constants.VERSION;
+        };
     }
 
     @Override
@@ -93,21 +108,36 @@ public final class RawSqlSystem implements BenchSystem {
 
     @Override
     public void prefill(int count) {
-        db.execute(ErrandSystem.prefillSql(db, prefix, count, 5, "0"));
+        if (kind == FillSql.POSTGRES) {
+            db.execute(ErrandSystem.prefillSql(db, prefix, count, 5, "0"));
+        } else if (count > 0) {
+            // The rows of ErrandSystem.prefillSql: due now, each run_at one microsecond before the one before.
+            db.execute("INSERT INTO " + taskTable() + " (kind, queue, payload, priority, run_at, max_attempts)"
+                    + " SELECT 'noop', 'default', '{\"t\":0}', 5, " + kind.nowPlusMicros("-" + kind.i()) + ", 5"
+                    + kind.series(count));
+        }
     }
 
     @Override
     public void enqueueOne(long stamp) throws SQLException {
-        try (PreparedStatement insert = enqueueConnection.prepareStatement("INSERT INTO " + taskTable()
-                + " (kind, queue, payload, priority, run_at, max_attempts) VALUES ('noop', 'default',"
-                + " CAST(? AS jsonb), 5, statement_timestamp(), 5)")) {
+        try (PreparedStatement insert = enqueueConnection.prepareStatement(insertOneSql())) {
             insert.setString(1, "{\"t\":" + stamp + "}");
             insert.executeUpdate();
         }
     }
 
+    private String insertOneSql() {
+        String payload = kind == FillSql.POSTGRES ? "CAST(? AS jsonb)" : "?";
+        return "INSERT INTO " + taskTable() + " (kind, queue, payload, priority, run_at, max_attempts) VALUES"
+                + " ('noop', 'default', " + payload + ", 5, " + kind.now() + ", 5)";
+    }
+
     @Override
     public void enqueueBatch(int count) throws SQLException {
+        if (kind != FillSql.POSTGRES) {
+            enqueueJdbcBatch(count);
+            return;
+        }
         String[] payloads = new String[count];
         java.util.Arrays.fill(payloads, "{\"t\":0}");
         try (PreparedStatement insert = enqueueConnection.prepareStatement("INSERT INTO " + taskTable()
@@ -115,6 +145,24 @@ public final class RawSqlSystem implements BenchSystem {
                 + " CAST(p AS jsonb), 5, statement_timestamp(), 5 FROM unnest(CAST(? AS text[])) AS p")) {
             insert.setArray(1, enqueueConnection.createArrayOf("text", payloads));
             insert.executeUpdate();
+        }
+    }
+
+    /** MariaDB and H2, which have no arrays to unnest: one JDBC batch of single-row inserts, one transaction. */
+    private void enqueueJdbcBatch(int count) throws SQLException {
+        enqueueConnection.setAutoCommit(false);
+        try (PreparedStatement insert = enqueueConnection.prepareStatement(insertOneSql())) {
+            for (int i = 0; i < count; i++) {
+                insert.setString(1, "{\"t\":0}");
+                insert.addBatch();
+            }
+            insert.executeBatch();
+            enqueueConnection.commit();
+        } catch (SQLException e) {
+            enqueueConnection.rollback();
+            throw e;
+        } finally {
+            enqueueConnection.setAutoCommit(true);
         }
     }
 
@@ -139,41 +187,32 @@ public final class RawSqlSystem implements BenchSystem {
 
     private void loop(int batch) {
         String table = taskTable();
-        String claimSql = "UPDATE " + table + " SET state = 'running', attempt = attempt + 1, version = version + 1,"
-                + " lease_owner = 'raw', lease_token = ?, lease_expires_at = statement_timestamp() + interval '60 seconds',"
-                + " started_at = statement_timestamp() WHERE id IN (SELECT id FROM " + table
-                + " WHERE state = 'pending' AND queue = 'default' AND run_at <= statement_timestamp()"
-                + " ORDER BY priority, run_at LIMIT ? FOR UPDATE SKIP LOCKED) RETURNING id, payload";
-        try (Connection c = DriverManager.getConnection(db.url(), db.user(), db.password());
-                PreparedStatement claim = c.prepareStatement(claimSql);
-                PreparedStatement completeAll = c.prepareStatement(
-                        "DELETE FROM " + table + " WHERE id = ANY(?) AND lease_token = ? AND state = 'running'");
-                PreparedStatement lock =
-                        c.prepareStatement("UPDATE " + table + " SET started_at = statement_timestamp()"
-                                + " WHERE id = ? AND lease_token = ? AND state = 'running'");
+        // PostgreSQL claims and completes a batch in one auto-commit statement each; the others commit each
+        // step themselves, so that a task's transaction needs no auto-commit switch (a round trip on MariaDB).
+        boolean autoCommit = kind == FillSql.POSTGRES;
+        try (Connection c = connect();
+                Claims claims =
+                        autoCommit ? new ReturningClaims(c, table) : new SelectThenUpdateClaims(c, table, kind);
+                PreparedStatement lock = c.prepareStatement("UPDATE " + table + " SET started_at = " + kind.now()
+                        + " WHERE id = ? AND lease_token = ? AND state = 'running'");
                 PreparedStatement completeOne = c.prepareStatement(
                         "DELETE FROM " + table + " WHERE id = ? AND lease_token = ? AND state = 'running'");
-                PreparedStatement effect = c.prepareStatement(ErrandSystem.effectInsertSql(prefix))) {
+                // Only with writes: H2 checks at prepare time that the table exists.
+                PreparedStatement effect = writes ? c.prepareStatement(ErrandSystem.effectInsertSql(prefix)) : null) {
             long[] ids = new long[batch];
             long[] stamps = new long[batch];
             while (running) {
                 long token = ThreadLocalRandom.current().nextLong();
-                claim.setLong(1, token);
-                claim.setInt(2, batch);
-                int n = 0;
-                try (ResultSet rows = claim.executeQuery()) {
-                    while (rows.next()) {
-                        ids[n] = rows.getLong(1);
-                        stamps[n++] = stampOf(rows.getString(2));
-                    }
-                }
+                int n = claims.claim(token, batch, ids, stamps);
                 if (n == 0) {
                     Thread.sleep(2);
                     continue;
                 }
                 if (transactional) {
                     for (int i = 0; i < n; i++) {
-                        c.setAutoCommit(false);
+                        if (autoCommit) {
+                            c.setAutoCommit(false);
+                        }
                         lock.setLong(1, ids[i]);
                         lock.setLong(2, token);
                         if (lock.executeUpdate() == 1) {
@@ -188,17 +227,15 @@ public final class RawSqlSystem implements BenchSystem {
                             completeOne.executeUpdate();
                         }
                         c.commit();
-                        c.setAutoCommit(true);
+                        if (autoCommit) {
+                            c.setAutoCommit(true);
+                        }
                     }
                 } else {
-                    Long[] boxed = new Long[n];
                     for (int i = 0; i < n; i++) {
                         probe.ran(stamps[i]);
-                        boxed[i] = ids[i];
                     }
-                    completeAll.setArray(1, c.createArrayOf("bigint", boxed));
-                    completeAll.setLong(2, token);
-                    completeAll.executeUpdate();
+                    claims.completeAll(token, ids, n);
                 }
             }
         } catch (SQLException | RuntimeException e) {
@@ -208,6 +245,20 @@ public final class RawSqlSystem implements BenchSystem {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** A loop's connection: auto-commit on PostgreSQL; on MariaDB and H2 committed by hand, at Errand's isolation. */
+    private Connection connect() throws SQLException {
+        Connection c = DriverManager.getConnection(db.url(), db.user(), db.password());
+        if (kind != FillSql.POSTGRES) {
+            c.setAutoCommit(false);
+        }
+        if (kind == FillSql.MARIADB) {
+            // As Errand's transactions there: at REPEATABLE READ, the default, a locking read also locks the gaps
+            // between the rows it reads, and enqueues wait for the claims.
+            c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+        }
+        return c;
     }
 
     static long stampOf(String json) {
@@ -246,5 +297,197 @@ public final class RawSqlSystem implements BenchSystem {
     public void close() throws Exception {
         stopWorkers();
         tearDown();
+    }
+
+    /** A loop's claim and batch completion, with statements prepared once on the loop's connection. */
+    private interface Claims extends AutoCloseable {
+
+        /**
+         * Claims up to {@code limit} due tasks under {@code token}, committed, into {@code ids} and {@code stamps}.
+         *
+         * @return how many
+         */
+        int claim(long token, int limit, long[] ids, long[] stamps) throws SQLException;
+
+        /** Deletes the first {@code n} of {@code ids} if {@code token} still holds them, committed. */
+        void completeAll(long token, long[] ids, int n) throws SQLException;
+
+        @Override
+        void close() throws SQLException;
+    }
+
+    /**
+     * PostgreSQL: one {@code UPDATE … RETURNING} claims, one {@code DELETE … WHERE id = ANY(?)} completes, each in
+     * auto-commit mode.
+     */
+    private static final class ReturningClaims implements Claims {
+
+        private final Connection c;
+        private final PreparedStatement claim;
+        private final PreparedStatement completeAll;
+
+        ReturningClaims(Connection c, String table) throws SQLException {
+            this.c = c;
+            this.claim = c.prepareStatement("UPDATE " + table + " SET state = 'running', attempt = attempt + 1,"
+                    + " version = version + 1, lease_owner = 'raw', lease_token = ?, lease_expires_at ="
+                    + " statement_timestamp() + interval '60 seconds', started_at = statement_timestamp()"
+                    + " WHERE id IN (SELECT id FROM " + table + " WHERE state = 'pending' AND queue = 'default'"
+                    + " AND run_at <= statement_timestamp() ORDER BY priority, run_at LIMIT ? FOR UPDATE SKIP LOCKED)"
+                    + " RETURNING id, payload");
+            this.completeAll = c.prepareStatement(
+                    "DELETE FROM " + table + " WHERE id = ANY(?) AND lease_token = ? AND state = 'running'");
+        }
+
+        @Override
+        public int claim(long token, int limit, long[] ids, long[] stamps) throws SQLException {
+            claim.setLong(1, token);
+            claim.setInt(2, limit);
+            int n = 0;
+            try (ResultSet rows = claim.executeQuery()) {
+                while (rows.next()) {
+                    ids[n] = rows.getLong(1);
+                    stamps[n++] = stampOf(rows.getString(2));
+                }
+            }
+            return n;
+        }
+
+        @Override
+        public void completeAll(long token, long[] ids, int n) throws SQLException {
+            Long[] boxed = new Long[n];
+            for (int i = 0; i < n; i++) {
+                boxed[i] = ids[i];
+            }
+            completeAll.setArray(1, c.createArrayOf("bigint", boxed));
+            completeAll.setLong(2, token);
+            completeAll.executeUpdate();
+        }
+
+        @Override
+        public void close() throws SQLException {
+            claim.close();
+            completeAll.close();
+        }
+    }
+
+    /**
+     * MariaDB and H2, which have no {@code UPDATE … RETURNING}: a claim is a transaction that locks the due tasks
+     * with {@code SELECT … FOR UPDATE SKIP LOCKED} and takes their lease with one {@code UPDATE} of their ids, as
+     * Errand claims there. Ids are listed as Errand lists them: an array on H2, an {@code IN} list on MariaDB
+     * padded to a power of two (repeating the last id), so that a loop prepares a handful of statements.
+     */
+    private static final class SelectThenUpdateClaims implements Claims {
+
+        /** Where the statements name their ids. */
+        private static final String IDS = "{ids}";
+
+        private final Connection c;
+        private final FillSql kind;
+        private final PreparedStatement select;
+        private final String update;
+        private final String delete;
+        private final Map<Integer, PreparedStatement> updates = new HashMap<>();
+        private final Map<Integer, PreparedStatement> deletes = new HashMap<>();
+
+        SelectThenUpdateClaims(Connection c, String table, FillSql kind) throws SQLException {
+            this.c = c;
+            this.kind = kind;
+            this.select = c.prepareStatement(selectDue(table, kind));
+            this.update = "UPDATE " + table + " SET state = 'running', attempt = attempt + 1, version = version + 1,"
+                    + " lease_owner = 'raw', lease_token = ?, lease_expires_at = " + kind.nowPlusSeconds("60") + ","
+                    + " started_at = " + kind.now() + " WHERE " + IDS;
+            this.delete = "DELETE FROM " + table + " WHERE " + IDS + " AND lease_token = ? AND state = 'running'";
+        }
+
+        /**
+         * The due tasks, best first, locked. H2 locks every row that matches before it applies the limit: the
+         * ids come from a subquery that locks nothing, ordered along the claim index {@code (state, queue,
+         * priority, run_at)} so that H2 reads the index in order and stops at the limit; a task that another
+         * loop claimed meanwhile is skipped, or no longer pending once its lock is ours.
+         */
+        static String selectDue(String table, FillSql kind) {
+            String due =
+                    " FROM " + table + " WHERE state = 'pending' AND queue = 'default' AND run_at <= " + kind.now();
+            if (kind == FillSql.H2) {
+                return "SELECT id, payload FROM " + table + " WHERE id IN (SELECT id" + due
+                        + " ORDER BY state, queue, priority, run_at LIMIT ?) AND state = 'pending'"
+                        + " ORDER BY priority, run_at FOR UPDATE SKIP LOCKED";
+            }
+            return "SELECT id, payload" + due + " ORDER BY priority, run_at LIMIT ? FOR UPDATE SKIP LOCKED";
+        }
+
+        @Override
+        public int claim(long token, int limit, long[] ids, long[] stamps) throws SQLException {
+            select.setInt(1, limit);
+            int n = 0;
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    ids[n] = rows.getLong(1);
+                    stamps[n++] = stampOf(rows.getString(2));
+                }
+            }
+            if (n > 0) {
+                PreparedStatement take = prepared(updates, update, n);
+                take.setLong(1, token);
+                bindIds(take, 2, ids, n);
+                take.executeUpdate();
+            }
+            // Also when nothing was due: H2's CURRENT_TIMESTAMP stays at the time the transaction began.
+            c.commit();
+            return n;
+        }
+
+        @Override
+        public void completeAll(long token, long[] ids, int n) throws SQLException {
+            PreparedStatement complete = prepared(deletes, delete, n);
+            complete.setLong(bindIds(complete, 1, ids, n), token);
+            complete.executeUpdate();
+            c.commit();
+        }
+
+        /** The statement for {@code n} ids, prepared once per list length. */
+        private PreparedStatement prepared(Map<Integer, PreparedStatement> cache, String sql, int n)
+                throws SQLException {
+            int slots = slots(n);
+            PreparedStatement statement = cache.get(slots);
+            if (statement == null) {
+                String ids = kind == FillSql.H2 ? "id = ANY(?)" : "id IN (" + "?, ".repeat(slots - 1) + "?)";
+                statement = c.prepareStatement(sql.replace(IDS, ids));
+                cache.put(slots, statement);
+            }
+            return statement;
+        }
+
+        private int slots(int n) {
+            return kind == FillSql.H2 || n <= 1 ? 1 : Integer.highestOneBit(n - 1) << 1;
+        }
+
+        /** Binds the first {@code n} ids from parameter {@code index}; returns the next parameter's index. */
+        private int bindIds(PreparedStatement statement, int index, long[] ids, int n) throws SQLException {
+            if (kind == FillSql.H2) {
+                Long[] boxed = new Long[n];
+                for (int i = 0; i < n; i++) {
+                    boxed[i] = ids[i];
+                }
+                statement.setArray(index, c.createArrayOf("BIGINT", boxed));
+                return index + 1;
+            }
+            int slots = slots(n);
+            for (int i = 0; i < slots; i++) {
+                statement.setLong(index + i, ids[Math.min(i, n - 1)]);
+            }
+            return index + slots;
+        }
+
+        @Override
+        public void close() throws SQLException {
+            select.close();
+            for (PreparedStatement statement : updates.values()) {
+                statement.close();
+            }
+            for (PreparedStatement statement : deletes.values()) {
+                statement.close();
+            }
+        }
     }
 }
