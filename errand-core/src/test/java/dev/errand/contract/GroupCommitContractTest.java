@@ -171,6 +171,44 @@ class GroupCommitContractTest extends ErrandTestSupport {
         assertThat(task(errand, fenced).state()).isEqualTo(TaskState.RUNNING);
     }
 
+    @Test
+    void aLongGroupDoesNotHoldUpTheHeartbeatsOfTheNodesOtherTasks() throws Exception {
+        java.util.concurrent.CountDownLatch outsideRunning = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch groupDone = new java.util.concurrent.CountDownLatch(1);
+        AtomicInteger groupRan = new AtomicInteger();
+        Errand errand = node(builder()
+                .queue("default", 6)
+                .register(TaskDefinition.builder("slow-group", Integer.class, (Integer n, TaskContext ctx) -> {
+                            outsideRunning.await();
+                            Thread.sleep(700); // the point: the group lasts well past the 2 s lease
+                            recordEffect(ctx.connection(), ctx.taskId(), "n=" + n);
+                            if (groupRan.incrementAndGet() == 5) {
+                                groupDone.countDown();
+                            }
+                        })
+                        .groupCommit(5)
+                        .build())
+                .register(TaskDefinition.builder("outside", Integer.class, (Integer n, TaskContext ctx) -> {
+                            outsideRunning.countDown();
+                            groupDone.await();
+                        })
+                        .mode(dev.errand.task.ExecutionMode.NON_TRANSACTIONAL)
+                        .build()));
+        long outside = errand.enqueue(TaskRequest.of("outside", 0)).id();
+        enqueue(errand, "slow-group", 5);
+        errand.start();
+
+        outsideRunning.await();
+        java.time.Instant firstExpiry = task(errand, outside).leaseExpiresAt();
+        // While the group holds its rows locked, the heartbeat still extends the other task's lease.
+        await().atMost(Duration.ofSeconds(3))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> task(errand, outside).leaseExpiresAt().isAfter(firstExpiry.plusMillis(500)));
+        assertThat(groupRan.get()).as("the group was still running").isLessThan(5);
+        await().atMost(Duration.ofSeconds(30)).until(() -> taskRows() == 0);
+        assertThat(effects()).isEqualTo(5);
+    }
+
     private Map<Integer, Long> enqueue(Errand errand, String kind, int count) {
         List<TaskRequest> requests = new ArrayList<>();
         for (int i = 0; i < count; i++) {

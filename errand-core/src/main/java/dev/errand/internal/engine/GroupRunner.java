@@ -84,14 +84,17 @@ final class GroupRunner {
         for (ClaimedTask task : tasks) {
             TaskRunner.Attempt attempt = runner.prepare(task);
             if (attempt != null) {
-                // The group's transaction sets the time bounds once, before the first savepoint.
-                attempt.bindsTransaction = false;
                 members.add(new Member(attempt));
             }
         }
         if (members.isEmpty()) {
             return;
         }
+        // The group's first statement locks every row: a heartbeat from here on would wait on that lock, and hold up
+        // the heartbeats of the node's other tasks with it.
+        List<Long> ids = new ArrayList<>(members.size());
+        members.forEach(member -> ids.add(member.attempt.task.id()));
+        enders.leases().forgetBeforeLocking(ids);
         Member[] culprit = new Member[1];
         try (Finish finish = finisher.open()) {
             Throwable lostWith = null;
@@ -107,10 +110,6 @@ final class GroupRunner {
                 committed(members);
             } else {
                 lost(members, culprit[0], lostWith);
-            }
-        } finally {
-            for (Member member : members) {
-                enders.leases().forget(member.attempt.task.id());
             }
         }
     }
@@ -150,8 +149,6 @@ final class GroupRunner {
         ClaimedTask task = member.attempt.task;
         try (TaskLogContext ignored = TaskLogContext.enter(task);
                 TaskTracing.AttemptSpan span = runner.span(task)) {
-            // Its row lock holds the task from here; a heartbeat would only wait on it.
-            enders.leases().forget(task.id());
             try {
                 TaskRunner.Handled handled = runner.runLocked(connection, member.attempt, finish, true);
                 member.result = handled == TaskRunner.Handled.KEPT_WRITES ? Result.KEPT : Result.SUCCEEDED;
@@ -202,7 +199,7 @@ final class GroupRunner {
             if (history.enabled()) {
                 history.recordAll(connection, rows(simple));
             }
-            completed = storage.tasks().succeedAll(connection, ids, tokens);
+            completed = storage.tasks().succeedAllByKey(connection, ids, tokens);
         }
         if (completed != ids.length) {
             throw new IllegalStateException("Group commit completed " + completed + " of " + ids.length

@@ -29,9 +29,14 @@ final class LeaseKeeper {
             "it is tried again at each interval; leases that expire meanwhile are rescued, and fenced"
                     + " writes keep every outcome single");
 
+    /** The longest a transaction about to lock rows waits for a heartbeat in flight. */
+    private static final long HEARTBEAT_WAIT_MILLIS = 250;
+
     private final Storage storage;
     private final String nodeId;
     private final Map<Long, Duration> held = new ConcurrentHashMap<>();
+    /** Held by a heartbeat from the moment it reads {@link #held} until its statements have ended. */
+    private final java.util.concurrent.locks.ReentrantLock beating = new java.util.concurrent.locks.ReentrantLock();
 
     LeaseKeeper(Storage storage, String nodeId) {
         this.storage = storage;
@@ -46,6 +51,24 @@ final class LeaseKeeper {
         held.remove(taskId);
     }
 
+    /**
+     * Forgets tasks whose rows the caller is about to lock in a transaction, and waits for a heartbeat that had
+     * already read them to end. Without the wait, that heartbeat's UPDATE could reach the rows after the caller
+     * locked them and wait for the caller's whole transaction, holding up every other lease of the node meanwhile.
+     * Call it before taking the locks, never while holding row locks. The wait is bounded: a heartbeat that is itself
+     * stuck (a database that does not answer) must not hold up the start of transactional tasks.
+     */
+    void forgetBeforeLocking(List<Long> taskIds) {
+        taskIds.forEach(held::remove);
+        try {
+            if (beating.tryLock(HEARTBEAT_WAIT_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                beating.unlock();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     int size() {
         return held.size();
     }
@@ -55,6 +78,15 @@ final class LeaseKeeper {
         if (held.isEmpty()) {
             return;
         }
+        beating.lock();
+        try {
+            beat();
+        } finally {
+            beating.unlock();
+        }
+    }
+
+    private void beat() {
         Map<Duration, List<Long>> byLease = new HashMap<>();
         held.forEach((id, lease) ->
                 byLease.computeIfAbsent(lease, l -> new ArrayList<>()).add(id));

@@ -119,7 +119,7 @@ final class TaskRunner {
         }
         if (attempt.kind.definition().mode() == ExecutionMode.TRANSACTIONAL) {
             // The handler's transaction holds the row lock; a heartbeat would only wait on it.
-            enders.leases().forget(task.id());
+            enders.leases().forgetBeforeLocking(List.of(task.id()));
             runInTransaction(attempt);
             return false;
         }
@@ -208,14 +208,11 @@ final class TaskRunner {
         if (!storage.tasks().lockForRun(connection, task)) {
             throw new LeaseLost();
         }
-        if (attempt.bindsTransaction) {
-            // A stalled or partitioned worker must not hold the row lock for ever: past two leases of
-            // idleness the server ends the transaction, and rescue can take the task. Two, not one: a
-            // live run whose lease has just lapsed keeps its row (rescue skips locked rows), as before.
-            storage.dialect()
-                    .boundTransaction(
-                            connection, attempt.kind.lease().multipliedBy(2), attempt.kind.executionTimeout());
-        }
+        // A stalled or partitioned worker must not hold the row lock for ever: past two leases of
+        // idleness the server ends the transaction, and rescue can take the task. Two, not one: a
+        // live run whose lease has just lapsed keeps its row (rescue skips locked rows), as before.
+        storage.dialect()
+                .boundTransaction(connection, attempt.kind.lease().multipliedBy(2), attempt.kind.executionTimeout());
         return runLocked(connection, attempt, finish, false) == Handled.KEPT_WRITES;
     }
 
@@ -453,8 +450,6 @@ final class TaskRunner {
         private final long begin = System.nanoTime();
         /** Whether the transaction began (a connection was had). */
         boolean began;
-        /** Whether this attempt sets its transaction's time bounds (a group's first attempt sets them for all). */
-        boolean bindsTransaction = true;
 
         Attempt(ClaimedTask task, RegisteredKind kind, Object payload, ProcessingLog lines) {
             this.task = task;

@@ -222,6 +222,16 @@ public interface Dialect {
     }
 
     /**
+     * Whether an UPDATE or DELETE may lock rows it reads but does not change, for as long as the transaction lasts:
+     * InnoDB under REPEATABLE READ (MariaDB's and MySQL's default, which a host's transaction may keep) locks every
+     * row its scan reads, and on a small table it scans the whole primary key rather than look up an id list. A
+     * statement on many ids in such a transaction then goes one row at a time, by primary key.
+     */
+    default boolean scansLockEveryRowRead() {
+        return false;
+    }
+
+    /**
      * The statement that sets savepoint {@code name} again in a transaction that has it already, dropping the old
      * one: the SQL standard's and MariaDB's and H2's {@code SAVEPOINT} replaces a savepoint of the same name.
      * Group commit sets one such savepoint before each task.

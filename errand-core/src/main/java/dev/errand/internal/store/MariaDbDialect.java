@@ -33,6 +33,11 @@ public final class MariaDbDialect implements Dialect {
     private static final int SERVER_LOST = 2013;
 
     @Override
+    public boolean scansLockEveryRowRead() {
+        return true;
+    }
+
+    @Override
     public String name() {
         return "mariadb";
     }

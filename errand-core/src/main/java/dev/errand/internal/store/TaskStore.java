@@ -158,6 +158,9 @@ public final class TaskStore {
      */
     public int lockAllForRun(Connection connection, long[] ids, long[] tokens) throws SQLException {
         long offsetMicros = offsetMicros();
+        if (dialect.scansLockEveryRowRead()) {
+            return eachByKey(connection, startSql, true, ids, tokens, offsetMicros);
+        }
         try (PreparedStatement statement = connection.prepareStatement(withIds(startManySql, ids, tokens))) {
             statement.setLong(1, offsetMicros);
             int i = dialect.bindIds(statement, 2, ids);
@@ -232,6 +235,45 @@ public final class TaskStore {
             progress.clear(connection, ids);
             return completed;
         }
+    }
+
+    /**
+     * Completes many tasks on the caller's transaction, as {@link #succeedAll} does, where the caller's transaction
+     * may keep the locks of every row a statement reads (see {@link Dialect#scansLockEveryRowRead()}): there one
+     * statement per task, by primary key.
+     *
+     * @return how many it completed
+     */
+    public int succeedAllByKey(Connection connection, long[] ids, long[] tokens) throws SQLException {
+        if (!dialect.scansLockEveryRowRead()) {
+            return succeedAll(connection, ids, tokens);
+        }
+        int completed = eachByKey(connection, succeedOneSql, keepSucceeded, ids, tokens, offsetMicros());
+        progress.clear(connection, ids);
+        return completed;
+    }
+
+    /**
+     * Runs a fenced one-row statement ({@code … WHERE id = ? AND lease_token = ?}, after the clock offset when
+     * {@code timed}) for each task, one execution each: a JDBC batch may not say how many rows each statement
+     * changed, and the caller must know. Returns how many rows they changed.
+     */
+    private static int eachByKey(
+            Connection connection, String sql, boolean timed, long[] ids, long[] tokens, long offsetMicros)
+            throws SQLException {
+        int changed = 0;
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            for (int k = 0; k < ids.length; k++) {
+                int i = 1;
+                if (timed) {
+                    statement.setLong(i++, offsetMicros);
+                }
+                statement.setLong(i++, ids[k]);
+                statement.setLong(i, tokens[k]);
+                changed += statement.executeUpdate();
+            }
+        }
+        return changed;
     }
 
     /** Whether {@link #succeedAllReturningIds} can say which tasks it completed (PostgreSQL's RETURNING). */
