@@ -384,10 +384,7 @@ public final class ChaosRun {
                 "SELECT COUNT(*) FROM " + task + " t WHERE t.kind = '" + ChaosWorkerMain.PLAIN + "' AND NOT EXISTS"
                         + " (SELECT 1 FROM " + effect + " e WHERE e.task_id = t.id AND e.note = 'run')");
         // Every run of a non-transactional handler was a claimed attempt: runs never exceed attempts.
-        long uncounted = scalar(
-                direct,
-                "SELECT COUNT(*) FROM " + task + " t WHERE t.kind = '" + ChaosWorkerMain.PLAIN + "' AND t.attempt <"
-                        + " (SELECT COUNT(*) FROM " + effect + " e WHERE e.task_id = t.id AND e.note = 'run')");
+        long uncounted = scalar(direct, ChaosExtras.runsAboveAttempts(PREFIX, ChaosWorkerMain.PLAIN, "run"));
         log("unfinished or missing " + lost + ", succeeded transactional tasks without their effect " + txWithoutEffect
                 + ", succeeded non-transactional tasks without a run " + plainWithoutRun);
         long interruptions = scalar(direct, "SELECT COALESCE(SUM(interruptions), 0) FROM " + task);
