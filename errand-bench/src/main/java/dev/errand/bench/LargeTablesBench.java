@@ -3,8 +3,6 @@ package dev.errand.bench;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.errand.Errand;
-import dev.errand.history.AttemptOutcome;
-import dev.errand.history.AttemptQuery;
 import dev.errand.task.ExecutionMode;
 import dev.errand.task.TaskDefinition;
 import java.sql.Connection;
@@ -12,6 +10,7 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -115,23 +114,17 @@ public final class LargeTablesBench {
         BenchTables.execute(dataSource, sql.analyze(prefix + "task_attempt"));
     }
 
-    /** The console's reads that a large history or backlog could slow down. */
+    /** The console's reads that a large history or backlog could slow down, as {@link ConsolePagesBench} times them. */
     private static Map<String, Callable<Object>> reads(Errand errand) {
-        Duration overdueAfter = Duration.ofMinutes(1);
-        Map<String, Callable<Object>> reads = new LinkedHashMap<>();
-        reads.put("overview-counts", () -> errand.admin().counts(overdueAfter));
-        reads.put("overview-snapshot", () -> errand.admin().countsSnapshot(overdueAfter, Duration.ofHours(1)));
-        reads.put("overview-load", () -> errand.admin().load(overdueAfter));
-        reads.put("throughput", () -> errand.history().throughput(Duration.ofHours(1), Duration.ofMinutes(1)));
-        reads.put("history-first-page", () -> errand.history()
-                .search(AttemptQuery.builder().limit(50).countUpTo(10_000).build()));
-        reads.put("history-kind-failed", () -> errand.history()
-                .search(AttemptQuery.builder()
-                        .kind("kind-3")
-                        .outcome(AttemptOutcome.FAILED)
-                        .limit(50)
-                        .countUpTo(10_000)
-                        .build()));
+        Map<String, Callable<Object>> reads = new LinkedHashMap<>(ConsolePagesBench.reads(errand));
+        reads.keySet()
+                .retainAll(List.of(
+                        "overview-counts",
+                        "overview-snapshot",
+                        "overview-load",
+                        "throughput",
+                        "history-first-page",
+                        "history-kind-failed"));
         reads.put("history-of-a-task", () -> errand.history().attempts(12_345));
         return reads;
     }

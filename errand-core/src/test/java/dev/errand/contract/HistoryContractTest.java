@@ -135,14 +135,7 @@ class HistoryContractTest extends ErrandTestSupport {
         // PostgreSQL writes the row in the completion's statement; MariaDB and H2 lock the live rows first.
         Errand errand = node(builder()
                 .historyEnabled(true)
-                .register(TaskDefinition.builder("taken-back", Integer.class, (n, ctx) -> {
-                            // Another node's rescue takes the lease while the handler still runs.
-                            try (Connection c = dataSource().getConnection();
-                                    Statement s = c.createStatement()) {
-                                s.executeUpdate("UPDATE " + prefix + "task SET lease_token = lease_token + 1000"
-                                        + " WHERE id = " + ctx.taskId());
-                            }
-                        })
+                .register(TaskDefinition.builder("taken-back", Integer.class, (n, ctx) -> takeLeaseBack(ctx.taskId()))
                         .mode(ExecutionMode.NON_TRANSACTIONAL)
                         .build()));
         long id = errand.enqueue(TaskRequest.of("taken-back", 1)).id();
@@ -159,11 +152,7 @@ class HistoryContractTest extends ErrandTestSupport {
                 .historyEnabled(true)
                 .register(TaskDefinition.builder("taken-back-next", Integer.class, (n, ctx) -> {
                             ctx.continueWith("taken-back-next", n + 1);
-                            try (Connection c = dataSource().getConnection();
-                                    Statement s = c.createStatement()) {
-                                s.executeUpdate("UPDATE " + prefix + "task SET lease_token = lease_token + 1000"
-                                        + " WHERE id = " + ctx.taskId());
-                            }
+                            takeLeaseBack(ctx.taskId());
                         })
                         .mode(ExecutionMode.NON_TRANSACTIONAL)
                         .build()));
@@ -173,6 +162,14 @@ class HistoryContractTest extends ErrandTestSupport {
 
         assertThat(errand.history().attempts(id)).isEmpty();
         assertThat(taskRows()).as("no continuation of the fenced success").isEqualTo(1);
+    }
+
+    /** Another node's rescue takes the lease while the handler still runs. */
+    private void takeLeaseBack(long taskId) throws java.sql.SQLException {
+        try (Connection c = dataSource().getConnection();
+                Statement s = c.createStatement()) {
+            s.executeUpdate("UPDATE " + prefix + "task SET lease_token = lease_token + 1000 WHERE id = " + taskId);
+        }
     }
 
     @Test
