@@ -172,7 +172,7 @@ public final class LargeTablesBench {
         String table = prefix + "task_attempt";
         BenchTables.execute(dataSource, "DELETE FROM " + table);
         String i = sql.i();
-        String finished = sql.nowPlusSeconds("-MOD(" + i + " * 7919, 864000)");
+        String finished = sql.nowPlusSeconds("-MOD(CAST(" + i + " AS BIGINT) * 7919, 864000)");
         BenchTables.execute(
                 dataSource,
                 "INSERT INTO " + table + " (task_id, kind, queue, attempt, node, started_at, finished_at, duration_ms,"
