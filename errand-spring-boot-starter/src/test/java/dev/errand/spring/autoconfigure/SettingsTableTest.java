@@ -84,7 +84,15 @@ class SettingsTableTest {
                     List.of(
                             new Row(CONFIGURATION, KIND_TABLE, "maxAttempts"),
                             new Row(CONFIGURATION, REQUEST_TABLE, "maxAttempts"),
-                            new Row(SPRING, ANNOTATION_TABLE, "maxAttempts"))));
+                            new Row(SPRING, ANNOTATION_TABLE, "maxAttempts"))),
+            Settings.GROUP_COMMIT,
+            new Place(
+                    List.of(new Setter(TaskDefinition.Builder.class, "groupCommit", int.class)),
+                    null,
+                    "it is set per kind: @ErrandTask(groupCommit) or an ErrandTaskCustomizer",
+                    List.of(
+                            new Row(CONFIGURATION, KIND_TABLE, "groupCommit"),
+                            new Row(SPRING, ANNOTATION_TABLE, "groupCommit"))));
 
     /** A number with an optional unit, as the docs write values: {@code 500 ms}, {@code 1,000}, {@code 7 days}. */
     private static final String QUANTITY = "(\\d[\\d,]*)\\s*(ms|min|days|day|s|m|h|d)?(?![A-Za-z])";
