@@ -318,7 +318,8 @@ public final class RawSqlSystem implements BenchSystem {
 
     /**
      * PostgreSQL: one {@code UPDATE … RETURNING} claims, one {@code DELETE … WHERE id = ANY(?)} completes, each in
-     * auto-commit mode.
+     * auto-commit mode. The claim names its rows with {@code id = ANY(ARRAY(…))}, like Errand's: with {@code id IN
+     * (…)} a nested-loop plan may run the locking subquery once per row and claim far more than its limit.
      */
     private static final class ReturningClaims implements Claims {
 
@@ -331,8 +332,8 @@ public final class RawSqlSystem implements BenchSystem {
             this.claim = c.prepareStatement("UPDATE " + table + " SET state = 'running', attempt = attempt + 1,"
                     + " version = version + 1, lease_owner = 'raw', lease_token = ?, lease_expires_at ="
                     + " statement_timestamp() + interval '60 seconds', started_at = statement_timestamp()"
-                    + " WHERE id IN (SELECT id FROM " + table + " WHERE state = 'pending' AND queue = 'default'"
-                    + " AND run_at <= statement_timestamp() ORDER BY priority, run_at LIMIT ? FOR UPDATE SKIP LOCKED)"
+                    + " WHERE id = ANY(ARRAY(SELECT id FROM " + table + " WHERE state = 'pending' AND queue = 'default'"
+                    + " AND run_at <= statement_timestamp() ORDER BY priority, run_at LIMIT ? FOR UPDATE SKIP LOCKED))"
                     + " RETURNING id, payload");
             this.completeAll = c.prepareStatement(
                     "DELETE FROM " + table + " WHERE id = ANY(?) AND lease_token = ? AND state = 'running'");

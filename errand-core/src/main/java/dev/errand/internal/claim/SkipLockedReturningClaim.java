@@ -15,8 +15,15 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * One statement: {@code UPDATE … WHERE id IN (SELECT … FOR UPDATE SKIP LOCKED LIMIT n) RETURNING …}.
- * Rows another node is claiming are skipped, not waited for. For databases with UPDATE … RETURNING.
+ * One statement: {@code UPDATE … WHERE id = ANY(ARRAY(SELECT … FOR UPDATE SKIP LOCKED LIMIT n)) RETURNING …}.
+ * Rows another node is claiming are skipped, not waited for. For PostgreSQL (UPDATE … RETURNING, arrays).
+ *
+ * <p>Why {@code ARRAY(…)} and not {@code id IN (…)}: the locking subquery answers differently each time it runs
+ * (the rows this statement already updated are skipped), and {@code IN} lets the planner put it on the inner side of
+ * a nested loop over the task table, run once per row. With the heap in claim order, each run then offered the row
+ * the scan was about to read, and one claim of 64 took every due task; PostgreSQL picked that plan by itself once
+ * autovacuum had left a large table with few live rows in its statistics (docs/DEPLOYMENT.md, "Large tables").
+ * {@code ARRAY(…)} is an init plan: it runs once per execution, whatever the plan.
  */
 final class SkipLockedReturningClaim implements ClaimStrategy {
 
@@ -34,8 +41,8 @@ final class SkipLockedReturningClaim implements ClaimStrategy {
     }
 
     private static String claim(Dialect dialect, String table, boolean exclusive, ClaimOrder order) {
-        return "UPDATE " + table + " " + ClaimSql.takeLease(dialect) + " WHERE id IN ("
-                + ClaimSql.dueTasks(dialect, table, "id", true, exclusive, order) + ") RETURNING "
+        return "UPDATE " + table + " " + ClaimSql.takeLease(dialect) + " WHERE id = ANY(ARRAY("
+                + ClaimSql.dueTasks(dialect, table, "id", true, exclusive, order) + ")) RETURNING "
                 + ClaimSql.COLUMNS + ", priority, run_at";
     }
 

@@ -58,8 +58,12 @@ final class QueueSql {
         this.claimDueLocked = selected + due;
         this.claimUnscheduledLocked = selected + unscheduled;
         this.claimIds = take + " WHERE " + id + " IN (:ids)";
-        this.claimDueReturning = take + " WHERE " + id + " IN (SELECT " + id + due + ")" + returning;
-        this.claimUnscheduledReturning = take + " WHERE " + id + " IN (SELECT " + id + unscheduled + ")" + returning;
+        // ARRAY(…), not IN (…): the locking subquery answers differently each time it runs, and IN lets a nested-loop
+        // plan run it once per row of the table, claiming far more than the limit (ClaimLimitUnderAnyPlanTest in
+        // errand-core). ARRAY(…) runs once per execution.
+        this.claimDueReturning = take + " WHERE " + id + " = ANY(ARRAY(SELECT " + id + due + "))" + returning;
+        this.claimUnscheduledReturning =
+                take + " WHERE " + id + " = ANY(ARRAY(SELECT " + id + unscheduled + "))" + returning;
 
         this.lockForProcessing = "SELECT " + c.attempts() + " AS " + ATTEMPTS + " FROM " + t + fenced + " AND "
                 + inProgress + " FOR UPDATE";

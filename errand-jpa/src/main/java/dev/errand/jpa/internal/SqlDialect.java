@@ -55,7 +55,7 @@ public enum SqlDialect {
         return nowPlusMicros.replace(":micros", ":" + name);
     }
 
-    /** Whether a claim is one {@code UPDATE … WHERE id IN (SELECT … SKIP LOCKED) RETURNING} statement. */
+    /** Whether a claim is one {@code UPDATE … WHERE id = ANY(ARRAY(SELECT … SKIP LOCKED)) RETURNING} statement. */
     public boolean updateReturning() {
         return updateReturning;
     }
