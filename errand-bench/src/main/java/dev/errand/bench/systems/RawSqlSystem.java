@@ -11,6 +11,7 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLTransactionRollbackException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -203,7 +204,14 @@ public final class RawSqlSystem implements BenchSystem {
             long[] stamps = new long[batch];
             while (running) {
                 long token = ThreadLocalRandom.current().nextLong();
-                int n = claims.claim(token, batch, ids, stamps);
+                int n;
+                try {
+                    n = claims.claim(token, batch, ids, stamps);
+                } catch (SQLTransactionRollbackException e) {
+                    // A deadlock or serialization failure (MariaDB, under eight loops): the application retries.
+                    rollback(c, autoCommit);
+                    continue;
+                }
                 if (n == 0) {
                     Thread.sleep(2);
                     continue;
@@ -213,20 +221,31 @@ public final class RawSqlSystem implements BenchSystem {
                         if (autoCommit) {
                             c.setAutoCommit(false);
                         }
-                        lock.setLong(1, ids[i]);
-                        lock.setLong(2, token);
-                        if (lock.executeUpdate() == 1) {
-                            probe.ran(stamps[i]);
-                            if (writes) {
-                                effect.setLong(1, ids[i]);
-                                effect.setLong(2, stamps[i]);
-                                effect.executeUpdate();
+                        boolean ran;
+                        while (true) {
+                            try {
+                                lock.setLong(1, ids[i]);
+                                lock.setLong(2, token);
+                                ran = lock.executeUpdate() == 1;
+                                if (ran) {
+                                    if (writes) {
+                                        effect.setLong(1, ids[i]);
+                                        effect.setLong(2, stamps[i]);
+                                        effect.executeUpdate();
+                                    }
+                                    completeOne.setLong(1, ids[i]);
+                                    completeOne.setLong(2, token);
+                                    completeOne.executeUpdate();
+                                }
+                                c.commit();
+                                break;
+                            } catch (SQLTransactionRollbackException e) {
+                                c.rollback();
                             }
-                            completeOne.setLong(1, ids[i]);
-                            completeOne.setLong(2, token);
-                            completeOne.executeUpdate();
                         }
-                        c.commit();
+                        if (ran) {
+                            probe.ran(stamps[i]);
+                        }
                         if (autoCommit) {
                             c.setAutoCommit(true);
                         }
@@ -235,7 +254,14 @@ public final class RawSqlSystem implements BenchSystem {
                     for (int i = 0; i < n; i++) {
                         probe.ran(stamps[i]);
                     }
-                    claims.completeAll(token, ids, n);
+                    while (true) {
+                        try {
+                            claims.completeAll(token, ids, n);
+                            break;
+                        } catch (SQLTransactionRollbackException e) {
+                            rollback(c, autoCommit);
+                        }
+                    }
                 }
             }
         } catch (SQLException | RuntimeException e) {
@@ -244,6 +270,12 @@ public final class RawSqlSystem implements BenchSystem {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void rollback(Connection c, boolean autoCommit) throws SQLException {
+        if (!autoCommit) {
+            c.rollback();
         }
     }
 
