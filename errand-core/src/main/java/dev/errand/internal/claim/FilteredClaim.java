@@ -6,7 +6,6 @@ import dev.errand.spi.ClaimRequest;
 import dev.errand.spi.ClaimedTask;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,16 +54,14 @@ public final class FilteredClaim {
         if (limit <= 0) {
             return tasks;
         }
-        String select = ClaimSql.dueTasks(
-                dialect, table, ClaimSql.COLUMNS, true, new ClaimSql.Shape(request.exclusive(), filter, order));
-        try (PreparedStatement statement = connection.prepareStatement(select)) {
-            ClaimSql.bindDue(dialect, statement, 1, request, limit, filterValues);
-            try (ResultSet rows = statement.executeQuery()) {
-                while (rows.next()) {
-                    tasks.add(ClaimSql.read(rows, request.leaseToken(), true));
-                }
-            }
-        }
+        tasks.addAll(ClaimSql.lockDue(
+                connection,
+                dialect,
+                table,
+                new ClaimSql.Shape(request.exclusive(), filter, order),
+                request,
+                limit,
+                filterValues));
         if (tasks.isEmpty()) {
             return tasks;
         }

@@ -7,42 +7,39 @@ import dev.errand.spi.ClaimStrategy;
 import dev.errand.spi.ClaimedTask;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Two statements in the caller's transaction: {@code SELECT … FOR UPDATE SKIP LOCKED LIMIT n}, then
- * one UPDATE of the locked ids. For databases without UPDATE … RETURNING, such as H2 and MariaDB.
+ * one UPDATE of the locked ids. For databases without UPDATE … RETURNING, such as H2 and MariaDB. On H2 the
+ * locking read is itself two statements (see {@link ClaimSql#lockDue}).
  */
 final class SkipLockedSelectThenUpdateClaim implements ClaimStrategy {
 
     private final Dialect dialect;
-    private final String select;
-    private final String selectExclusive;
+    private final String table;
+    private final ClaimOrder order;
     private final String update;
 
     /** Creates the strategy for a dialect and task table, claiming in {@code order}. */
     SkipLockedSelectThenUpdateClaim(Dialect dialect, String table, ClaimOrder order) {
         this.dialect = dialect;
-        this.select = ClaimSql.dueTasks(dialect, table, ClaimSql.COLUMNS, true, order);
-        this.selectExclusive = ClaimSql.dueTasks(dialect, table, ClaimSql.COLUMNS, true, true, order);
+        this.table = table;
+        this.order = order;
         this.update = "UPDATE " + table + " " + ClaimSql.takeLease(dialect) + " WHERE ";
     }
 
     @Override
     public List<ClaimedTask> claim(Connection connection, ClaimRequest request) throws SQLException {
-        List<ClaimedTask> tasks = new ArrayList<>(request.limit());
-        try (PreparedStatement statement =
-                connection.prepareStatement(request.exclusive() ? selectExclusive : select)) {
-            ClaimSql.bindDue(dialect, statement, 1, request, request.limit());
-            try (ResultSet rows = statement.executeQuery()) {
-                while (rows.next()) {
-                    tasks.add(ClaimSql.read(rows, request.leaseToken(), true));
-                }
-            }
-        }
+        List<ClaimedTask> tasks = ClaimSql.lockDue(
+                connection,
+                dialect,
+                table,
+                new ClaimSql.Shape(request.exclusive(), "", order),
+                request,
+                request.limit(),
+                List.of());
         if (tasks.isEmpty()) {
             return tasks;
         }
