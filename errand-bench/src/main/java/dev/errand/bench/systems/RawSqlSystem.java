@@ -417,6 +417,7 @@ public final class RawSqlSystem implements BenchSystem {
         private final Connection c;
         private final FillSql kind;
         private final PreparedStatement select;
+        private final PreparedStatement lockIds;
         private final String update;
         private final String delete;
         private final Map<Integer, PreparedStatement> updates = new HashMap<>();
@@ -426,6 +427,7 @@ public final class RawSqlSystem implements BenchSystem {
             this.c = c;
             this.kind = kind;
             this.select = c.prepareStatement(selectDue(table, kind));
+            this.lockIds = kind == FillSql.H2 ? c.prepareStatement(lockIds(table)) : null;
             this.update = "UPDATE " + table + " SET state = 'running', attempt = attempt + 1, version = version + 1,"
                     + " lease_owner = 'raw', lease_token = ?, lease_expires_at = " + kind.nowPlusSeconds("60") + ","
                     + " started_at = " + kind.now() + " WHERE " + IDS;
@@ -433,30 +435,51 @@ public final class RawSqlSystem implements BenchSystem {
         }
 
         /**
-         * The due tasks, best first, locked. H2 locks every row that matches before it applies the limit: the
-         * ids come from a subquery that locks nothing, ordered along the claim index {@code (state, queue,
-         * priority, run_at)} so that H2 reads the index in order and stops at the limit; a task that another
-         * loop claimed meanwhile is skipped, or no longer pending once its lock is ours.
+         * The due tasks, best first, locked. On H2, which locks every row that matches before it applies the
+         * limit, this reads the ids without locks, ordered along the claim index {@code (state, queue, priority,
+         * run_at)} so that H2 reads the index in order and stops at the limit; {@link #lockIds} then locks them, as
+         * Errand's H2 claim does (one statement with the read as an {@code IN} subquery made H2 run the subquery
+         * again for every row it read).
          */
         static String selectDue(String table, FillSql kind) {
             String due =
                     " FROM " + table + " WHERE state = 'pending' AND queue = 'default' AND run_at <= " + kind.now();
             if (kind == FillSql.H2) {
-                return "SELECT id, payload FROM " + table + " WHERE id IN (SELECT id" + due
-                        + " ORDER BY state, queue, priority, run_at LIMIT ?) AND state = 'pending'"
-                        + " ORDER BY priority, run_at FOR UPDATE SKIP LOCKED";
+                return "SELECT id" + due + " ORDER BY state, queue, priority, run_at LIMIT ?";
             }
             return "SELECT id, payload" + due + " ORDER BY priority, run_at LIMIT ? FOR UPDATE SKIP LOCKED";
+        }
+
+        /** H2: locks the pending tasks among the ids {@link #selectDue} read; one another loop took is skipped. */
+        static String lockIds(String table) {
+            return "SELECT id, payload FROM " + table + " WHERE id = ANY(?) AND state = 'pending'"
+                    + " ORDER BY priority, run_at FOR UPDATE SKIP LOCKED";
         }
 
         @Override
         public int claim(long token, int limit, long[] ids, long[] stamps) throws SQLException {
             select.setInt(1, limit);
             int n = 0;
-            try (ResultSet rows = select.executeQuery()) {
-                while (rows.next()) {
-                    ids[n] = rows.getLong(1);
-                    stamps[n++] = stampOf(rows.getString(2));
+            if (lockIds != null) {
+                List<Long> due = new ArrayList<>(limit);
+                try (ResultSet rows = select.executeQuery()) {
+                    while (rows.next()) {
+                        due.add(rows.getLong(1));
+                    }
+                }
+                lockIds.setObject(1, due.toArray(new Long[0]));
+                try (ResultSet rows = lockIds.executeQuery()) {
+                    while (rows.next()) {
+                        ids[n] = rows.getLong(1);
+                        stamps[n++] = stampOf(rows.getString(2));
+                    }
+                }
+            } else {
+                try (ResultSet rows = select.executeQuery()) {
+                    while (rows.next()) {
+                        ids[n] = rows.getLong(1);
+                        stamps[n++] = stampOf(rows.getString(2));
+                    }
                 }
             }
             if (n > 0) {
@@ -515,6 +538,9 @@ public final class RawSqlSystem implements BenchSystem {
         @Override
         public void close() throws SQLException {
             select.close();
+            if (lockIds != null) {
+                lockIds.close();
+            }
             for (PreparedStatement statement : updates.values()) {
                 statement.close();
             }
