@@ -40,7 +40,10 @@ public record Plan(String name, int rounds, List<Pairing> pairings) {
                 "full",
                 rounds,
                 100_000,
-                5_000,
+                // The warm-up runs this many tasks before the window: with 5,000, the JIT compiler threads still
+                // took most of the trial JVM's CPU during the 100,000-task window (more of Errand's code than of
+                // a raw loop's), so the window measured compilation (docs/BENCHMARKS-JOURNAL.md, 2026-11-29).
+                200_000,
                 15_000,
                 2_000,
                 100_000,
