@@ -155,8 +155,8 @@ public final class ChaosRun {
 
     Report run() throws Exception {
         OwnServer server = plan.database().equals("mariadb")
-                ? new OwnServer.MariaDb(53306 + portShift)
-                : new OwnServer.Postgres(55432 + portShift);
+                ? new OwnServer.MariaDb(OwnServer.freePort(53306 + portShift))
+                : new OwnServer.Postgres(OwnServer.freePort(55432 + portShift));
         if (!server.available()) {
             throw new IllegalStateException("No " + plan.database() + " server binaries on this machine");
         }

@@ -1,6 +1,8 @@
 package dev.errand.crash;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -54,6 +56,31 @@ abstract class OwnServer implements AutoCloseable {
         if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS) || process.exitValue() != 0) {
             process.destroyForcibly();
             throw new IOException(String.join(" ", command) + " failed: " + new String(output));
+        }
+    }
+
+    /**
+     * {@code preferred} if nothing listens there on the loopback, otherwise a free port the system picks: a fixed
+     * port that another process holds would make the server exit at start-up.
+     */
+    static int freePort(int preferred) throws IOException {
+        InetAddress loopback = InetAddress.getByName("127.0.0.1");
+        try (ServerSocket probe = new ServerSocket(preferred, 1, loopback)) {
+            return preferred;
+        } catch (IOException taken) {
+            try (ServerSocket any = new ServerSocket(0, 1, loopback)) {
+                return any.getLocalPort();
+            }
+        }
+    }
+
+    /** The last lines of the server's log, for a failure's message. */
+    String logTail() {
+        try {
+            List<String> lines = Files.readAllLines(dir.resolve("log"));
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size()));
+        } catch (IOException e) {
+            return "(no log: " + e.getMessage() + ")";
         }
     }
 
@@ -136,6 +163,14 @@ abstract class OwnServer implements AutoCloseable {
 
         @Override
         void restart() throws Exception {
+            try {
+                startServer();
+            } catch (IOException e) {
+                throw new IOException(e.getMessage() + "\nThe server's log ends with:\n" + logTail(), e);
+            }
+        }
+
+        private void startServer() throws Exception {
             run(
                     asPostgres(
                             bin.resolve("pg_ctl").toString(),

@@ -39,7 +39,8 @@ final class ClaimSql {
 
     /**
      * Due pending tasks of one queue, best first, optionally locked with {@code FOR UPDATE SKIP LOCKED}.
-     * Bind its parameters with {@link #bindDue}.
+     * Bind its parameters with {@link #bindDue}. A locked read is refused for a dialect that locks every match
+     * before the limit (H2): claim with {@link #lockDue} there.
      *
      * <p>Where the dialect supports it (PostgreSQL), the query reads one range of the claim index per
      * priority, {@code (queue, p, run_at <= now)}, in a {@code LATERAL} subquery over the priorities 1
