@@ -8,6 +8,8 @@ import dev.errand.internal.store.H2Dialect;
 import dev.errand.spi.ClaimRequest;
 import dev.errand.spi.ClaimedTask;
 import dev.errand.testkit.TestDatabase;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -76,11 +78,24 @@ class H2ClaimIndexTest {
             // By primary key: one lookup per id, not a walk of the backlog.
             assertReadsFewerThan(s, lock, 12);
         }
-        // And the whole claim, as a node runs it.
+        // And the whole claim, as a node runs it: no statement that locks holds a subquery, which H2 would run
+        // again for every row it reads.
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
+            List<String> statements = new ArrayList<>();
+            Connection recording = (Connection) Proxy.newProxyInstance(
+                    getClass().getClassLoader(), new Class<?>[] {Connection.class}, (proxy, method, args) -> {
+                        if (method.getName().equals("prepareStatement")) {
+                            statements.add((String) args[0]);
+                        }
+                        try {
+                            return method.invoke(c, args);
+                        } catch (InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
             List<ClaimedTask> claimed = ClaimSql.lockDue(
-                    c,
+                    recording,
                     new H2Dialect(),
                     PREFIX + "task",
                     new ClaimSql.Shape(false, "", ClaimOrder.DUE_FIRST),
@@ -88,6 +103,13 @@ class H2ClaimIndexTest {
                     10,
                     List.of());
             assertThat(claimed).hasSize(10);
+            assertThat(statements).hasSize(2);
+            assertThat(statements)
+                    .filteredOn(sql -> sql.contains("FOR UPDATE"))
+                    .singleElement()
+                    .satisfies(sql -> assertThat(sql.split("SELECT", -1))
+                            .as("one SELECT in: %s", sql)
+                            .hasSize(2));
             c.rollback();
         }
     }
