@@ -21,6 +21,8 @@ final class Forks {
                 "bench.db.password",
                 "bench.errand.version",
                 "bench.errand.claimBatch",
+                "bench.errand.completionBatch",
+                "bench.errand.processingLogs",
                 "bench.errand.prefetch")) {
             String value = System.getProperty(key);
             if (value != null) {

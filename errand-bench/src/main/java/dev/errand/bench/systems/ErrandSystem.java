@@ -362,6 +362,14 @@ public final class ErrandSystem implements BenchSystem {
         if (claimBatch != null) {
             builder.claimBatchSize(claimBatch);
         }
+        Integer completionBatch = Integer.getInteger("bench.errand.completionBatch");
+        if (completionBatch != null) {
+            builder.completionBatchSize(completionBatch);
+        }
+        String processingLogs = System.getProperty("bench.errand.processingLogs");
+        if (processingLogs != null) {
+            builder.processingLogsEnabled(Boolean.parseBoolean(processingLogs));
+        }
         Integer prefetch = Integer.getInteger("bench.errand.prefetch");
         if (prefetch != null) {
             builder.prefetch(prefetch);
