@@ -1,6 +1,7 @@
 package dev.errand.bench.report;
 
 import dev.errand.bench.Db;
+import dev.errand.bench.FillSql;
 import dev.errand.bench.Pairing;
 import dev.errand.bench.Plan;
 import dev.errand.bench.Systems;
@@ -139,7 +140,8 @@ public final class ReportWriter {
                   trials that started on a busier machine are marked ⚠.
                 - **No-op tasks, 8 workers per node** for Errand, db-scheduler and the raw loops; Errand runs with
                   its defaults (claim batch 500, adaptive prefetch up to 1,000). Errand and db-scheduler poll every
-                  100 ms; Errand is also woken by LISTEN/NOTIFY. db-scheduler uses its `lock-and-fetch` strategy
+                  100 ms; on PostgreSQL Errand is also woken by LISTEN/NOTIFY (MariaDB and H2 have no notification
+                  that reaches another node: there it polls). db-scheduler uses its `lock-and-fetch` strategy
                   (the README's advice above 1,000 executions/s) with `pollUsingLockAndFetch(4.0, 20.0)`, the
                   fractions of the README's own benchmark, which beat its general high-throughput advice of
                   `(1.0, 4.0)` and `(0.5, 1.0)` here (about 4,200 against 3,300 and 2,300 tasks/s in a 30,000-task
@@ -161,8 +163,9 @@ public final class ReportWriter {
                   its own transaction, from one thread; then batches of 1,000 per transaction with each system's
                   batch API; no worker runs. Both paths are warmed first with as many batches as are measured
                   and 500 singles. *Latency*: one task every 20 ms from a separate enqueuing client (for
-                  Errand a second node with processing off, so the wake-up is PostgreSQL's NOTIFY, not an
-                  in-process signal); the delay from the enqueue call to the handler's start. *Backlog*: the
+                  Errand a second node with processing off, so the wake-up is PostgreSQL's NOTIFY, or on MariaDB
+                  and H2 the worker's poll, not an in-process signal); the delay from the enqueue call to the
+                  handler's start. *Backlog*: the
                   pending backlog is kept near its size by a feeder that tops it up as tasks complete; the rate is
                   measured after a warm-up. *Nodes*: the burn-down shared by 2 or 4 worker JVMs; each JVM first
                   works through its share of a warm-up backlog on the same tables, drained before the measured
@@ -311,6 +314,34 @@ public final class ReportWriter {
     }
 
     /**
+     * The latency targets. They hold for a wake-up by LISTEN/NOTIFY, which only PostgreSQL delivers; on MariaDB and
+     * H2 the worker learns of a task at its next poll (every 100 ms), so the latency is half a poll interval on
+     * average, and the rows say so instead of checking a target that does not apply.
+     */
+    private void latencyTargets(StringBuilder md) {
+        String p50Target = "latency p50 ≤ 5 ms (LISTEN/NOTIFY)";
+        String p99Target = "latency p99 ≤ 25 ms (LISTEN/NOTIFY)";
+        notMeasured(md, "latency", p50Target, p99Target);
+        boolean notified = db.kind() == FillSql.POSTGRES;
+        for (Pairing pairing : pairingsOf("latency")) {
+            double p50 = figures.pairMedian("latency", pairing.errand(), pairing.peer(), "p50_ms");
+            if (notified) {
+                target(md, p50Target, pairingName(pairing), num(p50) + " ms", p50 <= 5);
+            } else {
+                notApplicable(md, p50Target, pairingName(pairing), num(p50) + " ms");
+            }
+        }
+        for (Pairing pairing : pairingsOf("latency")) {
+            double p99 = figures.pairMedian("latency", pairing.errand(), pairing.peer(), "p99_ms");
+            if (notified) {
+                target(md, p99Target, pairingName(pairing), num(p99) + " ms", p99 <= 25);
+            } else {
+                notApplicable(md, p99Target, pairingName(pairing), num(p99) + " ms");
+            }
+        }
+    }
+
+    /**
      * Every target, checked against each pairing it can be read from: a ratio to a peer against the one
      * pairing with that peer, and an absolute figure of Errand's (latency, batch enqueue) against every
      * pairing of its scenario, one row each, so that no pairing's median hides another's.
@@ -326,15 +357,7 @@ public final class ReportWriter {
         peerRatio(md, "burn-down ≥ 5 × JobRunr (same run)", "errand", "jobrunr", 5, false);
         peerRatio(md, "burn-down ≥ 60% of the raw SQL ceiling (non-transactional)", "errand", "raw-sql", 0.6, true);
         peerRatio(md, "burn-down ≥ 60% of the raw SQL ceiling (transactional)", "errand-tx", "raw-sql-tx", 0.6, true);
-        notMeasured(md, "latency", "latency p50 ≤ 5 ms (LISTEN/NOTIFY)", "latency p99 ≤ 25 ms (LISTEN/NOTIFY)");
-        for (Pairing pairing : pairingsOf("latency")) {
-            double p50 = figures.pairMedian("latency", pairing.errand(), pairing.peer(), "p50_ms");
-            target(md, "latency p50 ≤ 5 ms (LISTEN/NOTIFY)", pairingName(pairing), num(p50) + " ms", p50 <= 5);
-        }
-        for (Pairing pairing : pairingsOf("latency")) {
-            double p99 = figures.pairMedian("latency", pairing.errand(), pairing.peer(), "p99_ms");
-            target(md, "latency p99 ≤ 25 ms (LISTEN/NOTIFY)", pairingName(pairing), num(p99) + " ms", p99 <= 25);
-        }
+        latencyTargets(md);
         String big = bigBacklogGroup();
         String small = "backlog-" + smallLabel();
         notMeasured(md, big, "throughput with a large backlog ≥ 80% of the small backlog's figure");
@@ -477,6 +500,18 @@ public final class ReportWriter {
         } catch (IOException e) {
             return "";
         }
+    }
+
+    private void notApplicable(StringBuilder md, String target, String pairing, String measured) {
+        md.append("| ")
+                .append(target)
+                .append(" | ")
+                .append(pairing)
+                .append(" | ")
+                .append(measured)
+                .append(" | does not apply: ")
+                .append(db.kind().name())
+                .append(" has no LISTEN/NOTIFY, the worker polls every 100 ms |\n");
     }
 
     private static void target(StringBuilder md, String target, String pairing, String measured, boolean met) {

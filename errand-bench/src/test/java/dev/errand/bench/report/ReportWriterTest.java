@@ -2,6 +2,7 @@ package dev.errand.bench.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.errand.bench.Db;
 import dev.errand.bench.Plan;
 import dev.errand.bench.Systems;
 import dev.errand.bench.TrialRecord;
@@ -55,6 +56,19 @@ class ReportWriterTest {
     }
 
     @Test
+    void onADatabaseWithoutListenNotifyTheLatencyTargetsSayTheyDoNotApply() {
+        StringBuilder md = new StringBuilder();
+        writer(new Db("jdbc:mariadb://127.0.0.1:3306/test", "root", "")).targets(md);
+
+        assertThat(md.toString())
+                .contains("| latency p50 ≤ 5 ms (LISTEN/NOTIFY) | errand with db-scheduler | 5.01 ms | does not apply:"
+                        + " MARIADB has no LISTEN/NOTIFY, the worker polls every 100 ms |")
+                .doesNotContain("| latency p50 ≤ 5 ms (LISTEN/NOTIFY) | errand with jobrunr | 4.38 ms | **yes** |")
+                .contains("| burn-down ≥ 3 × db-scheduler (same run) | burn-down: errand with db-scheduler | 4.00 × |"
+                        + " **yes** |");
+    }
+
+    @Test
     void schedulesAreComparedWithAndWithoutInTheirOwnSection() {
         Plan plan = Plan.full(2).only(List.of("schedule"));
         List<TrialRecord> records = new ArrayList<>();
@@ -84,6 +98,10 @@ class ReportWriterTest {
     }
 
     private static ReportWriter writer() {
+        return writer(new Db("jdbc:postgresql://127.0.0.1:5432/test", "postgres", ""));
+    }
+
+    private static ReportWriter writer(Db db) {
         Plan plan = Plan.full(3).only(List.of("burn-down", "latency"));
         List<TrialRecord> records = new ArrayList<>();
         for (int round = 1; round <= 3; round++) {
@@ -94,7 +112,7 @@ class ReportWriterTest {
             records.add(trial("latency", "errand", "jobrunr", round, latency(4.38)));
             records.add(trial("latency", "jobrunr", "jobrunr", round, latency(2_618)));
         }
-        return new ReportWriter(null, plan, records, "test", "now", "0 0 0", "0 0 0", Map.of(), "");
+        return new ReportWriter(db, plan, records, "test", "now", "0 0 0", "0 0 0", Map.of(), "");
     }
 
     private static Map<String, String> latency(double p50) {
