@@ -1,6 +1,5 @@
 package dev.errand.bench;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.errand.Errand;
 import dev.errand.enqueue.TaskRequest;
@@ -75,8 +74,9 @@ public final class LatencyPathBench {
      */
     public static Map<String, double[]> run(String url, String user, String password, int samples) throws Exception {
         String prefix = PREFIX_STEM + Long.toHexString(System.nanoTime() & 0xffffffL) + "_";
-        try (HikariDataSource workerPool = pool(url, user, password, 14);
-                HikariDataSource clientPool = pool(url, user, password, 3)) {
+        Db db = new Db(url, user, password);
+        try (HikariDataSource workerPool = db.pool("latency_path_worker", 14);
+                HikariDataSource clientPool = db.pool("latency_path_client", 3)) {
             try {
                 Map<String, List<Double>> segments = path(url, user, password, prefix, workerPool, clientPool, samples);
                 segments.put("driver-receive", driverReceive(url, user, password, prefix, samples));
@@ -323,14 +323,5 @@ public final class LatencyPathBench {
         return sorted.length == 0
                 ? Double.NaN
                 : sorted[(int) Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-    }
-
-    private static HikariDataSource pool(String url, String user, String password, int size) {
-        HikariConfig config = new HikariConfig();
-        config.setJdbcUrl(url);
-        config.setUsername(user);
-        config.setPassword(password);
-        config.setMaximumPoolSize(size);
-        return new HikariDataSource(config);
     }
 }
