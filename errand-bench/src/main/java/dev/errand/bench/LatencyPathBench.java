@@ -61,6 +61,10 @@ public final class LatencyPathBench {
 
     /** Runs the benchmark; see the class comment for the arguments. */
     public static void main(String[] args) throws Exception {
+        if (args.length != 4 || !args[3].matches("[1-9][0-9]*")) {
+            throw new IllegalArgumentException("usage: LatencyPathBench <jdbcUrl of PostgreSQL> <user> <password or ->"
+                    + " <samples, a positive whole number>; got " + java.util.Arrays.toString(args));
+        }
         String password = args[2].equals("-") ? "" : args[2];
         Map<String, double[]> result = run(args[0], args[1], password, Integer.parseInt(args[3]));
         result.forEach((segment, q) ->

@@ -1,6 +1,7 @@
 package dev.errand.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -26,5 +27,17 @@ class LatencyPathBenchSmokeTest {
                 + segments.get("hand-off")[0];
         // Medians of parts need not add up to the median of the whole, but they cannot be far from it.
         assertThat(parts).isBetween(segments.get("total")[0] * 0.5, segments.get("total")[0] * 2);
+    }
+
+    @Test
+    void badArgumentsAreRefusedWithTheUsage() {
+        assertThatThrownBy(
+                        () -> LatencyPathBench.main(new String[] {"jdbc:postgresql://127.0.0.1:5432/test", "postgres"}))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("usage: LatencyPathBench");
+        assertThatThrownBy(() -> LatencyPathBench.main(
+                        new String[] {"jdbc:postgresql://127.0.0.1:5432/test", "postgres", "-", "0"}))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("samples, a positive whole number");
     }
 }

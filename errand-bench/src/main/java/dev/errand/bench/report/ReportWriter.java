@@ -501,18 +501,25 @@ public final class ReportWriter {
     }
 
     private void notApplicable(StringBuilder md, String target, String pairing, String measured) {
-        md.append("| ")
-                .append(target)
-                .append(" | ")
-                .append(pairing)
-                .append(" | ")
-                .append(measured)
-                .append(" | does not apply: ")
-                .append(db.kind().name())
-                .append(" has no LISTEN/NOTIFY, the worker polls every 100 ms |\n");
+        targetRow(
+                md,
+                target,
+                pairing,
+                measured,
+                "does not apply: " + db.kind().name() + " has no LISTEN/NOTIFY, the worker polls every 100 ms");
     }
 
     private static void target(StringBuilder md, String target, String pairing, String measured, boolean met) {
+        targetRow(
+                md,
+                target,
+                pairing,
+                measured,
+                Double.isNaN(parse(measured)) ? "not measured" : met ? "**yes**" : "**no**");
+    }
+
+    /** One row of the targets' table: the target, the pairing it reads, the figure, the verdict. */
+    private static void targetRow(StringBuilder md, String target, String pairing, String measured, String verdict) {
         md.append("| ")
                 .append(target)
                 .append(" | ")
@@ -520,7 +527,7 @@ public final class ReportWriter {
                 .append(" | ")
                 .append(measured)
                 .append(" | ")
-                .append(Double.isNaN(parse(measured)) ? "not measured" : met ? "**yes**" : "**no**")
+                .append(verdict)
                 .append(" |\n");
     }
 
