@@ -316,6 +316,40 @@ class HistoryContractTest extends ErrandTestSupport {
     }
 
     @Test
+    void aPruneWalksPastManyWindowsOfOldAttemptsAndKeepsTheYoungOnes() throws Exception {
+        // Prunes read the history in the order it was recorded, a window of AttemptHistory.PRUNE_BATCH at a time.
+        int old = 2 * dev.errand.internal.history.AttemptHistory.PRUNE_BATCH + 500;
+        // Built first: building runs the migrations.
+        Errand errand = node(builder()
+                .historyEnabled(true)
+                .register(TaskDefinition.builder("plain-ok", Integer.class, (n, ctx) -> {})
+                        .mode(ExecutionMode.NON_TRANSACTIONAL)
+                        .build()));
+        try (Connection c = dataSource().getConnection();
+                java.sql.PreparedStatement insert = c.prepareStatement("INSERT INTO " + prefix + "task_attempt"
+                        + " (task_id, kind, queue, attempt, finished_at, outcome) VALUES (?, 'plain-ok', 'default', 1,"
+                        + " CURRENT_TIMESTAMP, 'succeeded')")) {
+            c.setAutoCommit(false);
+            for (int n = 0; n < old; n++) {
+                insert.setLong(1, 1_000_000L + n);
+                insert.addBatch();
+            }
+            insert.executeBatch();
+            c.commit();
+        }
+        clock.advance(Duration.ofHours(2));
+        long young = errand.enqueue(TaskRequest.of("plain-ok", 1)).id();
+        errand.start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> taskRows() == 0);
+
+        assertThat(errand.history().prune(Duration.ofHours(1))).isEqualTo(old);
+        assertThat(errand.history().search(AttemptQuery.builder().build()).items())
+                .extracting(Attempt::taskId)
+                .containsExactly(young);
+        assertThat(errand.history().prune(Duration.ofHours(1))).isZero();
+    }
+
+    @Test
     void eachAttemptKeepsTheLinesItsHandlerWroteAndConcurrentHandlersNeverMix() throws Exception {
         java.util.concurrent.CountDownLatch together = new java.util.concurrent.CountDownLatch(4);
         Errand errand = node(builder()
@@ -353,9 +387,26 @@ class HistoryContractTest extends ErrandTestSupport {
     }
 
     @Test
-    void historyIsOffByDefault() throws Exception {
-        // It costs about a quarter to a third of burn-down throughput (docs/BENCHMARKS.md): opt in.
+    void historyIsOnByDefaultAndCanBeSwitchedOff() throws Exception {
+        Errand byDefault = node(builder()
+                .register(TaskDefinition.builder("plain-ok", Integer.class, (n, ctx) -> {})
+                        .mode(ExecutionMode.NON_TRANSACTIONAL)
+                        .build()));
+        long recorded = byDefault.enqueue(TaskRequest.of("plain-ok", 0)).id();
+        byDefault.start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> taskRows() == 0);
+        assertThat(byDefault.history().attempts(recorded))
+                .extracting(Attempt::outcome)
+                .containsExactly(AttemptOutcome.SUCCEEDED);
+        byDefault.close();
+        try (Connection c = dataSource().getConnection();
+                Statement statement = c.createStatement()) {
+            statement.executeUpdate("DELETE FROM " + prefix + "task_attempt");
+        }
+
+        // Off, it saves what history costs (docs/HISTORY.md) and records nothing.
         Errand errand = node(builder()
+                .historyEnabled(false)
                 .register(TaskDefinition.builder("doomed", Integer.class, (n, ctx) -> {
                             throw new IllegalStateException("no");
                         })

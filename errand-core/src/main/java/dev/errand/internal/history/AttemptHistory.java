@@ -7,7 +7,6 @@ import dev.errand.history.AttemptOutcome;
 import dev.errand.history.AttemptQuery;
 import dev.errand.internal.store.CompletionRider;
 import dev.errand.internal.store.Dialect;
-import dev.errand.internal.store.Jdbc;
 import dev.errand.internal.store.Micros;
 import dev.errand.internal.store.Transactions;
 import dev.errand.spi.DatabaseClock;
@@ -245,11 +244,15 @@ public final class AttemptHistory {
         }
     }
 
-    /** One page of the attempts that match {@code query}, newest first. */
+    /**
+     * One page of the attempts that match {@code query}, the last recorded first. Ids are given in the order
+     * attempts are recorded, which is the order they finished in; the primary key serves this order, so the
+     * history needs no index on finishing time, whose upkeep cost each row as much as the rest of its indexes.
+     */
     public List<Attempt> search(Connection c, AttemptQuery query) throws SQLException {
         Filter filter = new Filter(query);
-        try (PreparedStatement select = c.prepareStatement("SELECT " + COLUMNS + " FROM " + table + filter.where
-                + " ORDER BY finished_at DESC, id DESC LIMIT ? OFFSET ?")) {
+        try (PreparedStatement select = c.prepareStatement(
+                "SELECT " + COLUMNS + " FROM " + table + filter.where + " ORDER BY id DESC LIMIT ? OFFSET ?")) {
             int i = filter.bind(select);
             select.setInt(i++, query.limit());
             select.setInt(i, query.offset());
@@ -285,43 +288,56 @@ public final class AttemptHistory {
     }
 
     /**
-     * Deletes every attempt that finished more than {@code ageMicros} ago, one batch of {@link #PRUNE_BATCH}
-     * per transaction of its own, so that no statement holds many row locks for long.
+     * Deletes the attempts that finished more than {@code ageMicros} ago, in the order they were recorded, one
+     * window of {@link #PRUNE_BATCH} per transaction of its own, so that no statement holds many row locks for
+     * long. It walks from the oldest recorded attempt and stops at the first window that holds none old enough:
+     * the history has no index on finishing time that a prune could use on every database, and ids follow the
+     * finishing order, so an attempt recorded after a younger one waits until that one is old enough too.
      *
      * @return how many it deleted
      */
     public int pruneOlderThan(Transactions transactions, long ageMicros) throws SQLException {
-        long offsetMicros = offsetMicros();
         int pruned = 0;
-        int batch;
+        PruneWindow window = new PruneWindow(0, PRUNE_BATCH, 0);
         do {
-            batch = transactions.run("prune history", c -> pruneBatch(c, ageMicros));
-            pruned += batch;
-        } while (batch == PRUNE_BATCH);
+            long after = window.lastId();
+            window = transactions.run("prune history", c -> pruneWindow(c, ageMicros, after));
+            pruned += window.deleted();
+        } while (window.deleted() > 0 && window.scanned() == PRUNE_BATCH);
         return pruned;
     }
 
-    /**
-     * Deletes up to {@link #PRUNE_BATCH} attempts that finished more than {@code ageMicros} ago, oldest first.
-     *
-     * @return how many it deleted; fewer than the batch means none is left
-     */
-    public int pruneBatch(Connection c, long ageMicros) throws SQLException {
-        long offsetMicros = offsetMicros();
-        // The ids first: MariaDB and MySQL cannot LIMIT a subquery of the table being deleted from.
-        long[] idArray;
-        try (PreparedStatement select = c.prepareStatement("SELECT id FROM " + table + " WHERE finished_at < "
-                + dialect.timePlusMicros() + " ORDER BY finished_at LIMIT " + PRUNE_BATCH)) {
-            select.setLong(1, Micros.plus(offsetMicros, -ageMicros));
-            idArray = Jdbc.readIds(select);
+    /** What one window of a prune saw: how many attempts it deleted, how many it read, and the last id it read. */
+    private record PruneWindow(int deleted, int scanned, long lastId) {}
+
+    /** Deletes, of the {@link #PRUNE_BATCH} attempts recorded next after {@code afterId}, those old enough. */
+    private PruneWindow pruneWindow(Connection c, long ageMicros, long afterId) throws SQLException {
+        List<Long> old = new ArrayList<>();
+        int scanned = 0;
+        long lastId = afterId;
+        try (PreparedStatement select = c.prepareStatement("SELECT id, CASE WHEN finished_at < "
+                + dialect.timePlusMicros() + " THEN 1 ELSE 0 END AS old FROM " + table
+                + " WHERE id > ? ORDER BY id LIMIT " + PRUNE_BATCH)) {
+            select.setLong(1, Micros.plus(offsetMicros(), -ageMicros));
+            select.setLong(2, afterId);
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    scanned++;
+                    lastId = rows.getLong(1);
+                    if (rows.getInt(2) == 1) {
+                        old.add(lastId);
+                    }
+                }
+            }
         }
-        if (idArray.length == 0) {
-            return 0;
+        if (old.isEmpty()) {
+            return new PruneWindow(0, scanned, lastId);
         }
+        long[] ids = old.stream().mapToLong(Long::longValue).toArray();
         try (PreparedStatement delete =
-                c.prepareStatement("DELETE FROM " + table + " WHERE " + dialect.idIn("id", idArray.length))) {
-            dialect.bindIds(delete, 1, idArray);
-            return delete.executeUpdate();
+                c.prepareStatement("DELETE FROM " + table + " WHERE " + dialect.idIn("id", ids.length))) {
+            dialect.bindIds(delete, 1, ids);
+            return new PruneWindow(delete.executeUpdate(), scanned, lastId);
         }
     }
 
@@ -364,7 +380,9 @@ public final class AttemptHistory {
                 conditions.add("kind = ?");
             }
             if (query.outcome() != null) {
-                conditions.add("outcome = ?");
+                // A literal from the enum, not a parameter: PostgreSQL's index of the attempts that did not
+                // succeed is partial, and only a literal proves that a plan may use it.
+                conditions.add("outcome = '" + query.outcome().dbValue() + "'");
             }
             if (query.finishedFrom() != null) {
                 conditions.add("finished_at >= " + dialect.timestampParam());
@@ -385,9 +403,6 @@ public final class AttemptHistory {
             int i = 1;
             if (query.kind() != null) {
                 statement.setString(i++, query.kind());
-            }
-            if (query.outcome() != null) {
-                statement.setString(i++, query.outcome().dbValue());
             }
             if (query.finishedFrom() != null) {
                 statement.setObject(i++, dialect.timestampValue(query.finishedFrom()));

@@ -36,7 +36,8 @@ public final class MigrationScripts {
             "V22__flow_rates_and_queue_limits.sql",
             "V24__runtime_controls.sql",
             "V25__count_snapshot.sql",
-            "V26__retention_control.sql");
+            "V26__retention_control.sql",
+            "V27__history_indexes.sql");
 
     private MigrationScripts() {}
 
