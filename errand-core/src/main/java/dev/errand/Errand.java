@@ -256,8 +256,8 @@ public final class Errand implements AutoCloseable {
 
     /**
      * The attempt history: every ended attempt of every task, with its node, times, outcome and error, kept
-     * after the task is gone (for {@code historyRetention}, default 7 days). On by default; empty while history is
-     * off ({@code ErrandBuilder.historyEnabled(false)}).
+     * after the task is gone (for {@code historyRetention}, default 7 days). Empty while history is off, as it
+     * is by default ({@code ErrandBuilder.historyEnabled(true)} turns it on).
      */
     public HistoryAdmin history() {
         return node.history();

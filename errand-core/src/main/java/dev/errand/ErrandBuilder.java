@@ -345,8 +345,8 @@ public final class ErrandBuilder {
 
     /**
      * Whether every ended attempt is recorded in the attempt history, in the transaction that records its
-     * outcome (default true; on PostgreSQL it costs under a tenth of burn-down throughput, and {@code false}
-     * saves that when nobody reads the history). See {@link Errand#history()}.
+     * outcome (default false: on PostgreSQL it costs about a sixth of burn-down throughput). See
+     * {@link Errand#history()}.
      */
     public ErrandBuilder historyEnabled(boolean enabled) {
         settings.historyEnabled(enabled);

@@ -110,7 +110,8 @@ public final class ConsolePagesBench {
                 dataSource,
                 "INSERT INTO " + prefix + "task_condition (task_id, event) SELECT id, CONCAT('event-', MOD(id, "
                         + EVENT_NAMES + ")) FROM " + task + " WHERE state = 'waiting'");
-        // One attempt per finished task, spread over the last day.
+        // One attempt per finished task, spread over the last day, inserted oldest first: nodes record attempts as
+        // they finish, so the history's ids follow finishing time, which its reads rely on (HISTORY.md).
         String finished = sql.nowPlusSeconds("-MOD(id, 86400)");
         BenchTables.execute(
                 dataSource,
@@ -120,7 +121,7 @@ public final class ConsolePagesBench {
                         + " CASE state WHEN 'failed' THEN 'failed' WHEN 'cancelled' THEN 'cancelled'"
                         + " ELSE 'succeeded' END,"
                         + " CASE WHEN state = 'failed' THEN 'java.io.IOException' END, last_error FROM " + task
-                        + " WHERE finished_at IS NOT NULL");
+                        + " WHERE finished_at IS NOT NULL ORDER BY MOD(id, 86400) DESC, id");
         String i = sql.i();
         String now = sql.nowPlusSeconds("0");
         BenchTables.execute(

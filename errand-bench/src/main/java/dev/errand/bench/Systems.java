@@ -15,8 +15,8 @@ public final class Systems {
     public static final List<String> ALL = List.of(
             "errand",
             "errand-tx",
-            "errand-no-history",
-            "errand-tx-no-history",
+            "errand-history",
+            "errand-tx-history",
             "errand-tx-group",
             "errand-tx-write",
             "errand-tx-group-write",
@@ -77,10 +77,10 @@ public final class Systems {
                         .withSchedules(p.integer("schedules", 10_000), p.get("sched-queue", "default"))
                         .atSlot();
             case "errand-tx" -> new ErrandSystem(db, true, "bench_errandtx_", poll);
-            // The same with the attempt history off (the library's default is on): the pairing with
+            // The same with the attempt history on (the library's default is off): the pairing with
             // these measures what history costs.
-            case "errand-no-history" -> new ErrandSystem(db, false, "bench_errandnh_", poll).withoutHistory();
-            case "errand-tx-no-history" -> new ErrandSystem(db, true, "bench_errandtxnh_", poll).withoutHistory();
+            case "errand-history" -> new ErrandSystem(db, false, "bench_errandh_", poll).withHistory();
+            case "errand-tx-history" -> new ErrandSystem(db, true, "bench_errandtxh_", poll).withHistory();
             // Transactional tasks with group commit (the library's default is one commit per task).
             case "errand-tx-group" ->
                 new ErrandSystem(db, true, "bench_errandtxg_", poll).withGroupCommit(p.integer("group-commit", 100));

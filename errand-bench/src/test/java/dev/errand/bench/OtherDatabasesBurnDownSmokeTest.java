@@ -27,7 +27,7 @@ class OtherDatabasesBurnDownSmokeTest {
     @Test
     void errandsSystemsBurnDownOnMariaDbAndH2() throws Exception {
         for (Db db : DATABASES) {
-            for (String id : new String[] {"errand", "errand-no-history", "errand-tx-no-history"}) {
+            for (String id : new String[] {"errand", "errand-history", "errand-tx-history"}) {
                 BenchSystem system = Systems.create(id, db, new Params());
                 String prefix =
                         system.taskTable().substring(0, system.taskTable().length() - "task".length());

@@ -387,26 +387,9 @@ class HistoryContractTest extends ErrandTestSupport {
     }
 
     @Test
-    void historyIsOnByDefaultAndCanBeSwitchedOff() throws Exception {
-        Errand byDefault = node(builder()
-                .register(TaskDefinition.builder("plain-ok", Integer.class, (n, ctx) -> {})
-                        .mode(ExecutionMode.NON_TRANSACTIONAL)
-                        .build()));
-        long recorded = byDefault.enqueue(TaskRequest.of("plain-ok", 0)).id();
-        byDefault.start();
-        await().atMost(Duration.ofSeconds(10)).until(() -> taskRows() == 0);
-        assertThat(byDefault.history().attempts(recorded))
-                .extracting(Attempt::outcome)
-                .containsExactly(AttemptOutcome.SUCCEEDED);
-        byDefault.close();
-        try (Connection c = dataSource().getConnection();
-                Statement statement = c.createStatement()) {
-            statement.executeUpdate("DELETE FROM " + prefix + "task_attempt");
-        }
-
-        // Off, it saves what history costs (docs/HISTORY.md) and records nothing.
+    void historyIsOffByDefault() throws Exception {
+        // It costs about a quarter to a third of burn-down throughput (docs/BENCHMARKS.md): opt in.
         Errand errand = node(builder()
-                .historyEnabled(false)
                 .register(TaskDefinition.builder("doomed", Integer.class, (n, ctx) -> {
                             throw new IllegalStateException("no");
                         })

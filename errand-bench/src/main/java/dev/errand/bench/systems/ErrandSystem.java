@@ -36,7 +36,7 @@ public final class ErrandSystem implements BenchSystem {
     private final boolean transactional;
     private final String prefix;
     private final Duration pollInterval;
-    private boolean historyOff;
+    private boolean history;
     private boolean virtualThreads;
     private int groupCommit = 1;
     private boolean writes;
@@ -64,12 +64,12 @@ public final class ErrandSystem implements BenchSystem {
     }
 
     /**
-     * The same system with the attempt history off. The headline systems run with the library's defaults,
-     * where history is on; this one is the pairing that measures what history costs.
+     * The same system with the attempt history on. The headline systems run with the library's defaults,
+     * where history is off; this one is the pairing that measures what history costs.
      */
-    public ErrandSystem withoutHistory() {
+    public ErrandSystem withHistory() {
         ErrandSystem with = new ErrandSystem(db, transactional, prefix, pollInterval);
-        with.historyOff = true;
+        with.history = true;
         return with;
     }
 
@@ -223,7 +223,7 @@ public final class ErrandSystem implements BenchSystem {
                 : schedules > 0 ? (atSlot ? "errand-schedules-at-slot" : "errand-schedules") : "errand";
         return base
                 + (groupCommit > 1 ? "-group" : "")
-                + (historyOff ? "-no-history" : "")
+                + (history ? "-history" : "")
                 + (virtualThreads ? "-vthreads" : "");
     }
 
@@ -375,8 +375,8 @@ public final class ErrandSystem implements BenchSystem {
             builder.prefetch(prefetch);
         }
         builder.scheduleLookahead(lookahead());
-        if (historyOff) {
-            builder.historyEnabled(false); // otherwise the library's default, on
+        if (history) {
+            builder.historyEnabled(true); // otherwise the library's default, off
         }
         if (virtualThreads) {
             builder.virtualThreads(true); // otherwise the library's default, platform threads
