@@ -245,19 +245,29 @@ public final class AttemptHistory {
     }
 
     /**
-     * One page of the attempts that match {@code query}, the last recorded first. Ids are given in the order
-     * attempts are recorded, which is the order they finished in; the primary key serves this order, so the
-     * history needs no index on finishing time, whose upkeep cost each row as much as the rest of its indexes.
+     * One page of the attempts that match {@code query}, newest first. On PostgreSQL newest means the last
+     * recorded: ids follow the order attempts finish in, and the primary key serves that order, so the history
+     * there keeps no B-tree on finishing time, whose upkeep cost each row about as much as its other indexes.
+     * MariaDB and H2 have no BRIN index to serve time ranges without one, so they keep it, and order by it.
      */
     public List<Attempt> search(Connection c, AttemptQuery query) throws SQLException {
         Filter filter = new Filter(query);
-        try (PreparedStatement select = c.prepareStatement(
-                "SELECT " + COLUMNS + " FROM " + table + filter.where + " ORDER BY id DESC LIMIT ? OFFSET ?")) {
+        try (PreparedStatement select = c.prepareStatement(searchSql(filter))) {
             int i = filter.bind(select);
             select.setInt(i++, query.limit());
             select.setInt(i, query.offset());
             return read(select);
         }
+    }
+
+    /** The statement of {@link #search}, with its parameters as {@code ?}: the filter's, then the limit and offset. */
+    String searchSql(AttemptQuery query) {
+        return searchSql(new Filter(query));
+    }
+
+    private String searchSql(Filter filter) {
+        String order = dialect.historyPagesById() ? " ORDER BY id DESC" : " ORDER BY finished_at DESC, id DESC";
+        return "SELECT " + COLUMNS + " FROM " + table + filter.where + order + " LIMIT ? OFFSET ?";
     }
 
     /**

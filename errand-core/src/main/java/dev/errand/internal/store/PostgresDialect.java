@@ -72,6 +72,11 @@ public final class PostgresDialect implements Dialect {
     }
 
     @Override
+    public boolean historyPagesById() {
+        return true;
+    }
+
+    @Override
     public boolean updatesReturnRows() {
         return true;
     }
