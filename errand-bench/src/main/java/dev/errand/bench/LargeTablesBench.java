@@ -165,7 +165,8 @@ public final class LargeTablesBench {
 
     /**
      * Replaces the history with {@code rows} attempts of ten kinds, finished over the last ten days; one in twenty
-     * failed, with an error.
+     * failed, with an error. They are inserted oldest first: nodes record attempts as they finish, so the history's
+     * ids follow finishing time, which its reads and its pruner rely on (HISTORY.md).
      */
     private static void fillHistory(HikariDataSource dataSource, String prefix, FillSql sql, long rows)
             throws Exception {
@@ -181,7 +182,8 @@ public final class LargeTablesBench {
                         + " CASE WHEN MOD(" + i + ", 20) = 0 THEN 'failed' ELSE 'succeeded' END,"
                         + " CASE WHEN MOD(" + i + ", 20) = 0 THEN 'java.io.IOException' END,"
                         + " CASE WHEN MOD(" + i + ", 20) = 0 THEN CONCAT('Timeout talking to gateway ', MOD(" + i
-                        + ", 1000)) END" + sql.series(rows));
+                        + ", 1000)) END" + sql.series(rows) + " ORDER BY MOD(CAST(" + i
+                        + " AS BIGINT) * 7919, 864000) DESC");
         BenchTables.execute(dataSource, sql.analyze(table));
     }
 
