@@ -96,7 +96,7 @@ public final class AttemptQuery extends PagedQuery {
         /**
          * Only attempts that finished in the last {@code age}, on the database's clock (beside any
          * {@link #finishedBetween} range). A search of error text reads every attempt it may match, since no index
-         * serves a substring: a recent window keeps it to the newest rows, which the finish-time index (BRIN on PostgreSQL) finds.
+         * serves a substring: a recent window keeps it to the newest rows, which the index on the finish time finds.
          *
          * @throws IllegalArgumentException if it is null, zero or negative, or longer than 36,500 days
          */

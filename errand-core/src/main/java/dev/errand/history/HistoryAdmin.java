@@ -19,7 +19,7 @@ public interface HistoryAdmin {
     List<Attempt> attempts(long taskId);
 
     /**
-     * Attempts that match a query, newest first (in the order they were recorded), one page of them.
+     * Attempts that match a query, newest first, one page of them.
      *
      * @throws IllegalArgumentException if the query is null
      */

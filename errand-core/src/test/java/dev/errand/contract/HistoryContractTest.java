@@ -316,8 +316,8 @@ class HistoryContractTest extends ErrandTestSupport {
     }
 
     @Test
-    void aPruneWalksPastManyWindowsOfOldAttemptsAndKeepsTheYoungOnes() throws Exception {
-        // Prunes read the history in the order it was recorded, a window of AttemptHistory.PRUNE_BATCH at a time.
+    void aPruneDeletesManyBatchesOfOldAttemptsAndKeepsTheYoungOnes() throws Exception {
+        // A prune deletes AttemptHistory.PRUNE_BATCH attempts per transaction, oldest first, until none is left.
         int old = 2 * dev.errand.internal.history.AttemptHistory.PRUNE_BATCH + 500;
         // Built first: building runs the migrations.
         Errand errand = node(builder()

@@ -7,6 +7,7 @@ import dev.errand.history.AttemptOutcome;
 import dev.errand.history.AttemptQuery;
 import dev.errand.internal.store.CompletionRider;
 import dev.errand.internal.store.Dialect;
+import dev.errand.internal.store.Jdbc;
 import dev.errand.internal.store.Micros;
 import dev.errand.internal.store.Transactions;
 import dev.errand.spi.DatabaseClock;
@@ -244,12 +245,7 @@ public final class AttemptHistory {
         }
     }
 
-    /**
-     * One page of the attempts that match {@code query}, newest first. On PostgreSQL newest means the last
-     * recorded: ids follow the order attempts finish in, and the primary key serves that order, so the history
-     * there keeps no B-tree on finishing time, whose upkeep cost each row about as much as its other indexes.
-     * MariaDB and H2 have no BRIN index to serve time ranges without one, so they keep it, and order by it.
-     */
+    /** One page of the attempts that match {@code query}, newest first. */
     public List<Attempt> search(Connection c, AttemptQuery query) throws SQLException {
         Filter filter = new Filter(query);
         try (PreparedStatement select = c.prepareStatement(searchSql(filter))) {
@@ -266,8 +262,8 @@ public final class AttemptHistory {
     }
 
     private String searchSql(Filter filter) {
-        String order = dialect.historyPagesById() ? " ORDER BY id DESC" : " ORDER BY finished_at DESC, id DESC";
-        return "SELECT " + COLUMNS + " FROM " + table + filter.where + order + " LIMIT ? OFFSET ?";
+        return "SELECT " + COLUMNS + " FROM " + table + filter.where
+                + " ORDER BY finished_at DESC, id DESC LIMIT ? OFFSET ?";
     }
 
     /**
@@ -298,56 +294,42 @@ public final class AttemptHistory {
     }
 
     /**
-     * Deletes the attempts that finished more than {@code ageMicros} ago, in the order they were recorded, one
-     * window of {@link #PRUNE_BATCH} per transaction of its own, so that no statement holds many row locks for
-     * long. It walks from the oldest recorded attempt and stops at the first window that holds none old enough:
-     * the history has no index on finishing time that a prune could use on every database, and ids follow the
-     * finishing order, so an attempt recorded after a younger one waits until that one is old enough too.
+     * Deletes every attempt that finished more than {@code ageMicros} ago, one batch of {@link #PRUNE_BATCH}
+     * per transaction of its own, so that no statement holds many row locks for long.
      *
      * @return how many it deleted
      */
     public int pruneOlderThan(Transactions transactions, long ageMicros) throws SQLException {
         int pruned = 0;
-        PruneWindow window = new PruneWindow(0, PRUNE_BATCH, 0);
+        int batch;
         do {
-            long after = window.lastId();
-            window = transactions.run("prune history", c -> pruneWindow(c, ageMicros, after));
-            pruned += window.deleted();
-        } while (window.deleted() > 0 && window.scanned() == PRUNE_BATCH);
+            batch = transactions.run("prune history", c -> pruneBatch(c, ageMicros));
+            pruned += batch;
+        } while (batch == PRUNE_BATCH);
         return pruned;
     }
 
-    /** What one window of a prune saw: how many attempts it deleted, how many it read, and the last id it read. */
-    private record PruneWindow(int deleted, int scanned, long lastId) {}
-
-    /** Deletes, of the {@link #PRUNE_BATCH} attempts recorded next after {@code afterId}, those old enough. */
-    private PruneWindow pruneWindow(Connection c, long ageMicros, long afterId) throws SQLException {
-        List<Long> old = new ArrayList<>();
-        int scanned = 0;
-        long lastId = afterId;
-        try (PreparedStatement select = c.prepareStatement("SELECT id, CASE WHEN finished_at < "
-                + dialect.timePlusMicros() + " THEN 1 ELSE 0 END AS old FROM " + table
-                + " WHERE id > ? ORDER BY id LIMIT " + PRUNE_BATCH)) {
-            select.setLong(1, Micros.plus(offsetMicros(), -ageMicros));
-            select.setLong(2, afterId);
-            try (ResultSet rows = select.executeQuery()) {
-                while (rows.next()) {
-                    scanned++;
-                    lastId = rows.getLong(1);
-                    if (rows.getInt(2) == 1) {
-                        old.add(lastId);
-                    }
-                }
-            }
+    /**
+     * Deletes up to {@link #PRUNE_BATCH} attempts that finished more than {@code ageMicros} ago, oldest first.
+     *
+     * @return how many it deleted; fewer than the batch means none is left
+     */
+    public int pruneBatch(Connection c, long ageMicros) throws SQLException {
+        long offsetMicros = offsetMicros();
+        // The ids first: MariaDB and MySQL cannot LIMIT a subquery of the table being deleted from.
+        long[] idArray;
+        try (PreparedStatement select = c.prepareStatement("SELECT id FROM " + table + " WHERE finished_at < "
+                + dialect.timePlusMicros() + " ORDER BY finished_at LIMIT " + PRUNE_BATCH)) {
+            select.setLong(1, Micros.plus(offsetMicros, -ageMicros));
+            idArray = Jdbc.readIds(select);
         }
-        if (old.isEmpty()) {
-            return new PruneWindow(0, scanned, lastId);
+        if (idArray.length == 0) {
+            return 0;
         }
-        long[] ids = old.stream().mapToLong(Long::longValue).toArray();
         try (PreparedStatement delete =
-                c.prepareStatement("DELETE FROM " + table + " WHERE " + dialect.idIn("id", ids.length))) {
-            dialect.bindIds(delete, 1, ids);
-            return new PruneWindow(delete.executeUpdate(), scanned, lastId);
+                c.prepareStatement("DELETE FROM " + table + " WHERE " + dialect.idIn("id", idArray.length))) {
+            dialect.bindIds(delete, 1, idArray);
+            return delete.executeUpdate();
         }
     }
 
@@ -391,7 +373,7 @@ public final class AttemptHistory {
             }
             if (query.outcome() != null) {
                 // A literal from the enum, not a parameter: PostgreSQL's index of the attempts that did not
-                // succeed is partial, and only a literal proves that a plan may use it.
+                // succeed is partial, and only a literal proves that a generic plan may use it.
                 conditions.add("outcome = '" + query.outcome().dbValue() + "'");
             }
             if (query.finishedFrom() != null) {

@@ -249,15 +249,6 @@ public interface Dialect {
     }
 
     /**
-     * Whether the attempt history lists its pages in the order attempts were recorded (by id) instead of by
-     * finishing time: where its finishing time has a BRIN index, which serves ranges but no order (see
-     * migration {@code V27__history_indexes.sql}).
-     */
-    default boolean historyPagesById() {
-        return false;
-    }
-
-    /**
      * An INSERT that skips a row whose unique key is taken instead of failing, where the database can say so
      * (PostgreSQL's {@code ON CONFLICT DO NOTHING}, MariaDB's {@code INSERT IGNORE}); elsewhere a plain INSERT,
      * whose duplicate the caller handles.

@@ -72,11 +72,6 @@ public final class PostgresDialect implements Dialect {
     }
 
     @Override
-    public boolean historyPagesById() {
-        return true;
-    }
-
-    @Override
     public boolean updatesReturnRows() {
         return true;
     }
