@@ -9,6 +9,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs a node's periodic duties: each at a fixed delay on a daemon thread named after its {@link Duty#thread()},
@@ -16,6 +18,8 @@ import java.util.function.BooleanSupplier;
  * that keeps failing shows in the node's health under its name, and a run that throws never stops the duty.
  */
 public final class DutyHost {
+
+    private static final Logger log = LoggerFactory.getLogger(DutyHost.class);
 
     private final String threadPrefix;
     private final Problems problems = new Problems();
@@ -71,6 +75,12 @@ public final class DutyHost {
                         }
                         problems.succeeded(duty.name());
                     } catch (Throwable failure) {
+                        if (executor.isShutdown()) {
+                            // Stopped while it ran: the stop interrupted it, or what it used was closed after the
+                            // stop (a pool the application closes with the node). Not a problem of the node.
+                            log.debug("Errand's {} ended after its stop: {}", duty.name(), failure.toString());
+                            return;
+                        }
                         // A scheduled run that throws is never run again: nothing may escape.
                         problems.failed(duty.name(), failure);
                     }
