@@ -111,7 +111,7 @@ public final class ConsolePagesBench {
                 "INSERT INTO " + prefix + "task_condition (task_id, event) SELECT id, CONCAT('event-', MOD(id, "
                         + EVENT_NAMES + ")) FROM " + task + " WHERE state = 'waiting'");
         // One attempt per finished task, spread over the last day, inserted oldest first: nodes record attempts as
-        // they finish, so the history's ids follow finishing time, which its reads rely on (HISTORY.md).
+        // they finish, so a running history keeps the attempts of one hour together in its table.
         String finished = sql.nowPlusSeconds("-MOD(id, 86400)");
         BenchTables.execute(
                 dataSource,

@@ -165,8 +165,8 @@ public final class LargeTablesBench {
 
     /**
      * Replaces the history with {@code rows} attempts of ten kinds, finished over the last ten days; one in twenty
-     * failed, with an error. They are inserted oldest first: nodes record attempts as they finish, so the history's
-     * ids follow finishing time, which its reads and its pruner rely on (HISTORY.md).
+     * failed, with an error. They are inserted oldest first: nodes record attempts as they finish, so a running
+     * history keeps the attempts of one hour, and each batch the pruner deletes, together in its table.
      */
     private static void fillHistory(HikariDataSource dataSource, String prefix, FillSql sql, long rows)
             throws Exception {
