@@ -169,7 +169,15 @@ final class QueueWorker {
         int room = config.concurrency() + buffer - outstanding();
         wakeAtOutstanding = config.concurrency() + buffer - threshold;
         if (room < threshold) {
-            return false;
+            // No room for what woke us (a notification, say): claim again once enough slots free, or the task
+            // behind that wake-up waits for the next poll. The buffer target can shrink after a partial claim, so
+            // the last claim's outcome alone does not say that there is work left.
+            backlog = true;
+            // A slot freed between the count and the flag did not signal: count again.
+            room = config.concurrency() + buffer - outstanding();
+            if (room < threshold) {
+                return false;
+            }
         }
         int limit = Math.min(room, tuning.batchSize());
         int claimed = claimAndDispatch(limit);
