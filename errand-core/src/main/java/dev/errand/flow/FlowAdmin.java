@@ -62,6 +62,17 @@ public interface FlowAdmin {
     void changeRateLimit(String kind, RateLimit limit);
 
     /**
+     * Sets a kind's per-key rate limit on every node, over what its definition declares: at most {@code
+     * limit.starts()} tasks of one limit key start in any window of {@code limit.period()}. Each node applies it at
+     * its next refresh (this one at once); starts already made count against the new limit's window.
+     *
+     * @param kind a kind registered on this node, or one that has a limit already
+     * @param limit the most starts of one key per period
+     * @throws IllegalArgumentException for an unknown kind, a null limit, or a kind with another flow limit in force
+     */
+    void changeRateLimitPerKey(String kind, RateLimit limit);
+
+    /**
      * Sets a queue's cluster-wide concurrency limit on every node, over what the nodes' settings declare.
      *
      * @param queue a queue this node serves, or one that has a limit already
@@ -79,8 +90,8 @@ public interface FlowAdmin {
     void resetQueueLimit(String queue);
 
     /**
-     * Removes a kind's run-time overrides (concurrency, per-key and rate): its definitions' declared limits apply again (none, if they declare
-     * none).
+     * Removes a kind's run-time overrides (concurrency, per-key, rate and per-key rate): its definitions' declared
+     * limits apply again (none, if they declare none).
      *
      * @param kind the kind
      * @throws IllegalArgumentException for a bad kind name

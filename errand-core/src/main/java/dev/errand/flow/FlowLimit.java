@@ -7,12 +7,15 @@ package dev.errand.flow;
  * @param concurrency its concurrency limit: at most this many of its tasks run at once across the cluster
  * @param perKey its per-key limit: at most this many of its tasks with one limit key run at once
  * @param rate its rate limit: at most this many of its tasks start in any window of the period
+ * @param ratePerKey its per-key rate limit: at most this many of its tasks with one limit key start in any window
+ *     of the period
  * @param slotsInUse how many of its tasks hold a slot now (are running under a concurrency or per-key limit), or,
- *     under a rate limit, how many starts the current window holds
+ *     under a rate limit, how many starts the current window holds (under a per-key rate limit, over all keys)
  * @param waiting how many of its tasks are pending and due now: for a per-key limit, those with a key; most of
  *     them wait on the limit when the slots are all in use
  */
-public record FlowLimit(String kind, Value concurrency, Value perKey, Rate rate, int slotsInUse, long waiting) {
+public record FlowLimit(
+        String kind, Value concurrency, Value perKey, Rate rate, Rate ratePerKey, int slotsInUse, long waiting) {
 
     /**
      * One limit: what the kind's definition declares and what was set at run time.
@@ -29,10 +32,12 @@ public record FlowLimit(String kind, Value concurrency, Value perKey, Rate rate,
     }
 
     /**
-     * A rate limit: what the kind's definition declares and what was set at run time.
+     * A rate limit, of the kind or of each of its keys: what the kind's definition declares and what was set at run
+     * time.
      *
      * @param declared the rate limit the nodes' definitions declare, or null
-     * @param override the rate limit set through {@link FlowAdmin#changeRateLimit}, which wins while set, or null
+     * @param override the rate limit set through {@link FlowAdmin#changeRateLimit} (or {@link
+     *     FlowAdmin#changeRateLimitPerKey}), which wins while set, or null
      */
     public record Rate(RateLimit declared, RateLimit override) {
 

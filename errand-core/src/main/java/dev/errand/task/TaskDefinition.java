@@ -35,6 +35,7 @@ public final class TaskDefinition<P> {
     private final Integer concurrencyLimit;
     private final Integer concurrencyLimitPerKey;
     private final RateLimit rateLimit;
+    private final RateLimit rateLimitPerKey;
     private final String limitKeyFrom;
     private final int groupCommit;
 
@@ -56,6 +57,7 @@ public final class TaskDefinition<P> {
         this.concurrencyLimit = builder.concurrencyLimit;
         this.concurrencyLimitPerKey = builder.concurrencyLimitPerKey;
         this.rateLimit = builder.rateLimit;
+        this.rateLimitPerKey = builder.rateLimitPerKey;
         this.limitKeyFrom = builder.limitKeyFrom;
         this.groupCommit = builder.groupCommit;
     }
@@ -96,6 +98,14 @@ public final class TaskDefinition<P> {
     /** The most starts of this kind per period across the cluster, or null. See {@link Builder#rateLimit}. */
     public RateLimit rateLimit() {
         return rateLimit;
+    }
+
+    /**
+     * The most starts of this kind with one limit key per period across the cluster, or null. See {@link
+     * Builder#rateLimitPerKey}.
+     */
+    public RateLimit rateLimitPerKey() {
+        return rateLimitPerKey;
     }
 
     /**
@@ -233,6 +243,7 @@ public final class TaskDefinition<P> {
         private Integer concurrencyLimit;
         private Integer concurrencyLimitPerKey;
         private RateLimit rateLimit;
+        private RateLimit rateLimitPerKey;
         private String limitKeyFrom;
         private int groupCommit = 1;
 
@@ -410,6 +421,24 @@ public final class TaskDefinition<P> {
         }
 
         /**
+         * Limits how many tasks of this kind with one limit key ({@code TaskRequest.Builder.limitKey}, or {@link
+         * #limitKeyFrom}) start in any window of {@code period} across the whole cluster, on the database clock: for
+         * example {@code rateLimitPerKey(10, Duration.ofMinutes(1))} for 10 starts a minute per tenant. Keys are
+         * limited apart, so a busy key does not hold back the others; tasks without a key are not limited. A task
+         * held back stays pending and spends no attempt. A kind has one flow limit: this, {@link #rateLimit}, {@link
+         * #concurrencyLimit(int)} or {@link #concurrencyLimitPerKey(int)}. See docs/FLOW-CONTROL.md.
+         *
+         * @param starts the most starts of one key per period, 1 to {@value FlowLimits#MAX_CONCURRENCY_LIMIT}
+         * @param period the window, 1 ms to 24 h, in whole milliseconds
+         * @throws IllegalArgumentException if either is out of range, or the kind has another flow limit
+         */
+        public Builder<P> rateLimitPerKey(int starts, Duration period) {
+            this.rateLimitPerKey = new RateLimit(starts, period);
+            requireOneLimit();
+            return this;
+        }
+
+        /**
          * Takes the limit key of each task of this kind from its payload, at enqueue, instead of from {@code
          * TaskRequest.Builder.limitKey}: a top-level field name such as {@code "customerId"}, or a JSON pointer
          * such as {@code "/customer/id"}. The value must be a string, a number or a boolean (written as its JSON
@@ -440,11 +469,12 @@ public final class TaskDefinition<P> {
         private void requireOneLimit() {
             int limits = (concurrencyLimit != null ? 1 : 0)
                     + (concurrencyLimitPerKey != null ? 1 : 0)
-                    + (rateLimit != null ? 1 : 0);
+                    + (rateLimit != null ? 1 : 0)
+                    + (rateLimitPerKey != null ? 1 : 0);
             if (limits > 1) {
-                throw new IllegalArgumentException("Kind '" + kind.name() + "' has both a concurrencyLimit, a"
-                        + " concurrencyLimitPerKey or a rateLimit; a kind has one of them: keep the one that protects"
-                        + " what the handler calls");
+                throw new IllegalArgumentException("Kind '" + kind.name() + "' has two of concurrencyLimit,"
+                        + " concurrencyLimitPerKey, rateLimit and rateLimitPerKey; a kind has one of them: keep the one"
+                        + " that protects what the handler calls");
             }
         }
 

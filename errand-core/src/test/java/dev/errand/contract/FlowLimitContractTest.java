@@ -364,7 +364,7 @@ class FlowLimitContractTest extends ErrandTestSupport {
                         .concurrencyLimit(2)
                         .concurrencyLimitPerKey(1))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("has both");
+                .hasMessageContaining("has two of concurrencyLimit");
     }
 
     @Test

@@ -138,6 +138,9 @@ final class ClusterApi {
             RateLimit rate = limit.rate().inForce();
             view.put("rate", rate == null ? null : rate.starts() + " per " + rate.period());
             view.put("rateOverridden", limit.rate().override() != null);
+            RateLimit ratePerKey = limit.ratePerKey().inForce();
+            view.put("ratePerKey", ratePerKey == null ? null : ratePerKey.starts() + " per " + ratePerKey.period());
+            view.put("ratePerKeyOverridden", limit.ratePerKey().override() != null);
             view.put("slotsInUse", limit.slotsInUse());
             view.put("waiting", limit.waiting());
             flowLimits.add(view);

@@ -55,6 +55,7 @@ export async function clusterPage() {
       ['running at most', l => limitText(l.concurrency, l.concurrencyOverridden), { num: true }],
       ['per key', l => limitText(l.perKey, l.perKeyOverridden), { num: true }],
       ['rate', l => l.rate == null ? '—' : l.rate + (l.rateOverridden ? ' *' : '')],
+      ['rate per key', l => l.ratePerKey == null ? '—' : l.ratePerKey + (l.ratePerKeyOverridden ? ' *' : '')],
       ['slots in use', l => String(l.slotsInUse), { num: true }],
       ['due, waiting', l => String(l.waiting), { num: true }],
       ['', l => actionButton('Reset to declared', () => send('flow/reset', { kind: l.kind }), { name: 'reset-flow' })],

@@ -95,6 +95,7 @@ public final class FlowControl {
         Map<String, Integer> perKind = new LinkedHashMap<>();
         Map<String, Integer> perKey = new LinkedHashMap<>();
         Map<String, RateLimit> rates = new LinkedHashMap<>();
+        Map<String, RateLimit> keyRates = new LinkedHashMap<>();
         declared.forEach((kind, limits) -> {
             if (limits.concurrency() != null) {
                 perKind.put(kind, limits.concurrency());
@@ -102,9 +103,12 @@ public final class FlowControl {
                 perKey.put(kind, limits.perKey());
             } else if (limits.rate() != null) {
                 rates.put(kind, limits.rate());
+            } else if (limits.ratePerKey() != null) {
+                keyRates.put(kind, limits.ratePerKey());
             }
         });
-        this.limits = new Limits(Map.copyOf(perKind), Map.copyOf(perKey), Map.copyOf(rates), Map.copyOf(perQueue));
+        this.limits = new Limits(
+                Map.copyOf(perKind), Map.copyOf(perKey), Map.copyOf(rates), Map.copyOf(keyRates), Map.copyOf(perQueue));
     }
 
     /**
@@ -113,8 +117,9 @@ public final class FlowControl {
      * @param concurrency the most tasks of the kind running at once, or null
      * @param perKey the most tasks of the kind with one limit key running at once, or null
      * @param rate the most starts of the kind per period, or null
+     * @param ratePerKey the most starts of the kind with one limit key per period, or null
      */
-    public record Declared(Integer concurrency, Integer perKey, RateLimit rate) {}
+    public record Declared(Integer concurrency, Integer perKey, RateLimit rate, RateLimit ratePerKey) {}
 
     /**
      * The limits in force.
@@ -122,16 +127,25 @@ public final class FlowControl {
      * @param perKind the concurrency limit of each limited kind
      * @param perKey the per-key limit of each kind that has one (and no concurrency limit)
      * @param rates the rate limit of each kind that has one (and no concurrency or per-key limit)
+     * @param keyRates the per-key rate limit of each kind that has one (and no other limit)
      * @param perQueue the cluster-wide concurrency limit of each limited queue
      */
     public record Limits(
             Map<String, Integer> perKind,
             Map<String, Integer> perKey,
             Map<String, RateLimit> rates,
+            Map<String, RateLimit> keyRates,
             Map<String, Integer> perQueue) {
         /** Whether no kind and no queue is limited. */
         public boolean isEmpty() {
-            return perKind.isEmpty() && perKey.isEmpty() && rates.isEmpty() && perQueue.isEmpty();
+            return perKind.isEmpty() && perKey.isEmpty() && rates.isEmpty() && keyRates.isEmpty() && perQueue.isEmpty();
+        }
+
+        /** The kinds whose tasks are limited by their key: a per-key limit or a per-key rate limit. */
+        List<String> keyedKinds() {
+            List<String> kinds = new ArrayList<>(perKey.keySet());
+            kinds.addAll(keyRates.keySet());
+            return kinds;
         }
     }
 
@@ -172,6 +186,13 @@ public final class FlowControl {
                             kind.getKey(),
                             rate == null ? null : rate.starts(),
                             rate == null ? 0 : rate.period().toMillis());
+                    RateLimit perKey = kind.getValue().ratePerKey();
+                    store.setRate(
+                            connection,
+                            kind.getKey(),
+                            FlowStore.RateColumns.DECLARED_PER_KEY,
+                            perKey == null ? null : perKey.starts(),
+                            perKey == null ? 0 : perKey.period().toMillis());
                 }
                 for (Map.Entry<String, Integer> queue : declaredQueues.entrySet()) {
                     store.setQueue(connection, queue.getKey(), false, queue.getValue());
@@ -224,6 +245,17 @@ public final class FlowControl {
             }
             readRates.put(kind, rate.getValue());
         }
+        Map<String, RateLimit> readKeyRates = new LinkedHashMap<>();
+        for (Map.Entry<String, RateLimit> rate : storage.transactions()
+                .runStatement("flow key rates", store::keyRates)
+                .entrySet()) {
+            String kind = rate.getKey();
+            if (read.containsKey(kind) || readPerKey.containsKey(kind) || readRates.containsKey(kind)) {
+                log.warn("Kind '{}' has a per-key rate limit beside another flow limit; only the other applies", kind);
+                continue;
+            }
+            readKeyRates.put(kind, rate.getValue());
+        }
         Map<String, Integer> readQueues = new LinkedHashMap<>();
         for (Map.Entry<String, Integer[]> queue : storage.transactions()
                 .runStatement("flow queue limits", store::queueLimits)
@@ -241,14 +273,19 @@ public final class FlowControl {
             }
             readQueues.put(queue.getKey(), limit);
         }
-        Limits now =
-                new Limits(Map.copyOf(read), Map.copyOf(readPerKey), Map.copyOf(readRates), Map.copyOf(readQueues));
+        Limits now = new Limits(
+                Map.copyOf(read),
+                Map.copyOf(readPerKey),
+                Map.copyOf(readRates),
+                Map.copyOf(readKeyRates),
+                Map.copyOf(readQueues));
         if (!now.equals(limits)) {
             log.info(
-                    "Flow limits in force: per kind {}, per key {}, rates {}, per queue {}",
+                    "Flow limits in force: per kind {}, per key {}, rates {}, rates per key {}, per queue {}",
                     read,
                     readPerKey,
                     readRates,
+                    readKeyRates,
                     readQueues);
         }
         limits = now;
@@ -260,22 +297,40 @@ public final class FlowControl {
     /** Where the next prune of key slot rows starts: {kind, key}, in key order. */
     private volatile String[] pruneCursor = {"", ""};
 
+    /** Where the next prune of key rate slot rows starts: {kind, key}, in key order. */
+    private volatile String[] rateCursor = {"", ""};
+
     /**
      * Deletes the slot rows of keys that have no pending or running task (a leader duty, every prune interval):
      * one transaction locks a batch of rows with {@code SKIP LOCKED} (so no claim can take them meanwhile), reads
      * which of their keys are busy, in a statement after the locks, and deletes the others' rows by primary key.
      * A key met again gets its rows back at its next claim. Nothing running can lose its slot: a key with a running
-     * task is busy.
+     * task is busy. The rate slot rows of idle keys go the same way, each once its last start is a period old, so
+     * that a key whose rows come back cannot start more than its limit in one window.
      *
      * @return how many rows it deleted
      */
     public int pruneIdleKeySlots() throws SQLException {
+        int deleted = prune(false);
+        deleted += prune(true);
+        if (deleted > 0) {
+            log.debug("Pruned {} slot rows of idle limit keys", deleted);
+        }
+        return deleted;
+    }
+
+    private int prune(boolean rates) throws SQLException {
         int deleted = 0;
+        Map<String, Long> periods = new HashMap<>();
+        limits.keyRates()
+                .forEach((kind, rate) -> periods.put(kind, rate.period().toNanos() / 1_000));
         // At most a few batches a run, so that a huge table is worked through over several prune intervals.
         for (int batch = 0; batch < 50; batch++) {
-            String[] after = pruneCursor;
+            String[] after = rates ? rateCursor : pruneCursor;
             int[] counts = storage.transactions().run("flow key slot prune", connection -> {
-                List<FlowStore.KeySlot> locked = store.lockKeySlotsAfter(connection, after[0], after[1], PRUNE_BATCH);
+                List<FlowStore.KeySlot> locked = rates
+                        ? store.lockKeyRateSlotsAfter(connection, after[0], after[1], PRUNE_BATCH)
+                        : store.lockKeySlotsAfter(connection, after[0], after[1], PRUNE_BATCH);
                 if (locked.isEmpty()) {
                     return new int[] {0, 0};
                 }
@@ -292,21 +347,31 @@ public final class FlowControl {
                 List<FlowStore.KeySlot> idle = locked.stream()
                         .filter(row -> !busy.get(row.kind()).contains(row.key()))
                         .toList();
-                if (!idle.isEmpty()) {
+                int gone = 0;
+                if (!idle.isEmpty() && rates) {
+                    gone = store.deleteKeyRateSlots(connection, idle, periods, storage.offsetMicros());
+                } else if (!idle.isEmpty()) {
                     store.deleteKeySlots(connection, idle);
+                    gone = idle.size();
                 }
                 FlowStore.KeySlot last = locked.get(locked.size() - 1);
-                pruneCursor = new String[] {last.kind(), last.key()};
-                return new int[] {locked.size(), idle.size()};
+                String[] next = {last.kind(), last.key()};
+                if (rates) {
+                    rateCursor = next;
+                } else {
+                    pruneCursor = next;
+                }
+                return new int[] {locked.size(), gone};
             });
             deleted += counts[1];
             if (counts[0] < PRUNE_BATCH) {
-                pruneCursor = new String[] {"", ""};
+                if (rates) {
+                    rateCursor = new String[] {"", ""};
+                } else {
+                    pruneCursor = new String[] {"", ""};
+                }
                 break;
             }
-        }
-        if (deleted > 0) {
-            log.debug("Pruned {} slot rows of idle limit keys", deleted);
         }
         return deleted;
     }
@@ -370,28 +435,39 @@ public final class FlowControl {
     public List<ClaimedTask> claim(ClaimRequest request) throws SQLException {
         Limits now = limits;
         Map<String, List<String>> keys = new LinkedHashMap<>();
-        for (Map.Entry<String, Integer> kind : now.perKey().entrySet()) {
+        for (String kind : now.keyedKinds()) {
+            RateLimit rate = now.keyRates().get(kind);
+            int slots = rate != null ? rate.starts() : now.perKey().get(kind);
             List<String> tried = storage.transactions()
-                    .runStatement("flow keys", connection -> keysToTry(connection, kind.getKey(), request));
+                    .runStatement("flow keys", connection -> keysToTry(connection, kind, request));
             List<String> missing = tried.stream()
-                    .filter(key -> ensuredKeys.getOrDefault(kind.getKey() + '\u0000' + key, 0) < kind.getValue())
+                    .filter(key -> ensuredKeys.getOrDefault(ensuredKey(kind, key, rate != null), 0) < slots)
                     .toList();
             if (!missing.isEmpty()) {
                 // One connection for the keys met for the first time; each insert still commits on its own.
                 storage.transactions().runStatement("flow key slots", connection -> {
                     for (String key : missing) {
-                        store.ensureKeySlots(connection, kind.getKey(), key, kind.getValue());
+                        if (rate != null) {
+                            store.ensureKeyRateSlots(connection, kind, key, slots);
+                        } else {
+                            store.ensureKeySlots(connection, kind, key, slots);
+                        }
                     }
                     return null;
                 });
                 if (ensuredKeys.size() > 100_000) {
                     ensuredKeys.clear();
                 }
-                missing.forEach(key -> ensuredKeys.put(kind.getKey() + '\u0000' + key, kind.getValue()));
+                missing.forEach(key -> ensuredKeys.put(ensuredKey(kind, key, rate != null), slots));
             }
-            keys.put(kind.getKey(), tried);
+            keys.put(kind, tried);
         }
         return storage.transactions().run("claim", connection -> claim(connection, request, now, keys));
+    }
+
+    /** The entry of {@link #ensuredKeys} for a key's slot rows, or for its rate slot rows. */
+    private static String ensuredKey(String kind, String key, boolean rate) {
+        return kind + (rate ? '\u0001' : '\u0000') + key;
     }
 
     /**
@@ -480,6 +556,7 @@ public final class FlowControl {
         List<String> kinds = new ArrayList<>(now.perKind().keySet());
         kinds.addAll(now.perKey().keySet());
         kinds.addAll(now.rates().keySet());
+        kinds.addAll(now.keyRates().keySet());
         Collections.shuffle(kinds);
         for (String kind : kinds) {
             int room = capacity - claimed.size();
@@ -488,18 +565,17 @@ public final class FlowControl {
             }
             Integer limit = now.perKind().get(kind);
             RateLimit rate = now.rates().get(kind);
-            claimed.addAll(
-                    limit != null
-                            ? claimLimited(connection, request, kind, limit, room)
-                            : rate != null
-                                    ? claimRated(connection, request, kind, rate, room)
-                                    : claimPerKey(
-                                            connection,
-                                            request,
-                                            kind,
-                                            now.perKey().get(kind),
-                                            keys.get(kind),
-                                            room));
+            RateLimit keyRate = now.keyRates().get(kind);
+            if (limit != null) {
+                claimed.addAll(claimLimited(connection, request, kind, limit, room));
+            } else if (rate != null) {
+                claimed.addAll(claimRated(connection, request, kind, rate, room));
+            } else if (keyRate != null) {
+                claimed.addAll(claimKeyRated(connection, request, kind, keyRate, keys.get(kind), room));
+            } else {
+                claimed.addAll(
+                        claimPerKey(connection, request, kind, now.perKey().get(kind), keys.get(kind), room));
+            }
         }
         int room = capacity - claimed.size();
         long clock = System.nanoTime();
@@ -511,11 +587,12 @@ public final class FlowControl {
             if (!values.isEmpty()) {
                 filter.append(" AND kind NOT IN (").append(marks(values.size())).append(")");
             }
-            if (!now.perKey().isEmpty()) {
+            List<String> keyed = now.keyedKinds();
+            if (!keyed.isEmpty()) {
                 filter.append(" AND (limit_key IS NULL OR kind NOT IN (")
-                        .append(marks(now.perKey().size()))
+                        .append(marks(keyed.size()))
                         .append("))");
-                values.addAll(now.perKey().keySet());
+                values.addAll(keyed);
             }
             List<ClaimedTask> unlimited = claims.claim(connection, request, room, filter.toString(), values);
             // Only a filter walks past held-back tasks; without one, a short claim means the queue ran dry.
@@ -547,6 +624,53 @@ public final class FlowControl {
         return tasks;
     }
 
+    /**
+     * Claims tasks of a kind with a per-key rate limit: for each key tried, locks its rate slots, and starts as many
+     * of the key's due tasks as it found slots whose last start is a period old, writing the start (now, database
+     * clock) on the slots used.
+     */
+    private List<ClaimedTask> claimKeyRated(
+            Connection connection, ClaimRequest request, String kind, RateLimit rate, List<String> keys, int room)
+            throws SQLException {
+        if (keys == null || keys.isEmpty()) {
+            return List.of();
+        }
+        List<FlowStore.LockedKeyRateSlot> locked = store.lockKeyRateSlots(
+                connection, kind, keys, rate.starts(), rate.period().toNanos() / 1_000, request.clockOffsetMicros());
+        Map<String, Integer> lockedPerKey = new HashMap<>();
+        Map<String, List<FlowStore.KeySlot>> free = new LinkedHashMap<>();
+        for (FlowStore.LockedKeyRateSlot slot : locked) {
+            lockedPerKey.merge(slot.slot().key(), 1, Integer::sum);
+            if (slot.free()) {
+                free.computeIfAbsent(slot.slot().key(), key -> new ArrayList<>())
+                        .add(slot.slot());
+            }
+        }
+        // Fewer rows than the limit: another claim holds some, or they were pruned; the next claim that meets the
+        // key makes sure they exist.
+        for (String key : keys) {
+            if (lockedPerKey.getOrDefault(key, 0) < rate.starts()) {
+                ensuredKeys.remove(ensuredKey(kind, key, true));
+            }
+        }
+        List<ClaimedTask> claimed = new ArrayList<>();
+        List<FlowStore.KeySlot> used = new ArrayList<>();
+        for (Map.Entry<String, List<FlowStore.KeySlot>> key : free.entrySet()) {
+            int want = Math.min(key.getValue().size(), room - claimed.size());
+            if (want == 0) {
+                break;
+            }
+            List<ClaimedTask> tasks = claims.claim(
+                    connection, request, want, " AND kind = ? AND limit_key = ?", List.of(kind, key.getKey()));
+            used.addAll(key.getValue().subList(0, tasks.size()));
+            claimed.addAll(tasks);
+        }
+        if (!used.isEmpty()) {
+            store.startOnKeys(connection, used, request.clockOffsetMicros());
+        }
+        return claimed;
+    }
+
     private static String marks(int count) {
         return String.join(", ", Collections.nCopies(count, "?"));
     }
@@ -564,7 +688,7 @@ public final class FlowControl {
         locked.forEach(slot -> lockedPerKey.merge(slot.key(), 1, Integer::sum));
         for (String key : keys) {
             if (lockedPerKey.getOrDefault(key, 0) < limit) {
-                ensuredKeys.remove(kind + '\u0000' + key);
+                ensuredKeys.remove(ensuredKey(kind, key, false));
             }
         }
         long[] holders = locked.stream()

@@ -76,11 +76,37 @@ final class FlowStore {
         }
     }
 
+    /** The condition that a limit row holds no limit at all, so that it can go. */
+    private static final String NO_LIMIT = " AND declared_limit IS NULL AND override_limit IS NULL"
+            + " AND declared_per_key IS NULL AND override_per_key IS NULL AND rate_limit IS NULL"
+            + " AND override_rate_limit IS NULL AND key_rate_limit IS NULL AND override_key_rate_limit IS NULL";
+
+    /** Which columns of a limit row a rate limit is written to. */
+    enum RateColumns {
+        /** The kind's rate limit that the definitions declare. */
+        DECLARED("rate_limit", "rate_period_ms"),
+        /** The kind's rate limit set at run time. */
+        OVERRIDE("override_rate_limit", "override_rate_period_ms"),
+        /** The per-key rate limit that the definitions declare. */
+        DECLARED_PER_KEY("key_rate_limit", "key_rate_period_ms"),
+        /** The per-key rate limit set at run time. */
+        OVERRIDE_PER_KEY("override_key_rate_limit", "override_key_rate_period_ms");
+
+        private final String starts;
+        private final String period;
+
+        RateColumns(String starts, String period) {
+            this.starts = starts;
+            this.period = period;
+        }
+    }
+
     private final Dialect dialect;
     private final String limits;
     private final String slots;
     private final String keySlots;
     private final String rateSlots;
+    private final String keyRateSlots;
     private final String tasks;
     private final String queueLimits;
     private final String queueSlots;
@@ -91,6 +117,7 @@ final class FlowStore {
         this.slots = prefix + "flow_slot";
         this.keySlots = prefix + "flow_key_slot";
         this.rateSlots = prefix + "flow_rate_slot";
+        this.keyRateSlots = prefix + "flow_key_rate_slot";
         this.tasks = prefix + "task";
         this.queueLimits = prefix + "flow_queue_limit";
         this.queueSlots = prefix + "flow_queue_slot";
@@ -123,10 +150,8 @@ final class FlowStore {
             updated = update.executeUpdate();
         }
         if (limit == null) {
-            try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + limits
-                    + " WHERE kind = ? AND declared_limit IS NULL AND override_limit IS NULL"
-                    + " AND declared_per_key IS NULL AND override_per_key IS NULL AND rate_limit IS NULL"
-                    + " AND override_rate_limit IS NULL")) {
+            try (PreparedStatement delete =
+                    connection.prepareStatement("DELETE FROM " + limits + " WHERE kind = ?" + NO_LIMIT)) {
                 delete.setString(1, kind);
                 delete.executeUpdate();
             }
@@ -189,8 +214,17 @@ final class FlowStore {
      */
     void setRate(Connection connection, String kind, boolean override, Integer starts, long periodMillis)
             throws SQLException {
-        String startsColumn = override ? "override_rate_limit" : "rate_limit";
-        String periodColumn = override ? "override_rate_period_ms" : "rate_period_ms";
+        setRate(connection, kind, override ? RateColumns.OVERRIDE : RateColumns.DECLARED, starts, periodMillis);
+    }
+
+    /**
+     * Sets one of a kind's rate limits ({@code columns}), or clears it with null; a row left with no limit at all is
+     * deleted.
+     */
+    void setRate(Connection connection, String kind, RateColumns columns, Integer starts, long periodMillis)
+            throws SQLException {
+        String startsColumn = columns.starts;
+        String periodColumn = columns.period;
         String update = "UPDATE " + limits + " SET " + startsColumn + " = ?, " + periodColumn + " = ? WHERE kind = ?";
         int updated;
         try (PreparedStatement statement = connection.prepareStatement(update)) {
@@ -199,10 +233,8 @@ final class FlowStore {
             updated = statement.executeUpdate();
         }
         if (starts == null) {
-            try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + limits
-                    + " WHERE kind = ? AND declared_limit IS NULL AND override_limit IS NULL"
-                    + " AND declared_per_key IS NULL AND override_per_key IS NULL AND rate_limit IS NULL"
-                    + " AND override_rate_limit IS NULL")) {
+            try (PreparedStatement delete =
+                    connection.prepareStatement("DELETE FROM " + limits + " WHERE kind = ?" + NO_LIMIT)) {
                 delete.setString(1, kind);
                 delete.executeUpdate();
             }
@@ -249,10 +281,28 @@ final class FlowStore {
 
     /** Every kind with a rate limit, declared or set at run time: kind to {declared, override}, each or null. */
     Map<String, RateLimit[]> rateRows(Connection connection) throws SQLException {
+        return rateRows(connection, RateColumns.DECLARED, RateColumns.OVERRIDE);
+    }
+
+    /** Every per-key rate limit in force (the run-time one where set, else the declared one): kind to the limit. */
+    Map<String, RateLimit> keyRates(Connection connection) throws SQLException {
+        Map<String, RateLimit> rates = new LinkedHashMap<>();
+        keyRateRows(connection).forEach((kind, row) -> rates.put(kind, row[1] != null ? row[1] : row[0]));
+        return rates;
+    }
+
+    /** Every kind with a per-key rate limit, declared or set at run time: kind to {declared, override}. */
+    Map<String, RateLimit[]> keyRateRows(Connection connection) throws SQLException {
+        return rateRows(connection, RateColumns.DECLARED_PER_KEY, RateColumns.OVERRIDE_PER_KEY);
+    }
+
+    private Map<String, RateLimit[]> rateRows(Connection connection, RateColumns declared, RateColumns override)
+            throws SQLException {
         Map<String, RateLimit[]> rates = new LinkedHashMap<>();
-        try (PreparedStatement statement = connection.prepareStatement("SELECT kind, rate_limit, rate_period_ms,"
-                        + " override_rate_limit, override_rate_period_ms FROM " + limits
-                        + " WHERE rate_limit IS NOT NULL OR override_rate_limit IS NOT NULL ORDER BY kind");
+        try (PreparedStatement statement = connection.prepareStatement("SELECT kind, " + declared.starts + ", "
+                        + declared.period + ", " + override.starts + ", " + override.period + " FROM " + limits
+                        + " WHERE " + declared.starts + " IS NOT NULL OR " + override.starts + " IS NOT NULL"
+                        + " ORDER BY kind");
                 ResultSet result = statement.executeQuery()) {
             while (result.next()) {
                 rates.put(result.getString(1), new RateLimit[] {rate(result, 2), rate(result, 4)});
@@ -473,8 +523,18 @@ final class FlowStore {
      * insert at most, and never deadlock).
      */
     void ensureKeySlots(Connection connection, String kind, String key, int count) throws SQLException {
+        ensureKeyRows(connection, keySlots, kind, key, count);
+    }
+
+    /** Creates the rate slot rows 1 to {@code count} of a key that do not exist yet, as {@link #ensureKeySlots}. */
+    void ensureKeyRateSlots(Connection connection, String kind, String key, int count) throws SQLException {
+        ensureKeyRows(connection, keyRateSlots, kind, key, count);
+    }
+
+    private void ensureKeyRows(Connection connection, String table, String kind, String key, int count)
+            throws SQLException {
         String insert = dialect.insertSkippingDuplicates(
-                keySlots + " (kind, limit_key, slot_no) VALUES (?, ?, ?)", "(kind, limit_key, slot_no)");
+                table + " (kind, limit_key, slot_no) VALUES (?, ?, ?)", "(kind, limit_key, slot_no)");
         for (int slot = 1; slot <= count; slot++) {
             try (PreparedStatement statement = connection.prepareStatement(insert)) {
                 statement.setString(1, kind);
@@ -513,6 +573,77 @@ final class FlowStore {
             }
         }
         return locked;
+    }
+
+    /**
+     * Locks the rate slots 1 to {@code slots} of each of {@code keys} that no other claim holds, each with whether
+     * its last start is at least {@code periodMicros} ago on the database clock (or it never started one). A
+     * locking read computes that on the row's latest committed version. Busy slots are locked too, so that the
+     * caller can tell a key whose rows are missing (pruned) from one whose rows are busy.
+     */
+    List<LockedKeyRateSlot> lockKeyRateSlots(
+            Connection connection, String kind, List<String> keys, int slots, long periodMicros, long clockOffsetMicros)
+            throws SQLException {
+        List<LockedKeyRateSlot> locked = new ArrayList<>();
+        String in = String.join(", ", java.util.Collections.nCopies(keys.size(), "?"));
+        try (PreparedStatement statement = connection.prepareStatement("SELECT limit_key, slot_no, CASE WHEN"
+                + " last_start_at IS NULL OR last_start_at <= " + dialect.timePlusMicros() + " THEN 1 ELSE 0 END"
+                + " FROM " + keyRateSlots + " WHERE kind = ? AND limit_key IN (" + in + ") AND slot_no <= ?"
+                + " ORDER BY limit_key, slot_no FOR UPDATE SKIP LOCKED")) {
+            int i = 1;
+            statement.setLong(i++, clockOffsetMicros - periodMicros);
+            statement.setString(i++, kind);
+            for (String key : keys) {
+                statement.setString(i++, key);
+            }
+            statement.setInt(i, slots);
+            try (ResultSet result = statement.executeQuery()) {
+                while (result.next()) {
+                    locked.add(new LockedKeyRateSlot(
+                            new KeySlot(kind, result.getString(1), result.getInt(2)), result.getInt(3) == 1));
+                }
+            }
+        }
+        return locked;
+    }
+
+    /**
+     * A key's rate slot locked by a claim.
+     *
+     * @param slot the slot
+     * @param free whether its last start is a period old, so that a task may start on it
+     */
+    record LockedKeyRateSlot(KeySlot slot, boolean free) {}
+
+    /** Writes a start, now on the database clock, on each of the key rate slots {@code used}. */
+    void startOnKeys(Connection connection, List<KeySlot> used, long clockOffsetMicros) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("UPDATE " + keyRateSlots
+                + " SET last_start_at = " + dialect.timePlusMicros()
+                + " WHERE kind = ? AND limit_key = ? AND slot_no = ?")) {
+            for (KeySlot slot : used) {
+                statement.setLong(1, clockOffsetMicros);
+                statement.setString(2, slot.kind());
+                statement.setString(3, slot.key());
+                statement.setInt(4, slot.slotNo());
+                statement.addBatch();
+            }
+            statement.executeBatch();
+        }
+    }
+
+    /** How many rate slots of a per-key kind, over all its keys, started a task within the last {@code periodMicros}. */
+    int keyRateSlotsInUse(Connection connection, String kind, int slots, long periodMicros, long clockOffsetMicros)
+            throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("SELECT COUNT(*) FROM " + keyRateSlots
+                + " WHERE kind = ? AND slot_no <= ? AND last_start_at > " + dialect.timePlusMicros())) {
+            statement.setString(1, kind);
+            statement.setInt(2, slots);
+            statement.setLong(3, clockOffsetMicros - periodMicros);
+            try (ResultSet result = statement.executeQuery()) {
+                result.next();
+                return result.getInt(1);
+            }
+        }
     }
 
     /** Writes the task that takes each slot of a key: {@code slotNos[i]} goes to {@code taskIds[i]}. */
@@ -698,9 +829,20 @@ final class FlowStore {
      */
     List<KeySlot> lockKeySlotsAfter(Connection connection, String afterKind, String afterKey, int most)
             throws SQLException {
+        return lockKeyRowsAfter(connection, keySlots, afterKind, afterKey, most);
+    }
+
+    /** Locks up to {@code most} key rate slot rows after ({@code afterKind}, {@code afterKey}), as the slots. */
+    List<KeySlot> lockKeyRateSlotsAfter(Connection connection, String afterKind, String afterKey, int most)
+            throws SQLException {
+        return lockKeyRowsAfter(connection, keyRateSlots, afterKind, afterKey, most);
+    }
+
+    private List<KeySlot> lockKeyRowsAfter(
+            Connection connection, String table, String afterKind, String afterKey, int most) throws SQLException {
         List<KeySlot> locked = new ArrayList<>();
         try (PreparedStatement statement = connection.prepareStatement("SELECT kind, limit_key, slot_no FROM "
-                + keySlots + " WHERE kind > ? OR (kind = ? AND limit_key > ?) ORDER BY kind, limit_key, slot_no"
+                + table + " WHERE kind > ? OR (kind = ? AND limit_key > ?) ORDER BY kind, limit_key, slot_no"
                 + " LIMIT ? FOR UPDATE SKIP LOCKED")) {
             statement.setString(1, afterKind);
             statement.setString(2, afterKind);
@@ -734,6 +876,36 @@ final class FlowStore {
             }
         }
         return busy;
+    }
+
+    /**
+     * Deletes key rate slot rows, each by its primary key, those whose last start is at least their kind's period
+     * ago (database clock), so that a key whose rows come back cannot start more than its limit in one window.
+     *
+     * @param periodMicros the period of each kind's per-key rate limit in force; a kind not there has none, and its
+     *     rows go whatever their last start
+     * @return how many rows it deleted
+     */
+    int deleteKeyRateSlots(
+            Connection connection, List<KeySlot> rows, Map<String, Long> periodMicros, long clockOffsetMicros)
+            throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("DELETE FROM " + keyRateSlots
+                + " WHERE kind = ? AND limit_key = ? AND slot_no = ? AND (last_start_at IS NULL OR last_start_at <= "
+                + dialect.timePlusMicros() + ")")) {
+            for (KeySlot row : rows) {
+                statement.setString(1, row.kind());
+                statement.setString(2, row.key());
+                statement.setInt(3, row.slotNo());
+                statement.setLong(4, clockOffsetMicros - periodMicros.getOrDefault(row.kind(), 0L));
+                statement.addBatch();
+            }
+            int deleted = 0;
+            for (int count : statement.executeBatch()) {
+                // A driver may answer SUCCESS_NO_INFO (-2) for a batched statement: count it as one row, at most.
+                deleted += count == java.sql.Statement.SUCCESS_NO_INFO ? 1 : count;
+            }
+            return deleted;
+        }
     }
 
     /** Deletes key slot rows, each by its primary key. */

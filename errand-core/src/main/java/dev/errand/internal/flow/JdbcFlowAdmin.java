@@ -48,11 +48,13 @@ public final class JdbcFlowAdmin implements FlowAdmin {
             return storage.transactions().run("flow limits", connection -> {
                 Map<String, FlowStore.LimitRow> rows = flow.store().limits(connection);
                 Map<String, RateLimit[]> rates = flow.store().rateRows(connection);
+                Map<String, RateLimit[]> keyRates = flow.store().keyRateRows(connection);
                 List<FlowLimit> limits = new ArrayList<>();
                 TreeSet<String> kinds = new TreeSet<>(rows.keySet());
                 kinds.addAll(rates.keySet());
+                kinds.addAll(keyRates.keySet());
                 for (String kind : kinds) {
-                    limits.add(limit(connection, kind, rows.get(kind), rates.get(kind)));
+                    limits.add(limit(connection, kind, rows.get(kind), rates.get(kind), keyRates.get(kind)));
                 }
                 return limits;
             });
@@ -61,7 +63,8 @@ public final class JdbcFlowAdmin implements FlowAdmin {
         }
     }
 
-    private FlowLimit limit(Connection connection, String kind, FlowStore.LimitRow row, RateLimit[] rate)
+    private FlowLimit limit(
+            Connection connection, String kind, FlowStore.LimitRow row, RateLimit[] rate, RateLimit[] keyRate)
             throws SQLException {
         FlowLimit.Value concurrency =
                 row == null ? new FlowLimit.Value(null, null) : new FlowLimit.Value(row.declared(), row.override());
@@ -69,12 +72,24 @@ public final class JdbcFlowAdmin implements FlowAdmin {
                 ? new FlowLimit.Value(null, null)
                 : new FlowLimit.Value(row.declaredPerKey(), row.overridePerKey());
         FlowLimit.Rate rates = rate == null ? new FlowLimit.Rate(null, null) : new FlowLimit.Rate(rate[0], rate[1]);
+        FlowLimit.Rate keyRates =
+                keyRate == null ? new FlowLimit.Rate(null, null) : new FlowLimit.Rate(keyRate[0], keyRate[1]);
         int inUse;
         boolean all = true;
         if (concurrency.inForce() != null) {
             inUse = flow.store().slotsInUse(connection, kind);
         } else if (perKey.inForce() != null) {
             inUse = flow.store().keySlotsInUse(connection, kind);
+            all = false;
+        } else if (rates.inForce() == null) {
+            RateLimit inForce = keyRates.inForce();
+            inUse = flow.store()
+                    .keyRateSlotsInUse(
+                            connection,
+                            kind,
+                            inForce.starts(),
+                            inForce.period().toNanos() / 1_000,
+                            storage.offsetMicros());
             all = false;
         } else {
             RateLimit inForce = rates.inForce();
@@ -91,6 +106,7 @@ public final class JdbcFlowAdmin implements FlowAdmin {
                 concurrency,
                 perKey,
                 rates,
+                keyRates,
                 inUse,
                 flow.store().pendingDue(connection, kind, all, storage.offsetMicros()));
     }
@@ -134,11 +150,21 @@ public final class JdbcFlowAdmin implements FlowAdmin {
         change(kind, Kind.RATE, 0, limit);
     }
 
+    @Override
+    public void changeRateLimitPerKey(String kind, RateLimit limit) {
+        if (limit == null) {
+            throw new IllegalArgumentException("The per-key rate limit must not be null: pass new RateLimit(starts,"
+                    + " period), or call resetLimits to go back to the declared one");
+        }
+        change(kind, Kind.RATE_PER_KEY, 0, limit);
+    }
+
     /** Which of a kind's limits a change sets. */
     private enum Kind {
         CONCURRENCY("concurrency"),
         PER_KEY("per-key"),
-        RATE("rate");
+        RATE("rate"),
+        RATE_PER_KEY("per-key rate");
 
         private final String label;
 
@@ -153,7 +179,8 @@ public final class JdbcFlowAdmin implements FlowAdmin {
             storage.transactions().run("flow limit change", connection -> {
                 FlowStore.LimitRow row = flow.store().limits(connection).get(kind);
                 RateLimit[] rates = flow.store().rateRows(connection).get(kind);
-                if (row == null && rates == null && !flow.registers(kind)) {
+                RateLimit[] keyRates = flow.store().keyRateRows(connection).get(kind);
+                if (row == null && rates == null && keyRates == null && !flow.registers(kind)) {
                     throw new IllegalArgumentException("Kind '" + kind + "' is not registered on this node and has no"
                             + " flow limit; check the name, or change it from a node that registers the kind");
                 }
@@ -164,6 +191,8 @@ public final class JdbcFlowAdmin implements FlowAdmin {
                     other = Kind.PER_KEY;
                 } else if (rates != null && which != Kind.RATE) {
                     other = Kind.RATE;
+                } else if (keyRates != null && which != Kind.RATE_PER_KEY) {
+                    other = Kind.RATE_PER_KEY;
                 }
                 if (other != null) {
                     throw new IllegalArgumentException("Kind '" + kind + "' has a " + other.label + " limit in force,"
@@ -181,13 +210,21 @@ public final class JdbcFlowAdmin implements FlowAdmin {
                                         true,
                                         rate.starts(),
                                         rate.period().toMillis());
+                    case RATE_PER_KEY ->
+                        flow.store()
+                                .setRate(
+                                        connection,
+                                        kind,
+                                        FlowStore.RateColumns.OVERRIDE_PER_KEY,
+                                        rate.starts(),
+                                        rate.period().toMillis());
                 }
                 audit.record(
                         connection,
                         "change-flow-limit",
                         "kind:" + kind,
-                        which == Kind.RATE
-                                ? "rate=" + rate.starts() + " per " + rate.period()
+                        rate != null
+                                ? which.label.replace(' ', '-') + "=" + rate.starts() + " per " + rate.period()
                                 : which.label + "=" + limit);
                 return null;
             });
@@ -205,6 +242,7 @@ public final class JdbcFlowAdmin implements FlowAdmin {
                 flow.store().set(connection, kind, FlowStore.Source.OVERRIDE, null);
                 flow.store().set(connection, kind, FlowStore.Source.OVERRIDE_PER_KEY, null);
                 flow.store().setRate(connection, kind, true, null, 0);
+                flow.store().setRate(connection, kind, FlowStore.RateColumns.OVERRIDE_PER_KEY, null, 0);
                 audit.record(connection, "reset-flow-limits", "kind:" + kind, null);
                 return null;
             });

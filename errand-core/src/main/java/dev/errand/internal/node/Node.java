@@ -296,7 +296,8 @@ public final class Node {
                         new FlowControl.Declared(
                                 definition.concurrencyLimit(),
                                 definition.concurrencyLimitPerKey(),
-                                definition.rateLimit())));
+                                definition.rateLimit(),
+                                definition.rateLimitPerKey())));
         return limits;
     }
 

@@ -37,7 +37,8 @@ public final class MigrationScripts {
             "V24__runtime_controls.sql",
             "V25__count_snapshot.sql",
             "V26__retention_control.sql",
-            "V27__history_indexes.sql");
+            "V27__history_indexes.sql",
+            "V28__flow_key_rates.sql");
 
     private MigrationScripts() {}
 
