@@ -1,0 +1,235 @@
+package dev.errand.contract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.errand.Errand;
+import dev.errand.enqueue.TaskRequest;
+import dev.errand.flow.FlowLimit;
+import dev.errand.flow.RateLimit;
+import dev.errand.task.ExecutionMode;
+import dev.errand.task.TaskDefinition;
+import dev.errand.task.TaskState;
+import dev.errand.testing.ErrandTestSupport;
+import dev.errand.testing.Target;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Per-key rate limits ({@code TaskDefinition.Builder.rateLimitPerKey}): each key's starts in any window, across
+ * nodes, keys running in parallel, a run-time change, what the admin API shows, bad input, and the pruning of the
+ * rate slots of idle keys.
+ */
+@ParameterizedClass(name = "{0}")
+@MethodSource("dev.errand.testing.Targets#databases")
+class FlowKeyRatesContractTest extends ErrandTestSupport {
+
+    FlowKeyRatesContractTest(Target target) {
+        super(target);
+    }
+
+    private static TaskDefinition.Builder<String> tenantCall(String kind, AtomicInteger started) {
+        return TaskDefinition.builder(kind, String.class, (tenant, ctx) -> started.incrementAndGet())
+                .mode(ExecutionMode.NON_TRANSACTIONAL);
+    }
+
+    private static TaskRequest forTenant(String kind, String tenant) {
+        return TaskRequest.builder(kind, tenant).limitKey(tenant).build();
+    }
+
+    @Test
+    void aRateLimitPerKeyBoundsEachKeysStartsInAnyWindowAcrossNodesWhileKeysRunInParallel() throws Exception {
+        AtomicInteger started = new AtomicInteger();
+        Errand[] nodes = new Errand[3];
+        for (int i = 0; i < nodes.length; i++) {
+            nodes[i] = node(builder()
+                    .nodeId("node-" + i)
+                    .queue("default", 4)
+                    .succeededRetention(Duration.ofDays(1))
+                    .register(tenantCall("tenant-call", started)
+                            .rateLimitPerKey(2, Duration.ofSeconds(1))
+                            .build()));
+        }
+        Map<Long, String> keyOf = new LinkedHashMap<>();
+        for (int i = 0; i < 5; i++) {
+            for (String tenant : List.of("t1", "t2", "t3")) {
+                keyOf.put(nodes[0].enqueue(forTenant("tenant-call", tenant)).id(), tenant);
+            }
+        }
+        for (Errand node : nodes) {
+            node.start();
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> tasksIn(TaskState.SUCCEEDED) == 15);
+
+        Map<String, List<Instant>> startsByKey = new LinkedHashMap<>();
+        List<Instant> all = new ArrayList<>();
+        for (Map.Entry<Long, String> task : keyOf.entrySet()) {
+            assertThat(task(nodes[0], task.getKey()).attempt()).isEqualTo(1);
+            Instant start = task(nodes[0], task.getKey()).startedAt();
+            startsByKey.computeIfAbsent(task.getValue(), k -> new ArrayList<>()).add(start);
+            all.add(start);
+        }
+        for (Map.Entry<String, List<Instant>> key : startsByKey.entrySet()) {
+            List<Instant> starts = key.getValue();
+            starts.sort(null);
+            assertThat(mostInAWindow(starts, Duration.ofSeconds(1)))
+                    .as("starts of key %s in any second", key.getKey())
+                    .isLessThanOrEqualTo(2);
+            assertThat(Duration.between(starts.get(0), starts.get(4)))
+                    .as("the 5th start of key %s uses a slot for the 3rd time", key.getKey())
+                    .isGreaterThanOrEqualTo(Duration.ofSeconds(2));
+        }
+        all.sort(null);
+        assertThat(mostInAWindow(all, Duration.ofSeconds(1)))
+                .as("keys are limited apart: the three keys start in the same second")
+                .isGreaterThan(2);
+    }
+
+    /** The most of {@code sorted} that fall in one window of {@code length} starting at one of them. */
+    private static long mostInAWindow(List<Instant> sorted, Duration length) {
+        long most = 0;
+        for (Instant from : sorted) {
+            Instant end = from.plus(length);
+            most = Math.max(
+                    most,
+                    sorted.stream()
+                            .filter(t -> !t.isBefore(from) && t.isBefore(end))
+                            .count());
+        }
+        return most;
+    }
+
+    @Test
+    void aRateLimitPerKeyChangedAtRunTimeAppliesOnEveryNodeAndTheAdminShowsIt() throws Exception {
+        AtomicInteger started = new AtomicInteger();
+        Errand[] nodes = new Errand[2];
+        for (int i = 0; i < nodes.length; i++) {
+            nodes[i] = node(builder()
+                    .nodeId("node-" + i)
+                    .queue("default", 4)
+                    .register(tenantCall("tenant-call", started)
+                            .rateLimitPerKey(1, Duration.ofHours(1))
+                            .build()));
+        }
+        for (String tenant : List.of("a", "a", "a", "b", "b")) {
+            nodes[0].enqueue(forTenant("tenant-call", tenant));
+        }
+        nodes[0].start();
+        nodes[1].start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> started.get() == 2);
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(nodes[1].flow().limits())
+                        .singleElement()
+                        .satisfies(limit -> {
+                            assertThat(limit.ratePerKey().inForce()).isEqualTo(new RateLimit(1, Duration.ofHours(1)));
+                            assertThat(limit.rate().inForce()).isNull();
+                            assertThat(limit.slotsInUse())
+                                    .as("starts in the window, over all keys")
+                                    .isEqualTo(2);
+                            assertThat(limit.waiting()).isEqualTo(3);
+                        }));
+        await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2)).until(() -> started.get() == 2);
+        assertThat(scalar("SELECT COUNT(*) FROM " + prefix + "task WHERE state = 'pending' AND attempt = 0"))
+                .as("held back, not failed: no attempt spent")
+                .isEqualTo(3);
+
+        nodes[0].flow().changeRateLimitPerKey("tenant-call", new RateLimit(5, Duration.ofSeconds(1)));
+        FlowLimit changed = nodes[1].flow().limits().get(0);
+        assertThat(changed.ratePerKey())
+                .isEqualTo(new FlowLimit.Rate(
+                        new RateLimit(1, Duration.ofHours(1)), new RateLimit(5, Duration.ofSeconds(1))));
+        await().atMost(Duration.ofSeconds(30)).until(() -> started.get() == 5);
+        assertThat(scalar("SELECT COUNT(*) FROM " + prefix + "control_change WHERE action = 'change-flow-limit'"
+                        + " AND detail LIKE 'per-key-rate=5 per %'"))
+                .as("the change is audited")
+                .isEqualTo(1);
+
+        assertThatThrownBy(() -> nodes[0].flow().changeRateLimitPerKey("tenant-call", null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("must not be null");
+        assertThatThrownBy(() ->
+                        nodes[0].flow().changeRateLimitPerKey("no-such-kind", new RateLimit(1, Duration.ofSeconds(1))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("not registered");
+        assertThatThrownBy(() -> nodes[0].flow().changeLimit("tenant-call", 2))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("has a per-key rate limit in force");
+        assertThatThrownBy(
+                        () -> nodes[0].flow().changeRateLimit("tenant-call", new RateLimit(1, Duration.ofSeconds(1))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("has a per-key rate limit in force");
+
+        nodes[1].flow().resetLimits("tenant-call");
+        assertThat(nodes[0].flow().limits().get(0).ratePerKey())
+                .isEqualTo(new FlowLimit.Rate(new RateLimit(1, Duration.ofHours(1)), null));
+    }
+
+    @Test
+    void badPerKeyRateLimitsAreRefusedWithWhatToDo() {
+        AtomicInteger started = new AtomicInteger();
+        assertThatThrownBy(() -> tenantCall("k", started).rateLimitPerKey(0, Duration.ofSeconds(1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("between 1 and 10000");
+        assertThatThrownBy(() -> tenantCall("k", started).rateLimitPerKey(10_001, Duration.ofSeconds(1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("between 1 and 10000");
+        assertThatThrownBy(() -> tenantCall("k", started).rateLimitPerKey(3, Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("period of a rate limit must be between 1 ms and 24 h");
+        assertThatThrownBy(() -> tenantCall("k", started).rateLimitPerKey(3, null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("period of a rate limit");
+        assertThatThrownBy(() ->
+                        tenantCall("k", started).concurrencyLimitPerKey(1).rateLimitPerKey(3, Duration.ofSeconds(1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("has two of")
+                .hasMessageContaining("keep the one");
+        assertThatThrownBy(() -> tenantCall("k", started)
+                        .rateLimitPerKey(3, Duration.ofSeconds(1))
+                        .rateLimit(3, Duration.ofSeconds(1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("has two of");
+    }
+
+    @Test
+    void theLeaderPrunesTheRateSlotsOfIdleKeysOnlyOnceTheirWindowHasPassed() throws Exception {
+        AtomicInteger started = new AtomicInteger();
+        Errand node = node(builder()
+                .queue("default", 4)
+                .pruneInterval(Duration.ofSeconds(1))
+                .register(tenantCall("hourly", started)
+                        .rateLimitPerKey(1, Duration.ofHours(1))
+                        .build())
+                .register(tenantCall("quick", started)
+                        .rateLimitPerKey(1, Duration.ofMillis(300))
+                        .build()));
+        for (String tenant : List.of("a", "b")) {
+            node.enqueue(forTenant("hourly", tenant));
+            node.enqueue(forTenant("quick", tenant));
+        }
+        node.start();
+        await().atMost(Duration.ofSeconds(20)).until(() -> taskRows() == 0);
+        String rows = "SELECT COUNT(*) FROM " + prefix + "flow_key_rate_slot WHERE kind = ";
+        await().atMost(Duration.ofSeconds(20)).until(() -> scalar(rows + "'quick'") == 0);
+        assertThat(scalar(rows + "'hourly'"))
+                .as("idle keys whose last start is within the window keep their rate slots")
+                .isEqualTo(2);
+
+        long held = node.enqueue(forTenant("hourly", "a")).id();
+        node.enqueue(forTenant("quick", "a"));
+        await().atMost(Duration.ofSeconds(20)).until(() -> started.get() == 5);
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).until(() -> started.get() == 5);
+        assertThat(task(node, held).state())
+                .as("the window of key a of 'hourly' still holds its first start")
+                .isEqualTo(TaskState.PENDING);
+    }
+}
