@@ -140,6 +140,23 @@ public final class ErrandBuilder {
     }
 
     /**
+     * Limits how many tasks of a declared queue start in any window of {@code period} across the whole cluster, on
+     * the database clock, whatever their kind: for example {@code queueRateLimit("partner", 100,
+     * Duration.ofMinutes(1))}. A task held back stays pending and spends no attempt. It may stand beside a
+     * {@link #queueConcurrencyLimit} of the same queue and the limits of its kinds; a task starts when it has a slot
+     * of each. {@code Errand.flow()} changes it at run time. See docs/FLOW-CONTROL.md.
+     *
+     * @param name a queue declared with {@link #queue(String, int)} (checked by {@link #build()})
+     * @param starts the most starts per period, 1 to 10,000
+     * @param period the window, 1 ms to 24 h, in whole milliseconds
+     * @throws IllegalArgumentException if the name is invalid or the limit out of range
+     */
+    public ErrandBuilder queueRateLimit(String name, int starts, java.time.Duration period) {
+        settings.queueRateLimit(name, new dev.errand.flow.RateLimit(starts, period));
+        return this;
+    }
+
+    /**
      * Sets any node setting of the table, one of {@link Settings#nodeSettings()}, with the checks of the setter of
      * the same name; for hosts that read the settings from their own configuration, as the Spring Boot starter
      * does. {@code null} is accepted only where unset is the setting's default, such as a retention that is off.

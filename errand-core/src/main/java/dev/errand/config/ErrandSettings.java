@@ -26,6 +26,7 @@ public final class ErrandSettings {
     private final String threadNamePrefix;
     private final Map<String, Integer> queues;
     private final Map<String, Integer> queueConcurrencyLimits;
+    private final Map<String, dev.errand.flow.RateLimit> queueRateLimits;
     private final boolean processingEnabled;
     private final boolean virtualThreads;
     /** The value of every node setting of {@link Settings}; {@code null} where unset is the setting's default. */
@@ -46,6 +47,7 @@ public final class ErrandSettings {
         this.queues = Map.copyOf(
                 builder.queues.isEmpty() ? Map.of(DEFAULT_QUEUE, Settings.CONCURRENCY.defaultValue()) : builder.queues);
         this.queueConcurrencyLimits = Map.copyOf(builder.queueConcurrencyLimits);
+        this.queueRateLimits = Map.copyOf(builder.queueRateLimits);
         this.processingEnabled = builder.processingEnabled;
         this.virtualThreads = builder.virtualThreads;
         Map<Setting<?>, Object> values = new HashMap<>(builder.table);
@@ -112,6 +114,14 @@ public final class ErrandSettings {
      */
     public Map<String, Integer> queueConcurrencyLimits() {
         return queueConcurrencyLimits;
+    }
+
+    /**
+     * The cluster-wide rate limit of each queue that declares one: at most this many of the queue's tasks start in
+     * any window of the period across every node. See docs/FLOW-CONTROL.md.
+     */
+    public Map<String, dev.errand.flow.RateLimit> queueRateLimits() {
+        return queueRateLimits;
     }
 
     /** Whether this node runs tasks, or only enqueues and administers them. */
@@ -285,6 +295,7 @@ public final class ErrandSettings {
         private String threadNamePrefix = DEFAULT_THREAD_NAME_PREFIX;
         private final Map<String, Integer> queues = new LinkedHashMap<>();
         private final Map<String, Integer> queueConcurrencyLimits = new LinkedHashMap<>();
+        private final Map<String, dev.errand.flow.RateLimit> queueRateLimits = new LinkedHashMap<>();
         private boolean processingEnabled = true;
         private boolean virtualThreads;
         /** Every node setting of {@link Settings}, at its default until set (the dead-node timeout: see build). */
@@ -365,6 +376,24 @@ public final class ErrandSettings {
                     name,
                     dev.errand.flow.FlowLimits.requireConcurrencyLimit(
                             maxRunning, "The concurrency limit of queue '" + name + "'"));
+            return this;
+        }
+
+        /**
+         * Limits how many tasks of a queue start in any window of {@code limit.period()} across the whole cluster,
+         * on the database clock. The queue must be declared with {@link #queue} by {@link #build()}.
+         *
+         * @param name the queue
+         * @param limit the most starts per period
+         * @throws IllegalArgumentException if the name is invalid or the limit null
+         */
+        public Builder queueRateLimit(String name, dev.errand.flow.RateLimit limit) {
+            Names.require("Queue name", name, 100);
+            if (limit == null) {
+                throw new IllegalArgumentException("The rate limit of queue '" + name + "' must not be null: pass"
+                        + " new RateLimit(starts, period), for example new RateLimit(100, Duration.ofMinutes(1))");
+            }
+            queueRateLimits.put(name, limit);
             return this;
         }
 
@@ -596,9 +625,12 @@ public final class ErrandSettings {
          * @throws IllegalArgumentException if the lease is shorter than two heartbeats
          */
         public ErrandSettings build() {
-            for (String queue : queueConcurrencyLimits.keySet()) {
+            Set<String> limited = new java.util.LinkedHashSet<>(queueConcurrencyLimits.keySet());
+            limited.addAll(queueRateLimits.keySet());
+            for (String queue : limited) {
                 if (!(queues.isEmpty() ? Set.of(DEFAULT_QUEUE) : queues.keySet()).contains(queue)) {
-                    throw new IllegalArgumentException("Queue '" + queue + "' has a concurrency limit but is not"
+                    throw new IllegalArgumentException("Queue '" + queue + "' has a "
+                            + (queueConcurrencyLimits.containsKey(queue) ? "concurrency" : "rate") + " limit but is not"
                             + " declared on this node; declare it with queue(\"" + queue + "\", concurrency), or"
                             + " check the name. Declared queues: "
                             + (queues.isEmpty() ? Set.of(DEFAULT_QUEUE) : queues.keySet()));

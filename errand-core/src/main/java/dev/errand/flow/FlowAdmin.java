@@ -26,7 +26,10 @@ public interface FlowAdmin {
     /** Every kind with a limit in force, by kind name, with its slots in use and its waiting tasks. */
     List<FlowLimit> limits();
 
-    /** Every queue with a cluster-wide limit, by name, with its slots in use and its waiting tasks. */
+    /**
+     * Every queue with a cluster-wide limit, by name, with its slots in use, its starts in the rate window and its
+     * waiting tasks.
+     */
     List<QueueLimit> queueLimits();
 
     /**
@@ -82,7 +85,19 @@ public interface FlowAdmin {
     void changeQueueLimit(String queue, int maxRunning);
 
     /**
-     * Removes a queue's run-time limit: the limit its nodes declare applies again (none, if they declare none).
+     * Sets a queue's cluster-wide rate limit on every node, over what the nodes' settings declare: at most {@code
+     * limit.starts()} of its tasks, whatever their kind, start in any window of {@code limit.period()}. Starts
+     * already made count against the new limit's window.
+     *
+     * @param queue a queue this node serves, or one that has a limit already
+     * @param limit the most starts per period
+     * @throws IllegalArgumentException for an unknown queue or a null limit
+     */
+    void changeQueueRateLimit(String queue, RateLimit limit);
+
+    /**
+     * Removes a queue's run-time limits (concurrency and rate): the limits its nodes declare apply again (none, if
+     * they declare none).
      *
      * @param queue the queue
      * @throws IllegalArgumentException for a bad queue name

@@ -252,9 +252,10 @@ class FlowKeysRatesQueuesContractTest extends ErrandTestSupport {
         await().atMost(Duration.ofSeconds(20))
                 .until(() -> scalar("SELECT COUNT(*) FROM " + prefix + "task WHERE kind = 'b'") == 0);
         await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2)).until(() -> started.get() == 2);
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
-                        nodes[2].flow().queueLimits())
-                .containsExactly(new QueueLimit("partner", new dev.errand.flow.FlowLimit.Value(2, null), 2, 4)));
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(nodes[2].flow().queueLimits())
+                        .containsExactly(new QueueLimit(
+                                "partner", new FlowLimit.Value(2, null), new FlowLimit.Rate(null, null), 2, 0, 4)));
 
         nodes[1].flow().changeQueueLimit("partner", 3);
         await().atMost(Duration.ofSeconds(10)).until(() -> started.get() == 3);

@@ -152,7 +152,11 @@ final class ClusterApi {
             view.put("queue", limit.queue());
             view.put("concurrency", limit.concurrency().inForce());
             view.put("concurrencyOverridden", limit.concurrency().override() != null);
+            RateLimit queueRate = limit.rate().inForce();
+            view.put("rate", queueRate == null ? null : queueRate.starts() + " per " + queueRate.period());
+            view.put("rateOverridden", limit.rate().override() != null);
             view.put("slotsInUse", limit.slotsInUse());
+            view.put("startsInWindow", limit.startsInWindow());
             view.put("waiting", limit.waiting());
             queueLimits.add(view);
         }

@@ -63,7 +63,9 @@ export async function clusterPage() {
     data.queueLimits.length === 0 ? null : table([
       ['queue', q => q.queue],
       ['running at most', q => limitText(q.concurrency, q.concurrencyOverridden), { num: true }],
+      ['rate', q => q.rate == null ? '—' : q.rate + (q.rateOverridden ? ' *' : '')],
       ['slots in use', q => String(q.slotsInUse), { num: true }],
+      ['starts in window', q => q.rate == null ? '—' : String(q.startsInWindow), { num: true }],
       ['due, waiting', q => String(q.waiting), { num: true }],
     ], data.queueLimits),
     h('h2', {}, 'Kinds'),

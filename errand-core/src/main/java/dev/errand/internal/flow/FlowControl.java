@@ -46,8 +46,10 @@ public final class FlowControl {
     private final Map<String, Integer> ensured = new ConcurrentHashMap<>();
     /** The queue slots created so far, per queue. */
     private final Map<String, Integer> ensuredQueues = new ConcurrentHashMap<>();
-    /** The queues this node serves, each with the cluster-wide limit it declares or null. */
-    private final Map<String, Integer> declaredQueues;
+    /** The queues this node serves, each with the cluster-wide limits it declares. */
+    private final Map<String, QueueLimits> declaredQueues;
+    /** The queue rate slots created so far, per queue. */
+    private final Map<String, Integer> ensuredQueueRates = new ConcurrentHashMap<>();
     /** The rate slots created so far, per kind. */
     private final Map<String, Integer> ensuredRates = new ConcurrentHashMap<>();
 
@@ -72,23 +74,23 @@ public final class FlowControl {
      * @param storage the task table and its transactions
      * @param tablePrefix the table prefix
      * @param declared every kind the node registers, with the limits its definition declares
-     * @param queues every queue the node serves, with the cluster-wide concurrency limit it declares (or null)
+     * @param queues every queue the node serves, with the cluster-wide limits it declares
      * @param order the order the node claims in
      */
     public FlowControl(
             Storage storage,
             String tablePrefix,
             Map<String, Declared> declared,
-            Map<String, Integer> queues,
+            Map<String, QueueLimits> queues,
             ClaimOrder order) {
         this.storage = storage;
         this.store = new FlowStore(storage.dialect(), tablePrefix);
         this.claims = new FilteredClaim(storage.dialect(), tablePrefix + "task", order);
         this.declared = Collections.unmodifiableMap(new HashMap<>(declared));
         this.declaredQueues = Collections.unmodifiableMap(new HashMap<>(queues));
-        Map<String, Integer> perQueue = new LinkedHashMap<>();
+        Map<String, QueueLimits> perQueue = new LinkedHashMap<>();
         queues.forEach((queue, limit) -> {
-            if (limit != null) {
+            if (!limit.isEmpty()) {
                 perQueue.put(queue, limit);
             }
         });
@@ -122,20 +124,36 @@ public final class FlowControl {
     public record Declared(Integer concurrency, Integer perKey, RateLimit rate, RateLimit ratePerKey) {}
 
     /**
+     * A queue's cluster-wide limits, declared by a node or in force.
+     *
+     * @param concurrency the most of its tasks running at once, or null
+     * @param rate the most of its tasks starting per period, or null
+     */
+    public record QueueLimits(Integer concurrency, RateLimit rate) {
+        /** No limit. */
+        public static final QueueLimits NONE = new QueueLimits(null, null);
+
+        /** Whether neither limit is set. */
+        public boolean isEmpty() {
+            return concurrency == null && rate == null;
+        }
+    }
+
+    /**
      * The limits in force.
      *
      * @param perKind the concurrency limit of each limited kind
      * @param perKey the per-key limit of each kind that has one (and no concurrency limit)
      * @param rates the rate limit of each kind that has one (and no concurrency or per-key limit)
      * @param keyRates the per-key rate limit of each kind that has one (and no other limit)
-     * @param perQueue the cluster-wide concurrency limit of each limited queue
+     * @param perQueue the cluster-wide limits of each limited queue
      */
     public record Limits(
             Map<String, Integer> perKind,
             Map<String, Integer> perKey,
             Map<String, RateLimit> rates,
             Map<String, RateLimit> keyRates,
-            Map<String, Integer> perQueue) {
+            Map<String, QueueLimits> perQueue) {
         /** Whether no kind and no queue is limited. */
         public boolean isEmpty() {
             return perKind.isEmpty() && perKey.isEmpty() && rates.isEmpty() && keyRates.isEmpty() && perQueue.isEmpty();
@@ -194,8 +212,16 @@ public final class FlowControl {
                             perKey == null ? null : perKey.starts(),
                             perKey == null ? 0 : perKey.period().toMillis());
                 }
-                for (Map.Entry<String, Integer> queue : declaredQueues.entrySet()) {
-                    store.setQueue(connection, queue.getKey(), false, queue.getValue());
+                for (Map.Entry<String, QueueLimits> queue : declaredQueues.entrySet()) {
+                    store.setQueue(
+                            connection, queue.getKey(), false, queue.getValue().concurrency());
+                    RateLimit rate = queue.getValue().rate();
+                    store.setQueueRate(
+                            connection,
+                            queue.getKey(),
+                            false,
+                            rate == null ? null : rate.starts(),
+                            rate == null ? 0 : rate.period().toMillis());
                 }
                 return null;
             });
@@ -256,22 +282,33 @@ public final class FlowControl {
             }
             readKeyRates.put(kind, rate.getValue());
         }
-        Map<String, Integer> readQueues = new LinkedHashMap<>();
+        Map<String, QueueLimits> readQueues = new LinkedHashMap<>();
+        Map<String, RateLimit[]> queueRates =
+                storage.transactions().runStatement("flow queue rates", store::queueRateRows);
         for (Map.Entry<String, Integer[]> queue : storage.transactions()
                 .runStatement("flow queue limits", store::queueLimits)
                 .entrySet()) {
             Integer limit = queue.getValue()[1] != null ? queue.getValue()[1] : queue.getValue()[0];
-            if (limit == null) {
-                continue;
-            }
-            if (ensuredQueues.getOrDefault(queue.getKey(), 0) < limit) {
+            RateLimit[] rateRow = queueRates.get(queue.getKey());
+            RateLimit rate = rateRow == null ? null : rateRow[1] != null ? rateRow[1] : rateRow[0];
+            if (limit != null && ensuredQueues.getOrDefault(queue.getKey(), 0) < limit) {
                 storage.transactions().runStatement("flow queue slots", connection -> {
                     store.ensureQueueSlots(connection, queue.getKey(), limit);
                     return null;
                 });
                 ensuredQueues.put(queue.getKey(), limit);
             }
-            readQueues.put(queue.getKey(), limit);
+            if (rate != null && ensuredQueueRates.getOrDefault(queue.getKey(), 0) < rate.starts()) {
+                storage.transactions().runStatement("flow queue rate slots", connection -> {
+                    store.ensureQueueRateSlots(connection, queue.getKey(), rate.starts());
+                    return null;
+                });
+                ensuredQueueRates.put(queue.getKey(), rate.starts());
+            }
+            QueueLimits limits = new QueueLimits(limit, rate);
+            if (!limits.isEmpty()) {
+                readQueues.put(queue.getKey(), limits);
+            }
         }
         Limits now = new Limits(
                 Map.copyOf(read),
@@ -414,7 +451,10 @@ public final class FlowControl {
         return !now.isEmpty()
                 && (now.perKind().containsKey(task.kind())
                         || now.perKey().containsKey(task.kind())
-                        || now.perQueue().containsKey(task.queue()));
+                        || now.perQueue()
+                                        .getOrDefault(task.queue(), QueueLimits.NONE)
+                                        .concurrency()
+                                != null);
     }
 
     /** The limits in force as this node last read them. */
@@ -500,18 +540,33 @@ public final class FlowControl {
     private List<ClaimedTask> claim(
             Connection connection, ClaimRequest request, Limits now, Map<String, List<String>> keys)
             throws SQLException {
-        Integer queueLimit = now.perQueue().get(request.queue());
-        if (queueLimit == null) {
+        QueueLimits queue = now.perQueue().getOrDefault(request.queue(), QueueLimits.NONE);
+        if (queue.isEmpty()) {
             return claim(connection, request, request.limit(), now, keys);
         }
         // The queue's free slots bound the whole claim; the tasks claimed take them, whatever their kind.
-        List<Integer> free =
-                freeSlots(store.lockQueueSlots(connection, request.queue(), queueLimit), connection, request.limit());
-        if (free.isEmpty()) {
+        int room = request.limit();
+        List<Integer> free = List.of();
+        if (queue.concurrency() != null) {
+            free = freeSlots(store.lockQueueSlots(connection, request.queue(), queue.concurrency()), connection, room);
+            room = free.size();
+        }
+        List<Integer> rateSlots = List.of();
+        if (queue.rate() != null && room > 0) {
+            rateSlots = store.lockQueueRateSlots(
+                    connection,
+                    request.queue(),
+                    queue.rate().starts(),
+                    queue.rate().period().toNanos() / 1_000,
+                    request.clockOffsetMicros(),
+                    room);
+            room = rateSlots.size();
+        }
+        if (room == 0) {
             return List.of();
         }
-        List<ClaimedTask> claimed = claim(connection, request, free.size(), now, keys);
-        if (!claimed.isEmpty()) {
+        List<ClaimedTask> claimed = claim(connection, request, room, now, keys);
+        if (!claimed.isEmpty() && queue.concurrency() != null) {
             store.takeQueueSlots(
                     connection,
                     request.queue(),
@@ -520,6 +575,10 @@ public final class FlowControl {
                             .toArray(),
                     claimed.stream().mapToLong(ClaimedTask::id).toArray(),
                     request.leaseToken());
+        }
+        if (!claimed.isEmpty() && queue.rate() != null) {
+            store.startOnQueue(
+                    connection, request.queue(), rateSlots.subList(0, claimed.size()), request.clockOffsetMicros());
         }
         return claimed;
     }

@@ -110,6 +110,7 @@ final class FlowStore {
     private final String tasks;
     private final String queueLimits;
     private final String queueSlots;
+    private final String queueRateSlots;
 
     FlowStore(Dialect dialect, String prefix) {
         this.dialect = dialect;
@@ -121,6 +122,7 @@ final class FlowStore {
         this.tasks = prefix + "task";
         this.queueLimits = prefix + "flow_queue_limit";
         this.queueSlots = prefix + "flow_queue_slot";
+        this.queueRateSlots = prefix + "flow_queue_rate_slot";
     }
 
     /** Where a kind's slot rows live: {@code flow_slot}, by kind. */
@@ -320,8 +322,24 @@ final class FlowStore {
     /** How many rate slots of a kind started a task within the last {@code periodMicros} (database clock). */
     int rateSlotsInUse(Connection connection, String kind, int slots, long periodMicros, long clockOffsetMicros)
             throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement("SELECT COUNT(*) FROM " + rateSlots
-                + " WHERE kind = ? AND slot_no <= ? AND last_start_at > " + dialect.timePlusMicros())) {
+        return rateSlotsInUse(connection, KIND, kind, slots, periodMicros, clockOffsetMicros);
+    }
+
+    /** How many rate slots of a queue started a task within the last {@code periodMicros} (database clock). */
+    int queueRateSlotsInUse(Connection connection, String queue, int slots, long periodMicros, long clockOffsetMicros)
+            throws SQLException {
+        return rateSlotsInUse(connection, QUEUE, queue, slots, periodMicros, clockOffsetMicros);
+    }
+
+    private String rateTable(String owner) {
+        return owner.equals(KIND) ? rateSlots : queueRateSlots;
+    }
+
+    private int rateSlotsInUse(
+            Connection connection, String owner, String kind, int slots, long periodMicros, long clockOffsetMicros)
+            throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("SELECT COUNT(*) FROM " + rateTable(owner)
+                + " WHERE " + owner + " = ? AND slot_no <= ? AND last_start_at > " + dialect.timePlusMicros())) {
             statement.setString(1, kind);
             statement.setInt(2, slots);
             statement.setLong(3, clockOffsetMicros - periodMicros);
@@ -350,8 +368,8 @@ final class FlowStore {
             updated = statement.executeUpdate();
         }
         if (limit == null) {
-            try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + queueLimits
-                    + " WHERE queue = ? AND declared_limit IS NULL AND override_limit IS NULL")) {
+            try (PreparedStatement delete =
+                    connection.prepareStatement("DELETE FROM " + queueLimits + " WHERE queue = ?" + NO_QUEUE_LIMIT)) {
                 delete.setString(1, queue);
                 delete.executeUpdate();
             }
@@ -376,6 +394,70 @@ final class FlowStore {
             statement.setString(2, queue);
             statement.executeUpdate();
         }
+    }
+
+    /** The condition that a queue's limit row holds no limit at all, so that it can go. */
+    private static final String NO_QUEUE_LIMIT = " AND declared_limit IS NULL AND override_limit IS NULL"
+            + " AND declared_rate_limit IS NULL AND override_rate_limit IS NULL";
+
+    /**
+     * Sets a queue's declared rate limit, or its run-time one ({@code override}); null clears it, and a row left with
+     * no limit at all is deleted.
+     */
+    void setQueueRate(Connection connection, String queue, boolean override, Integer starts, long periodMillis)
+            throws SQLException {
+        String startsColumn = override ? "override_rate_limit" : "declared_rate_limit";
+        String periodColumn = override ? "override_rate_period_ms" : "declared_rate_period_ms";
+        String update =
+                "UPDATE " + queueLimits + " SET " + startsColumn + " = ?, " + periodColumn + " = ? WHERE queue = ?";
+        int updated;
+        try (PreparedStatement statement = connection.prepareStatement(update)) {
+            bindRate(statement, starts, periodMillis);
+            statement.setString(3, queue);
+            updated = statement.executeUpdate();
+        }
+        if (starts == null) {
+            try (PreparedStatement delete =
+                    connection.prepareStatement("DELETE FROM " + queueLimits + " WHERE queue = ?" + NO_QUEUE_LIMIT)) {
+                delete.setString(1, queue);
+                delete.executeUpdate();
+            }
+            return;
+        }
+        if (updated > 0) {
+            return;
+        }
+        try (PreparedStatement statement = connection.prepareStatement(dialect.insertSkippingDuplicates(
+                queueLimits + " (queue, " + startsColumn + ", " + periodColumn + ") VALUES (?, ?, ?)", "(queue)"))) {
+            statement.setString(1, queue);
+            statement.setInt(2, starts);
+            statement.setLong(3, periodMillis);
+            statement.executeUpdate();
+        } catch (SQLException e) {
+            if (!dialect.isUniqueViolation(e)) {
+                throw e;
+            }
+        }
+        // Another node may have inserted the row between the update and the insert: set it once more.
+        try (PreparedStatement statement = connection.prepareStatement(update)) {
+            bindRate(statement, starts, periodMillis);
+            statement.setString(3, queue);
+            statement.executeUpdate();
+        }
+    }
+
+    /** Every queue with a rate limit, declared or set at run time: queue to {declared, override}, each or null. */
+    Map<String, RateLimit[]> queueRateRows(Connection connection) throws SQLException {
+        Map<String, RateLimit[]> rates = new LinkedHashMap<>();
+        try (PreparedStatement statement = connection.prepareStatement("SELECT queue, declared_rate_limit,"
+                        + " declared_rate_period_ms, override_rate_limit, override_rate_period_ms FROM " + queueLimits
+                        + " WHERE declared_rate_limit IS NOT NULL OR override_rate_limit IS NOT NULL ORDER BY queue");
+                ResultSet result = statement.executeQuery()) {
+            while (result.next()) {
+                rates.put(result.getString(1), new RateLimit[] {rate(result, 2), rate(result, 4)});
+            }
+        }
+        return rates;
     }
 
     /** Every queue with a limit row: queue to {declared, override}, each or null. */
@@ -427,8 +509,17 @@ final class FlowStore {
 
     /** Creates the rate slot rows 1 to {@code count} of a kind that do not exist yet. */
     void ensureRateSlots(Connection connection, String kind, int count) throws SQLException {
-        String insert =
-                dialect.insertSkippingDuplicates(rateSlots + " (kind, slot_no) VALUES (?, ?)", "(kind, slot_no)");
+        ensureRateSlots(connection, KIND, kind, count);
+    }
+
+    /** Creates the rate slot rows 1 to {@code count} of a queue that do not exist yet. */
+    void ensureQueueRateSlots(Connection connection, String queue, int count) throws SQLException {
+        ensureRateSlots(connection, QUEUE, queue, count);
+    }
+
+    private void ensureRateSlots(Connection connection, String owner, String kind, int count) throws SQLException {
+        String insert = dialect.insertSkippingDuplicates(
+                rateTable(owner) + " (" + owner + ", slot_no) VALUES (?, ?)", "(" + owner + ", slot_no)");
         for (int slot = 1; slot <= count; slot++) {
             try (PreparedStatement statement = connection.prepareStatement(insert)) {
                 statement.setString(1, kind);
@@ -450,9 +541,28 @@ final class FlowStore {
     List<Integer> lockRateSlots(
             Connection connection, String kind, int slots, long periodMicros, long clockOffsetMicros, int most)
             throws SQLException {
+        return lockRateSlots(connection, KIND, kind, slots, periodMicros, clockOffsetMicros, most);
+    }
+
+    /** Locks up to {@code most} rate slots of a queue free to start a task, as {@link #lockRateSlots}. */
+    List<Integer> lockQueueRateSlots(
+            Connection connection, String queue, int slots, long periodMicros, long clockOffsetMicros, int most)
+            throws SQLException {
+        return lockRateSlots(connection, QUEUE, queue, slots, periodMicros, clockOffsetMicros, most);
+    }
+
+    private List<Integer> lockRateSlots(
+            Connection connection,
+            String owner,
+            String kind,
+            int slots,
+            long periodMicros,
+            long clockOffsetMicros,
+            int most)
+            throws SQLException {
         List<Integer> free = new ArrayList<>();
-        try (PreparedStatement statement = connection.prepareStatement("SELECT slot_no FROM " + rateSlots
-                + " WHERE kind = ? AND slot_no <= ? AND (last_start_at IS NULL OR last_start_at <= "
+        try (PreparedStatement statement = connection.prepareStatement("SELECT slot_no FROM " + rateTable(owner)
+                + " WHERE " + owner + " = ? AND slot_no <= ? AND (last_start_at IS NULL OR last_start_at <= "
                 + dialect.timePlusMicros() + ") ORDER BY slot_no LIMIT ? FOR UPDATE SKIP LOCKED")) {
             statement.setString(1, kind);
             statement.setInt(2, slots);
@@ -470,8 +580,20 @@ final class FlowStore {
     /** Writes a start, now on the database clock, on each of {@code slotNos}. */
     void startOn(Connection connection, String kind, List<Integer> slotNos, long clockOffsetMicros)
             throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement("UPDATE " + rateSlots + " SET last_start_at = "
-                + dialect.timePlusMicros() + " WHERE kind = ? AND slot_no = ?")) {
+        startOn(connection, KIND, kind, slotNos, clockOffsetMicros);
+    }
+
+    /** Writes a start, now on the database clock, on each of a queue's rate slots {@code slotNos}. */
+    void startOnQueue(Connection connection, String queue, List<Integer> slotNos, long clockOffsetMicros)
+            throws SQLException {
+        startOn(connection, QUEUE, queue, slotNos, clockOffsetMicros);
+    }
+
+    private void startOn(
+            Connection connection, String owner, String kind, List<Integer> slotNos, long clockOffsetMicros)
+            throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("UPDATE " + rateTable(owner)
+                + " SET last_start_at = " + dialect.timePlusMicros() + " WHERE " + owner + " = ? AND slot_no = ?")) {
             for (int slot : slotNos) {
                 statement.setLong(1, clockOffsetMicros);
                 statement.setString(2, kind);

@@ -116,12 +116,28 @@ public final class JdbcFlowAdmin implements FlowAdmin {
         try {
             return storage.transactions().run("flow queue limits", connection -> {
                 List<QueueLimit> limits = new ArrayList<>();
+                Map<String, RateLimit[]> rates = flow.store().queueRateRows(connection);
                 for (Map.Entry<String, Integer[]> row :
                         flow.store().queueLimits(connection).entrySet()) {
+                    RateLimit[] rateRow = rates.get(row.getKey());
+                    FlowLimit.Rate rate = rateRow == null
+                            ? new FlowLimit.Rate(null, null)
+                            : new FlowLimit.Rate(rateRow[0], rateRow[1]);
+                    RateLimit inForce = rate.inForce();
                     limits.add(new QueueLimit(
                             row.getKey(),
                             new FlowLimit.Value(row.getValue()[0], row.getValue()[1]),
+                            rate,
                             flow.store().queueSlotsInUse(connection, row.getKey()),
+                            inForce == null
+                                    ? 0
+                                    : flow.store()
+                                            .queueRateSlotsInUse(
+                                                    connection,
+                                                    row.getKey(),
+                                                    inForce.starts(),
+                                                    inForce.period().toNanos() / 1_000,
+                                                    storage.offsetMicros()),
                             flow.store().queuePendingDue(connection, row.getKey(), storage.offsetMicros())));
                 }
                 return limits;
@@ -253,6 +269,39 @@ public final class JdbcFlowAdmin implements FlowAdmin {
     }
 
     @Override
+    public void changeQueueRateLimit(String queue, RateLimit limit) {
+        Names.require("Queue name", queue, 100);
+        if (limit == null) {
+            throw new IllegalArgumentException("The rate limit of queue '" + queue + "' must not be null: pass new"
+                    + " RateLimit(starts, period), or call resetQueueLimit to go back to the declared one");
+        }
+        try {
+            storage.transactions().run("flow queue rate change", connection -> {
+                if (!flow.serves(queue) && !flow.store().queueLimits(connection).containsKey(queue)) {
+                    throw new IllegalArgumentException("Queue '" + queue + "' is not served by this node and has no"
+                            + " limit; check the name, or change it from a node that declares the queue");
+                }
+                flow.store()
+                        .setQueueRate(
+                                connection,
+                                queue,
+                                true,
+                                limit.starts(),
+                                limit.period().toMillis());
+                audit.record(
+                        connection,
+                        "change-queue-limit",
+                        "queue:" + queue,
+                        "rate=" + limit.starts() + " per " + limit.period());
+                return null;
+            });
+            flow.refresh();
+        } catch (SQLException e) {
+            throw new ErrandException("change the rate limit of queue '" + queue + "'", e);
+        }
+    }
+
+    @Override
     public void changeQueueLimit(String queue, int maxRunning) {
         Names.require("Queue name", queue, 100);
         int limit = FlowLimits.requireConcurrencyLimit(maxRunning, "The concurrency limit of queue '" + queue + "'");
@@ -278,12 +327,13 @@ public final class JdbcFlowAdmin implements FlowAdmin {
         try {
             storage.transactions().run("flow queue limit reset", connection -> {
                 flow.store().setQueue(connection, queue, true, null);
+                flow.store().setQueueRate(connection, queue, true, null, 0);
                 audit.record(connection, "reset-queue-limit", "queue:" + queue, null);
                 return null;
             });
             flow.refresh();
         } catch (SQLException e) {
-            throw new ErrandException("reset the concurrency limit of queue '" + queue + "'", e);
+            throw new ErrandException("reset the limits of queue '" + queue + "'", e);
         }
     }
 }

@@ -277,13 +277,16 @@ public final class Node {
                 wakeUps::wake);
     }
 
-    /** Every queue the node serves, with the cluster-wide limit it declares or null. */
-    private static Map<String, Integer> queueLimits(ErrandSettings settings) {
-        Map<String, Integer> limits = new java.util.HashMap<>();
+    /** Every queue the node serves, with the cluster-wide limits it declares. */
+    private static Map<String, FlowControl.QueueLimits> queueLimits(ErrandSettings settings) {
+        Map<String, FlowControl.QueueLimits> limits = new java.util.HashMap<>();
         settings.queues()
                 .keySet()
-                .forEach(queue ->
-                        limits.put(queue, settings.queueConcurrencyLimits().get(queue)));
+                .forEach(queue -> limits.put(
+                        queue,
+                        new FlowControl.QueueLimits(
+                                settings.queueConcurrencyLimits().get(queue),
+                                settings.queueRateLimits().get(queue))));
         return limits;
     }
 

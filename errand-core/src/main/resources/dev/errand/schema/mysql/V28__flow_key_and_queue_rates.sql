@@ -1,4 +1,4 @@
--- Flow control, continued (issue 31): rate limits per limit key ("10 starts a minute per tenant").
+-- Flow control, continued (issue 31): rate limits per limit key ("10 starts a minute per tenant") and per queue.
 -- See docs/FLOW-CONTROL.md. Depends on V17 and V22.
 
 -- The per-key rate limit the nodes' definitions declare, and the run-time override, which wins while set.
@@ -20,4 +20,23 @@ CREATE TABLE ${prefix}flow_key_rate_slot (
     slot_no       INT          NOT NULL,
     last_start_at DATETIME(6),
     PRIMARY KEY (kind, limit_key, slot_no)
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
+
+-- A queue's rate limit: declared by the nodes' settings, and the run-time override, which wins while set.
+ALTER TABLE ${prefix}flow_queue_limit
+    ADD COLUMN declared_rate_limit INT,
+    ADD COLUMN declared_rate_period_ms BIGINT,
+    ADD COLUMN override_rate_limit INT,
+    ADD COLUMN override_rate_period_ms BIGINT,
+    ADD CONSTRAINT ${prefix}flow_queue_limit_rate_check
+        CHECK (declared_rate_limit BETWEEN 1 AND 10000 AND override_rate_limit BETWEEN 1 AND 10000),
+    ADD CONSTRAINT ${prefix}flow_queue_limit_period_check
+        CHECK (declared_rate_period_ms BETWEEN 1 AND 86400000 AND override_rate_period_ms BETWEEN 1 AND 86400000);
+
+-- N rate slots per rate-limited queue, used like flow_rate_slot.
+CREATE TABLE ${prefix}flow_queue_rate_slot (
+    queue         VARCHAR(100) NOT NULL,
+    slot_no       INT          NOT NULL,
+    last_start_at DATETIME(6),
+    PRIMARY KEY (queue, slot_no)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;

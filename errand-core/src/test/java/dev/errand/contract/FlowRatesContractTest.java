@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import dev.errand.Errand;
 import dev.errand.enqueue.TaskRequest;
 import dev.errand.flow.FlowLimit;
+import dev.errand.flow.QueueLimit;
 import dev.errand.flow.RateLimit;
 import dev.errand.task.ExecutionMode;
 import dev.errand.task.TaskDefinition;
@@ -25,15 +26,15 @@ import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Per-key rate limits ({@code TaskDefinition.Builder.rateLimitPerKey}): each key's starts in any window, across
- * nodes, keys running in parallel, a run-time change, what the admin API shows, bad input, and the pruning of the
- * rate slots of idle keys.
+ * Rate limits per key ({@code TaskDefinition.Builder.rateLimitPerKey}) and per queue ({@code
+ * ErrandBuilder.queueRateLimit}): the starts in any window, across nodes, keys and other queues running in parallel,
+ * run-time changes, what the admin API shows, bad input, and the pruning of the rate slots of idle keys.
  */
 @ParameterizedClass(name = "{0}")
 @MethodSource("dev.errand.testing.Targets#databases")
-class FlowKeyRatesContractTest extends ErrandTestSupport {
+class FlowRatesContractTest extends ErrandTestSupport {
 
-    FlowKeyRatesContractTest(Target target) {
+    FlowRatesContractTest(Target target) {
         super(target);
     }
 
@@ -231,5 +232,119 @@ class FlowKeyRatesContractTest extends ErrandTestSupport {
         assertThat(task(node, held).state())
                 .as("the window of key a of 'hourly' still holds its first start")
                 .isEqualTo(TaskState.PENDING);
+    }
+
+    @Test
+    void aQueueRateLimitBoundsTheStartsOfAllItsKindsAcrossNodesWhileOtherQueuesFlow() throws Exception {
+        AtomicInteger started = new AtomicInteger();
+        Errand[] nodes = new Errand[3];
+        for (int i = 0; i < nodes.length; i++) {
+            nodes[i] = node(builder()
+                    .nodeId("node-" + i)
+                    .queue("default", 4)
+                    .queue("partner", 4)
+                    .queueRateLimit("partner", 3, Duration.ofSeconds(2))
+                    .succeededRetention(Duration.ofDays(1))
+                    .register(tenantCall("a", started).build())
+                    .register(tenantCall("b", started).build()));
+        }
+        List<Long> partner = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            for (String kind : List.of("a", "b")) {
+                partner.add(nodes[0].enqueue(TaskRequest.builder(kind, "p" + i)
+                                .queue("partner")
+                                .build())
+                        .id());
+            }
+        }
+        for (int i = 0; i < 10; i++) {
+            nodes[0].enqueue(TaskRequest.builder("a", "d" + i).queue("default").build());
+        }
+        for (Errand node : nodes) {
+            node.start();
+        }
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> scalar("SELECT COUNT(*) FROM " + prefix + "task WHERE queue = 'default' AND state = '"
+                                + TaskState.SUCCEEDED.dbValue() + "'")
+                        == 10);
+        assertThat(scalar("SELECT COUNT(*) FROM " + prefix + "task WHERE queue = 'partner' AND state = 'pending'"))
+                .as("the other queue ran while the limited one waits on its window")
+                .isGreaterThan(0);
+        await().atMost(Duration.ofSeconds(30)).until(() -> tasksIn(TaskState.SUCCEEDED) == 20);
+        List<Instant> starts = new ArrayList<>();
+        for (long id : partner) {
+            assertThat(task(nodes[0], id).attempt()).isEqualTo(1);
+            starts.add(task(nodes[0], id).startedAt());
+        }
+        starts.sort(null);
+        assertThat(mostInAWindow(starts, Duration.ofSeconds(2)))
+                .as("starts of the queue's two kinds in any two seconds")
+                .isLessThanOrEqualTo(3);
+        assertThat(Duration.between(starts.get(0), starts.get(9)))
+                .as("the 10th start uses a slot for the 4th time")
+                .isGreaterThanOrEqualTo(Duration.ofSeconds(6));
+    }
+
+    @Test
+    void aQueueRateLimitChangedAtRunTimeAppliesOnEveryNodeAndTheAdminShowsIt() throws Exception {
+        AtomicInteger started = new AtomicInteger();
+        Errand[] nodes = new Errand[2];
+        for (int i = 0; i < nodes.length; i++) {
+            nodes[i] = node(builder()
+                    .nodeId("node-" + i)
+                    .queue("partner", 4)
+                    .queueRateLimit("partner", 1, Duration.ofHours(1))
+                    .register(tenantCall("a", started).build()));
+        }
+        for (int i = 0; i < 4; i++) {
+            nodes[0].enqueue(TaskRequest.builder("a", "p" + i).queue("partner").build());
+        }
+        nodes[0].start();
+        nodes[1].start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> started.get() == 1);
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(nodes[1].flow().queueLimits())
+                        .containsExactly(new QueueLimit(
+                                "partner",
+                                new FlowLimit.Value(null, null),
+                                new FlowLimit.Rate(new RateLimit(1, Duration.ofHours(1)), null),
+                                0,
+                                1,
+                                3)));
+        await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2)).until(() -> started.get() == 1);
+
+        nodes[0].flow().changeQueueRateLimit("partner", new RateLimit(10, Duration.ofSeconds(1)));
+        assertThat(nodes[1].flow().queueLimits().get(0).rate())
+                .isEqualTo(new FlowLimit.Rate(
+                        new RateLimit(1, Duration.ofHours(1)), new RateLimit(10, Duration.ofSeconds(1))));
+        await().atMost(Duration.ofSeconds(30)).until(() -> started.get() == 4);
+        assertThat(scalar("SELECT COUNT(*) FROM " + prefix + "control_change WHERE action = 'change-queue-limit'"
+                        + " AND detail LIKE 'rate=10 per %'"))
+                .as("the change is audited")
+                .isEqualTo(1);
+
+        assertThatThrownBy(() -> nodes[0].flow().changeQueueRateLimit("partner", null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("must not be null");
+        assertThatThrownBy(() ->
+                        nodes[0].flow().changeQueueRateLimit("no-such-queue", new RateLimit(1, Duration.ofSeconds(1))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("not served by this node");
+        nodes[1].flow().resetQueueLimit("partner");
+        assertThat(nodes[0].flow().queueLimits().get(0).rate())
+                .isEqualTo(new FlowLimit.Rate(new RateLimit(1, Duration.ofHours(1)), null));
+
+        assertThatThrownBy(() -> builder().queue("partner", 2).queueRateLimit("partner", 0, Duration.ofSeconds(1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("between 1 and 10000");
+        assertThatThrownBy(() -> builder().queue("partner", 2).queueRateLimit("partner", 3, Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("period of a rate limit must be between 1 ms and 24 h");
+        assertThatThrownBy(() -> builder()
+                        .queue("partner", 2)
+                        .queueRateLimit("other", 3, Duration.ofSeconds(1))
+                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("Queue 'other' has a rate limit but is not declared on this node");
     }
 }
