@@ -120,8 +120,15 @@ public @interface ErrandTask {
     int rateLimit() default 0;
 
     /**
-     * The window of {@link #rateLimit()}, for example {@code "1m"}: 1 ms to 24 h, in whole milliseconds; empty (the
-     * default) without a rate limit. Placeholders are resolved.
+     * The most tasks of this kind with one limit key that start in any window of {@link #ratePeriod()} across the
+     * cluster, 1 to 10,000; 0 (the default) for none. Keys are limited apart; tasks without a key are not limited.
+     * Needs {@code ratePeriod}. See {@code TaskDefinition.Builder#rateLimitPerKey}.
+     */
+    int rateLimitPerKey() default 0;
+
+    /**
+     * The window of {@link #rateLimit()} or {@link #rateLimitPerKey()}, for example {@code "1m"}: 1 ms to 24 h, in
+     * whole milliseconds; empty (the default) without a rate limit. Placeholders are resolved.
      */
     String ratePeriod() default "";
 

@@ -84,8 +84,8 @@ public class ErrandProperties implements Validator {
 
     /**
      * Cluster-wide flow limits per task kind, {@code errand.flow.kinds.<kind>.*}: concurrency-limit,
-     * key-concurrency-limit, rate-limit with rate-period, limit-key-from. They apply to {@code @ErrandTask} kinds and
-     * persistent runnables, over the annotation. See docs/FLOW-CONTROL.md.
+     * key-concurrency-limit, rate-limit or key-rate-limit with rate-period, limit-key-from. They apply to {@code
+     * @ErrandTask} kinds and persistent runnables, over the annotation. See docs/FLOW-CONTROL.md.
      */
     private final Flow flow = new Flow();
 
@@ -1033,8 +1033,8 @@ public class ErrandProperties implements Validator {
     }
 
     /**
-     * One kind's flow limits. A kind has one limit: a concurrency limit, a per-key limit or a rate limit; one set
-     * here replaces those of the kind's {@code @ErrandTask}.
+     * One kind's flow limits. A kind has one limit: a concurrency limit, a per-key limit, a rate limit or a per-key
+     * rate limit; one set here replaces those of the kind's {@code @ErrandTask}.
      */
     public static class FlowKind {
 
@@ -1047,7 +1047,13 @@ public class ErrandProperties implements Validator {
         /** The most tasks of the kind starting in any window of rate-period across the cluster, 1 to 10,000. */
         private Integer rateLimit;
 
-        /** The window of rate-limit: 1ms to 24h, in whole milliseconds. */
+        /**
+         * The most tasks of the kind with one limit key starting in any window of rate-period across the cluster, 1
+         * to 10,000.
+         */
+        private Integer keyRateLimit;
+
+        /** The window of rate-limit or key-rate-limit: 1ms to 24h, in whole milliseconds. */
         private Duration ratePeriod;
 
         /** Where the limit key is read from the payload: a top-level field name or a JSON pointer (/customer/id). */
@@ -1055,7 +1061,7 @@ public class ErrandProperties implements Validator {
 
         /** Whether a limit (not only limit-key-from) is set. */
         boolean hasLimit() {
-            return concurrencyLimit != null || keyConcurrencyLimit != null || rateLimit != null;
+            return concurrencyLimit != null || keyConcurrencyLimit != null || rateLimit != null || keyRateLimit != null;
         }
 
         /** Sets these limits on a kind's builder; {@link #check} passed. */
@@ -1066,6 +1072,8 @@ public class ErrandProperties implements Validator {
                 builder.concurrencyLimitPerKey(keyConcurrencyLimit);
             } else if (rateLimit != null) {
                 builder.rateLimit(rateLimit, ratePeriod);
+            } else if (keyRateLimit != null) {
+                builder.rateLimitPerKey(keyRateLimit, ratePeriod);
             }
         }
 
@@ -1073,23 +1081,33 @@ public class ErrandProperties implements Validator {
             limit(errors, prefix + "concurrency-limit", concurrencyLimit);
             limit(errors, prefix + "key-concurrency-limit", keyConcurrencyLimit);
             limit(errors, prefix + "rate-limit", rateLimit);
+            limit(errors, prefix + "key-rate-limit", keyRateLimit);
             int limits = (concurrencyLimit != null ? 1 : 0)
                     + (keyConcurrencyLimit != null ? 1 : 0)
-                    + (rateLimit != null ? 1 : 0);
+                    + (rateLimit != null ? 1 : 0)
+                    + (keyRateLimit != null ? 1 : 0);
             if (limits > 1) {
                 reject(
                         errors,
                         null,
-                        prefix + "*: set one of concurrency-limit, key-concurrency-limit and rate-limit; a kind has"
-                                + " one flow limit");
+                        prefix + "*: set one of concurrency-limit, key-concurrency-limit, rate-limit and"
+                                + " key-rate-limit; a kind has one flow limit");
             }
-            if ((rateLimit == null) != (ratePeriod == null)) {
+            boolean rated = rateLimit != null || keyRateLimit != null;
+            if (rated && ratePeriod == null) {
+                String limit = rateLimit != null ? "rate-limit" : "key-rate-limit";
                 reject(
                         errors,
                         null,
-                        prefix + "rate-limit and " + prefix + "rate-period go together, for example rate-limit=100"
-                                + " and rate-period=1m");
-            } else if (rateLimit != null) {
+                        prefix + limit + " and " + prefix + "rate-period go together, for example " + limit
+                                + "=100 and rate-period=1m");
+            } else if (!rated && ratePeriod != null) {
+                reject(
+                        errors,
+                        null,
+                        prefix + "rate-period needs " + prefix + "rate-limit or " + prefix
+                                + "key-rate-limit, for example rate-limit=100 and rate-period=1m");
+            } else if (rated) {
                 try {
                     new RateLimit(1, ratePeriod);
                 } catch (IllegalArgumentException e) {
@@ -1136,12 +1154,22 @@ public class ErrandProperties implements Validator {
             this.rateLimit = rateLimit;
         }
 
-        /** The rate limit's period, or null. */
+        /** The starts per period of the per-key rate limit, or null. */
+        public Integer getKeyRateLimit() {
+            return keyRateLimit;
+        }
+
+        /** Sets the starts per period of the per-key rate limit. */
+        public void setKeyRateLimit(Integer keyRateLimit) {
+            this.keyRateLimit = keyRateLimit;
+        }
+
+        /** The period of the rate limit or per-key rate limit, or null. */
         public Duration getRatePeriod() {
             return ratePeriod;
         }
 
-        /** Sets the rate limit's period. */
+        /** Sets the period of the rate limit or per-key rate limit. */
         public void setRatePeriod(Duration ratePeriod) {
             this.ratePeriod = ratePeriod;
         }

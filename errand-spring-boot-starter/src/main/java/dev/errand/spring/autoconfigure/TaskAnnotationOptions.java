@@ -75,11 +75,17 @@ final class TaskAnnotationOptions {
         if (annotation.concurrencyLimitPerKey() != 0) {
             builder.concurrencyLimitPerKey(annotation.concurrencyLimitPerKey());
         }
-        Duration period = duration("ratePeriod", annotation.ratePeriod(), annotation.rateLimit() != 0);
+        boolean rated = annotation.rateLimit() != 0 || annotation.rateLimitPerKey() != 0;
+        Duration period = duration("ratePeriod", annotation.ratePeriod(), rated);
         if (annotation.rateLimit() != 0) {
             builder.rateLimit(annotation.rateLimit(), period);
-        } else if (period != null) {
-            throw new IllegalArgumentException("ratePeriod needs rateLimit, for example rateLimit = 100");
+        }
+        if (annotation.rateLimitPerKey() != 0) {
+            builder.rateLimitPerKey(annotation.rateLimitPerKey(), period);
+        }
+        if (!rated && period != null) {
+            throw new IllegalArgumentException(
+                    "ratePeriod needs rateLimit or rateLimitPerKey, for example rateLimit = 100");
         }
     }
 
@@ -131,7 +137,7 @@ final class TaskAnnotationOptions {
         if (resolved.isEmpty()) {
             if (required) {
                 throw new IllegalArgumentException(attribute + " is required for this "
-                        + (attribute.equals("ratePeriod") ? "rateLimit" : "retry policy") + ", for example \"30s\"");
+                        + (attribute.equals("ratePeriod") ? "rate limit" : "retry policy") + ", for example \"30s\"");
             }
             return null;
         }

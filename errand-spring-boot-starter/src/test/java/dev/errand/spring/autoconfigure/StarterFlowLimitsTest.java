@@ -1,18 +1,26 @@
 package dev.errand.spring.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.errand.Errand;
+import dev.errand.flow.FlowLimit;
 import dev.errand.flow.RateLimit;
+import dev.errand.spring.ErrandClient;
 import dev.errand.spring.ErrandConfigurationException;
 import dev.errand.spring.ErrandTask;
 import dev.errand.spring.ErrandTasks;
 import dev.errand.spring.testing.PostgresTables;
+import dev.errand.task.Task;
 import dev.errand.task.TaskContext;
 import dev.errand.task.TaskDefinition;
 import dev.errand.task.TaskHandler;
+import dev.errand.task.TaskState;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
@@ -45,6 +53,30 @@ class StarterFlowLimitsTest {
 
     @ErrandTask(value = "half-rated", ratePeriod = "1m")
     static class HalfRated implements TaskHandler<Call> {
+        @Override
+        public void handle(Call payload, TaskContext context) {}
+    }
+
+    /** Counts its runs by customer. */
+    @ErrandTask(value = "key-rated", rateLimitPerKey = 2, ratePeriod = "1h", limitKeyFrom = "customerId")
+    static class KeyRated implements TaskHandler<Call> {
+        final Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();
+
+        @Override
+        public void handle(Call payload, TaskContext context) {
+            runs.computeIfAbsent(payload.customerId(), key -> new AtomicInteger())
+                    .incrementAndGet();
+        }
+    }
+
+    @ErrandTask(value = "key-rated-without-period", rateLimitPerKey = 2)
+    static class KeyRatedWithoutPeriod implements TaskHandler<Call> {
+        @Override
+        public void handle(Call payload, TaskContext context) {}
+    }
+
+    @ErrandTask(value = "double-rated", rateLimit = 10, rateLimitPerKey = 2, ratePeriod = "1m")
+    static class DoubleRated implements TaskHandler<Call> {
         @Override
         public void handle(Call payload, TaskContext context) {}
     }
@@ -88,6 +120,88 @@ class StarterFlowLimitsTest {
     }
 
     @Test
+    void theAnnotationsPerKeyRateLimitHoldsEachKeyToItsStartsPerPeriod() {
+        runner.withBean("keyRated", KeyRated.class)
+                .withPropertyValues("errand.processing-enabled=true", "errand.poll-interval=100ms")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    TaskDefinition<?> definition = definition(context, "key-rated");
+                    assertThat(definition.rateLimitPerKey()).isEqualTo(new RateLimit(2, Duration.ofHours(1)));
+                    assertThat(definition.rateLimit()).isNull();
+                    assertThat(definition.limitKeyFrom()).isEqualTo("/customerId");
+
+                    ErrandClient client = context.getBean(ErrandClient.class);
+                    List<Long> ofA = List.of(
+                            client.enqueue("key-rated", new Call("a")).id(),
+                            client.enqueue("key-rated", new Call("a")).id(),
+                            client.enqueue("key-rated", new Call("a")).id());
+                    client.enqueue("key-rated", new Call("b"));
+                    Map<String, AtomicInteger> runs = context.getBean(KeyRated.class).runs;
+                    await().atMost(Duration.ofSeconds(20))
+                            .until(() -> runs.containsKey("a")
+                                    && runs.get("a").get() == 2
+                                    && runs.containsKey("b")
+                                    && runs.get("b").get() == 1);
+
+                    Errand errand = context.getBean(Errand.class);
+                    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
+                                    errand.flow().limits())
+                            .singleElement()
+                            .satisfies(limit -> {
+                                assertThat(limit.kind()).isEqualTo("key-rated");
+                                assertThat(limit.ratePerKey())
+                                        .isEqualTo(new FlowLimit.Rate(new RateLimit(2, Duration.ofHours(1)), null));
+                                assertThat(limit.rate().inForce()).isNull();
+                                assertThat(limit.slotsInUse())
+                                        .as("starts in the window, over all keys")
+                                        .isEqualTo(3);
+                                assertThat(limit.waiting())
+                                        .as("the third task of key a")
+                                        .isEqualTo(1);
+                            }));
+                    await().during(Duration.ofMillis(500))
+                            .atMost(Duration.ofSeconds(2))
+                            .until(() ->
+                                    runs.get("a").get() == 2 && runs.get("b").get() == 1);
+                    List<TaskState> statesOfA = ofA.stream()
+                            .map(id -> errand.admin().find(id).map(Task::state).orElse(null))
+                            .toList();
+                    assertThat(statesOfA)
+                            .as("tasks of key a: two done (deleted), one pending")
+                            .filteredOn(state -> state == TaskState.PENDING)
+                            .hasSize(1);
+                    assertThat(statesOfA).filteredOn(state -> state == null).hasSize(2);
+                });
+    }
+
+    @Test
+    void aPerKeyRateLimitPropertyOverridesTheAnnotation() {
+        runner.withBean("partnerCall", PartnerCall.class)
+                .withPropertyValues(
+                        "errand.flow.kinds.partner-call.key-rate-limit=3",
+                        "errand.flow.kinds.partner-call.rate-period=10s")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    TaskDefinition<?> call = definition(context, "partner-call");
+                    assertThat(call.rateLimitPerKey()).isEqualTo(new RateLimit(3, Duration.ofSeconds(10)));
+                    assertThat(call.rateLimit())
+                            .as("replaced by the property's limit")
+                            .isNull();
+                    assertThat(call.limitKeyFrom()).isEqualTo("/customerId");
+                });
+        runner.withBean("keyRated", KeyRated.class)
+                .withPropertyValues("errand.flow.kinds.key-rated.key-concurrency-limit=1")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    TaskDefinition<?> keyRated = definition(context, "key-rated");
+                    assertThat(keyRated.concurrencyLimitPerKey()).isEqualTo(1);
+                    assertThat(keyRated.rateLimitPerKey())
+                            .as("replaced by the property's limit")
+                            .isNull();
+                });
+    }
+
+    @Test
     void aQueuesConcurrencyLimitPropertyReachesTheNode() {
         runner.withPropertyValues(
                         "errand.queues.default.concurrency=2",
@@ -126,7 +240,7 @@ class StarterFlowLimitsTest {
                 "errand.flow.kinds.partner-call.rate-limit=10",
                 "errand.flow.kinds.partner-call.rate-period=0s");
         failsWith(
-                "set one of concurrency-limit, key-concurrency-limit and rate-limit",
+                "set one of concurrency-limit, key-concurrency-limit, rate-limit and key-rate-limit",
                 "errand.flow.kinds.partner-call.concurrency-limit=2",
                 "errand.flow.kinds.partner-call.key-concurrency-limit=1");
         failsWith(
@@ -134,7 +248,49 @@ class StarterFlowLimitsTest {
                 "errand.queues.default.concurrency-limit=0");
         runner.withBean("halfRated", HalfRated.class).run(context -> {
             assertThat(context).hasFailed();
-            assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("ratePeriod needs rateLimit");
+            assertThat(context.getStartupFailure())
+                    .rootCause()
+                    .hasMessageContaining("ratePeriod needs rateLimit or rateLimitPerKey, for example rateLimit = 100");
+        });
+    }
+
+    @Test
+    void aBadPerKeyRateLimitStopsStartUpNamingThePropertyOrAttribute() {
+        failsWith(
+                "errand.flow.kinds.partner-call.key-rate-limit must be between 1 and 10000, got 0",
+                "errand.flow.kinds.partner-call.key-rate-limit=0",
+                "errand.flow.kinds.partner-call.rate-period=1m");
+        failsWith(
+                "errand.flow.kinds.partner-call.key-rate-limit must be between 1 and 10000, got 10001",
+                "errand.flow.kinds.partner-call.key-rate-limit=10001",
+                "errand.flow.kinds.partner-call.rate-period=1m");
+        failsWith(
+                "errand.flow.kinds.partner-call.key-rate-limit and errand.flow.kinds.partner-call.rate-period go"
+                        + " together",
+                "errand.flow.kinds.partner-call.key-rate-limit=10");
+        failsWith(
+                "errand.flow.kinds.partner-call.rate-period needs errand.flow.kinds.partner-call.rate-limit or"
+                        + " errand.flow.kinds.partner-call.key-rate-limit",
+                "errand.flow.kinds.partner-call.rate-period=1m");
+        failsWith(
+                "errand.flow.kinds.partner-call.*: set one of concurrency-limit, key-concurrency-limit, rate-limit and"
+                        + " key-rate-limit",
+                "errand.flow.kinds.partner-call.rate-limit=10",
+                "errand.flow.kinds.partner-call.key-rate-limit=2",
+                "errand.flow.kinds.partner-call.rate-period=1m");
+        runner.withBean("keyRatedWithoutPeriod", KeyRatedWithoutPeriod.class).run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure())
+                    .rootCause()
+                    .hasMessageContaining("Task kind 'key-rated-without-period'")
+                    .hasMessageContaining("ratePeriod is required for this rate limit");
+        });
+        runner.withBean("doubleRated", DoubleRated.class).run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure())
+                    .rootCause()
+                    .hasMessageContaining("Task kind 'double-rated'")
+                    .hasMessageContaining("rateLimit and rateLimitPerKey; a kind has one of them");
         });
     }
 
