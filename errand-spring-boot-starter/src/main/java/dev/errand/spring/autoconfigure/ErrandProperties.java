@@ -78,7 +78,8 @@ public class ErrandProperties implements Validator {
     /**
      * Queues this node serves, with their concurrency. Enqueueing accepts only declared queues. When none is
      * declared, the node has one queue "default" with concurrency 4; declare "default" too if you declare
-     * others and requests use it.
+     * others and requests use it. {@code errand.queues.<name>.concurrency-limit} and {@code rate-limit} with
+     * {@code rate-period} limit the queue across the cluster.
      */
     private Map<String, Queue> queues = new LinkedHashMap<>();
 
@@ -744,6 +745,9 @@ public class ErrandProperties implements Validator {
             if (queue.getConcurrencyLimit() != null) {
                 builder.queueConcurrencyLimit(name, queue.getConcurrencyLimit());
             }
+            if (queue.getRateLimit() != null) {
+                builder.queueRateLimit(name, queue.getRateLimit(), queue.getRatePeriod());
+            }
         });
         builder.threadNamePrefix(threadNamePrefix)
                 .processingEnabled(processingEnabled)
@@ -873,6 +877,7 @@ public class ErrandProperties implements Validator {
                     .ifPresent(problem -> reject(errors, null, problem));
             if (queue != null) {
                 limit(errors, "errand.queues." + name + ".concurrency-limit", queue.getConcurrencyLimit());
+                rate(errors, "errand.queues." + name + ".", queue.getRateLimit(), queue.getRatePeriod());
             }
         });
     }
@@ -963,6 +968,33 @@ public class ErrandProperties implements Validator {
         }
     }
 
+    /**
+     * Rejects a queue's rate-limit outside 1 to 10,000, a rate-limit without its rate-period or the reverse, and a
+     * period outside 1 ms to 24 h; both unset pass.
+     */
+    private static void rate(Errors errors, String prefix, Integer rateLimit, Duration ratePeriod) {
+        limit(errors, prefix + "rate-limit", rateLimit);
+        if (rateLimit != null && ratePeriod == null) {
+            reject(
+                    errors,
+                    null,
+                    prefix + "rate-limit and " + prefix
+                            + "rate-period go together, for example rate-limit=100 and rate-period=1m");
+        } else if (rateLimit == null && ratePeriod != null) {
+            reject(
+                    errors,
+                    null,
+                    prefix + "rate-period needs " + prefix
+                            + "rate-limit, for example rate-limit=100 and rate-period=1m");
+        } else if (rateLimit != null) {
+            try {
+                new RateLimit(1, ratePeriod);
+            } catch (IllegalArgumentException e) {
+                reject(errors, null, prefix + "rate-period: " + e.getMessage());
+            }
+        }
+    }
+
     private static void reject(Errors errors, String field, String message) {
         if (field == null) {
             errors.reject("errand.invalid", message);
@@ -982,6 +1014,35 @@ public class ErrandProperties implements Validator {
          * cluster-wide limit. See docs/FLOW-CONTROL.md.
          */
         private Integer concurrencyLimit;
+
+        /**
+         * The most of this queue's tasks starting in any window of rate-period across the whole cluster, 1 to 10,000;
+         * set with rate-period, unset for no cluster-wide rate limit. See docs/FLOW-CONTROL.md.
+         */
+        private Integer rateLimit;
+
+        /** The window of rate-limit: 1ms to 24h, in whole milliseconds. */
+        private Duration ratePeriod;
+
+        /** The most of this queue's tasks starting per rate-period across the cluster, or null. */
+        public Integer getRateLimit() {
+            return rateLimit;
+        }
+
+        /** Sets the most of this queue's tasks starting per rate-period across the cluster. */
+        public void setRateLimit(Integer rateLimit) {
+            this.rateLimit = rateLimit;
+        }
+
+        /** The window of the queue's rate limit, or null. */
+        public Duration getRatePeriod() {
+            return ratePeriod;
+        }
+
+        /** Sets the window of the queue's rate limit. */
+        public void setRatePeriod(Duration ratePeriod) {
+            this.ratePeriod = ratePeriod;
+        }
 
         /** The most of this queue's tasks running at once across the cluster, or null. */
         public Integer getConcurrencyLimit() {

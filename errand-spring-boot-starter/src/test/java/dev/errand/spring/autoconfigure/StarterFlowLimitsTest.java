@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.errand.Errand;
+import dev.errand.enqueue.TaskRequest;
 import dev.errand.flow.FlowLimit;
 import dev.errand.flow.RateLimit;
 import dev.errand.spring.ErrandClient;
@@ -30,7 +31,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /**
  * Flow limits declared in Spring: {@link ErrandTask} attributes, {@code errand.flow.kinds.<kind>.*} over them,
- * {@code errand.queues.<name>.concurrency-limit}, and the start-up errors of bad values and unknown kinds.
+ * {@code errand.queues.<name>.concurrency-limit} and {@code rate-limit} with {@code rate-period}, and the start-up
+ * errors of bad values and unknown kinds.
  */
 class StarterFlowLimitsTest {
 
@@ -79,6 +81,17 @@ class StarterFlowLimitsTest {
     static class DoubleRated implements TaskHandler<Call> {
         @Override
         public void handle(Call payload, TaskContext context) {}
+    }
+
+    /** Counts its runs. */
+    @ErrandTask("queue-rated")
+    static class QueueRated implements TaskHandler<Call> {
+        final AtomicInteger runs = new AtomicInteger();
+
+        @Override
+        public void handle(Call payload, TaskContext context) {
+            runs.incrementAndGet();
+        }
     }
 
     private static TaskDefinition<?> definition(AssertableApplicationContext context, String kind) {
@@ -212,6 +225,106 @@ class StarterFlowLimitsTest {
                     assertThat(context.getBean(Errand.class).settings().queueConcurrencyLimits())
                             .isEqualTo(Map.of("partner", 3));
                 });
+    }
+
+    @Test
+    void aQueuesRateLimitPropertyHoldsTheQueueToItsStartsPerPeriod() {
+        runner.withBean("queueRated", QueueRated.class)
+                .withPropertyValues(
+                        "errand.processing-enabled=true",
+                        "errand.poll-interval=100ms",
+                        "errand.queues.partner.rate-limit=1",
+                        "errand.queues.partner.rate-period=1h")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    Errand errand = context.getBean(Errand.class);
+                    assertThat(errand.settings().queueRateLimits())
+                            .isEqualTo(Map.of("partner", new RateLimit(1, Duration.ofHours(1))));
+
+                    ErrandClient client = context.getBean(ErrandClient.class);
+                    List<Long> ids = List.of(
+                            enqueueInto(client, "partner"),
+                            enqueueInto(client, "partner"),
+                            enqueueInto(client, "partner"));
+                    AtomicInteger runs = context.getBean(QueueRated.class).runs;
+                    await().atMost(Duration.ofSeconds(20)).until(() -> runs.get() == 1);
+
+                    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
+                                    errand.flow().queueLimits())
+                            .singleElement()
+                            .satisfies(limit -> {
+                                assertThat(limit.queue()).isEqualTo("partner");
+                                assertThat(limit.rate().inForce()).isEqualTo(new RateLimit(1, Duration.ofHours(1)));
+                                assertThat(limit.concurrency().inForce()).isNull();
+                                assertThat(limit.startsInWindow()).isEqualTo(1);
+                                assertThat(limit.waiting())
+                                        .as("the two tasks past the limit")
+                                        .isEqualTo(2);
+                            }));
+                    await().during(Duration.ofMillis(500))
+                            .atMost(Duration.ofSeconds(2))
+                            .until(() -> runs.get() == 1);
+                    List<TaskState> states = ids.stream()
+                            .map(id -> errand.admin().find(id).map(Task::state).orElse(null))
+                            .toList();
+                    assertThat(states)
+                            .as("one task done (deleted), two pending")
+                            .filteredOn(state -> state == TaskState.PENDING)
+                            .hasSize(2);
+                    assertThat(states).filteredOn(state -> state == null).hasSize(1);
+                });
+    }
+
+    @Test
+    void aQueuesRateLimitStandsBesideItsConcurrencyLimit() {
+        runner.withPropertyValues(
+                        "errand.queues.partner.concurrency-limit=3",
+                        "errand.queues.partner.rate-limit=100",
+                        "errand.queues.partner.rate-period=1m")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    Errand errand = context.getBean(Errand.class);
+                    assertThat(errand.settings().queueConcurrencyLimits()).isEqualTo(Map.of("partner", 3));
+                    assertThat(errand.settings().queueRateLimits())
+                            .isEqualTo(Map.of("partner", new RateLimit(100, Duration.ofMinutes(1))));
+                });
+    }
+
+    @Test
+    void aBadQueueRateLimitStopsStartUpNamingTheProperty() {
+        failsWith(
+                "errand.queues.partner.rate-limit must be between 1 and 10000, got 0",
+                "errand.queues.partner.rate-limit=0",
+                "errand.queues.partner.rate-period=1h");
+        failsWith(
+                "errand.queues.partner.rate-limit must be between 1 and 10000, got -1",
+                "errand.queues.partner.rate-limit=-1",
+                "errand.queues.partner.rate-period=1h");
+        failsWith(
+                "errand.queues.partner.rate-limit must be between 1 and 10000, got 10001",
+                "errand.queues.partner.rate-limit=10001",
+                "errand.queues.partner.rate-period=1h");
+        failsWith(
+                "errand.queues.partner.rate-limit and errand.queues.partner.rate-period go together",
+                "errand.queues.partner.rate-limit=10");
+        failsWith(
+                "errand.queues.partner.rate-period needs errand.queues.partner.rate-limit",
+                "errand.queues.partner.rate-period=1m");
+        failsWith(
+                "errand.queues.partner.rate-period: The period of a rate limit must be between 1 ms and 24 h",
+                "errand.queues.partner.rate-limit=10",
+                "errand.queues.partner.rate-period=0s");
+        failsWith(
+                "errand.queues.partner.rate-period: The period of a rate limit must be between 1 ms and 24 h",
+                "errand.queues.partner.rate-limit=10",
+                "errand.queues.partner.rate-period=25h");
+    }
+
+    private static long enqueueInto(ErrandClient client, String queue) {
+        return client.enqueue(TaskRequest.builder("queue-rated", new Call("c"))
+                        .queue(queue)
+                        .build())
+                .id();
     }
 
     @Test
