@@ -574,8 +574,8 @@ public final class FlowControl {
      * are full. Each is one probe of the key index, however many tasks the key has.
      */
     private List<String> keysToTry(Connection connection, String kind, ClaimRequest request) throws SQLException {
-        // A per-key claim starts at most one chain a worker: a few more keys than that, since some are full.
-        int most = chainsFor(request) * 2 + 8;
+        // A few more keys than the claim has room for chains, since some are full.
+        int most = request.limit() / keyDepth(request, request.limit()) * 2 + 8;
         List<String> cursor = List.of(kind, request.queue());
         String start = keyCursors.get(cursor);
         List<String> keys = new ArrayList<>(store.nextKeys(connection, kind, request.queue(), start, most));
@@ -699,6 +699,12 @@ public final class FlowControl {
         boolean othersIdle = quietUntil != null && System.nanoTime() - quietUntil < 0;
         int share = othersIdle ? prefetch : prefetch / 2;
         return Math.min(room, Math.min(chains + share, chains * MAX_CHAIN));
+    }
+
+    /** How deep a per-key claim's chains are: as deep as a concurrency limit's would be with the node's workers. */
+    private int keyDepth(ClaimRequest request, int room) {
+        int workersHere = chainsFor(request);
+        return Math.max(1, Math.min(MAX_CHAIN, chainedWant(request, workersHere, room) / workersHere));
     }
 
     /**
@@ -881,15 +887,15 @@ public final class FlowControl {
                         .add(keySlot.slot().slotNo());
             }
         }
-        // At most as many chains as the node has workers, each up to a share of the room.
-        int most = chainsFor(request);
-        int depth = Math.max(1, Math.min(MAX_CHAIN, chainedWant(request, most, room) / most));
+        // Chains as deep as a concurrency limit's would be; a key's slots are its own, so a claim may take more
+        // chains than the node has workers (the extra ones wait, as prefetched tasks do, holding only their keys).
+        int depth = keyDepth(request, room);
         List<ClaimedTask> claimed = new ArrayList<>();
         List<String> takenKeys = new ArrayList<>();
         List<Integer> takenSlots = new ArrayList<>();
         List<long[]> takenChains = new ArrayList<>();
         for (Map.Entry<String, List<Integer>> key : free.entrySet()) {
-            int slots = Math.min(key.getValue().size(), most - takenSlots.size());
+            int slots = key.getValue().size();
             int want = Math.min(slots * depth, room - claimed.size());
             if (want <= 0) {
                 break;
