@@ -98,4 +98,94 @@ class FlowCrashTest extends ErrandTestSupport {
             }
         }
     }
+
+    /**
+     * Fast tasks make chains: a claim takes several tasks for one slot, which the node runs one after another. The
+     * victim is killed in the middle of its chains, with tasks of them still unstarted; the dead-node sweep rescues
+     * them, which frees their slots, and the others run them. Nothing is lost, and the limits hold throughout.
+     */
+    @Test
+    void chainsOfFastTasksHoldTheLimitsAcrossASigkill() throws Exception {
+        try (Connection c = dataSource().getConnection();
+                Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE " + prefix + "span (task_id BIGINT NOT NULL, attempt INT NOT NULL,"
+                    + " node_id VARCHAR(50) NOT NULL, limit_key VARCHAR(200), started BIGINT NOT NULL, ended BIGINT)");
+        }
+        Errand enqueuer = node(builder().processingEnabled(false));
+        List<TaskRequest> requests = new ArrayList<>();
+        for (int i = 0; i < 1_500; i++) {
+            requests.add(TaskRequest.of("limited", "l" + i));
+            String key = "customer-" + (i % 10);
+            requests.add(TaskRequest.builder("keyed", key).limitKey(key).build());
+        }
+        enqueuer.enqueueAll(requests);
+        List<CrashChild> children = new ArrayList<>();
+        long chainsSeen = 0;
+        try {
+            for (int i = 0; i < 3; i++) {
+                children.add(child("node-" + i, 2));
+            }
+            await().atMost(Duration.ofSeconds(120))
+                    .until(() -> scalar("SELECT COUNT(*) FROM " + prefix + "span WHERE node_id = 'node-0'") >= 300);
+            chainsSeen = scalar("SELECT COUNT(*) FROM " + prefix + "flow_slot WHERE chain_ids IS NOT NULL")
+                    + scalar("SELECT COUNT(*) FROM " + prefix + "flow_key_slot WHERE chain_ids IS NOT NULL");
+            assertThat(children.get(0).killHard(Duration.ofSeconds(10))).isEqualTo(CrashChild.SIGKILL_EXIT_STATUS);
+            long killedAt = FlowNodeMain.micros();
+            children.add(child("node-3", 2));
+            await().atMost(Duration.ofSeconds(180)).until(() -> taskRows() == 0);
+
+            List<long[]> limited = new ArrayList<>();
+            java.util.Map<String, List<long[]>> byKey = new java.util.HashMap<>();
+            java.util.Set<Long> ran = new java.util.HashSet<>();
+            try (Connection c = dataSource().getConnection();
+                    Statement s = c.createStatement();
+                    java.sql.ResultSet r =
+                            s.executeQuery("SELECT task_id, limit_key, started, ended FROM " + prefix + "span")) {
+                while (r.next()) {
+                    long ended = r.getLong(4);
+                    long[] span = {r.getLong(3), r.wasNull() ? killedAt : ended};
+                    ran.add(r.getLong(1));
+                    String key = r.getString(2);
+                    if (key == null) {
+                        limited.add(span);
+                    } else {
+                        byKey.computeIfAbsent(key, k -> new ArrayList<>()).add(span);
+                    }
+                }
+            }
+            assertThat(ran).as("every task ran").hasSize(3_000);
+            assertThat(mostAtOnce(limited))
+                    .as("attempts of the limited kind running at once")
+                    .isBetween(1, 3);
+            for (java.util.Map.Entry<String, List<long[]>> key : byKey.entrySet()) {
+                assertThat(mostAtOnce(key.getValue()))
+                        .as("attempts of key %s running at once", key.getKey())
+                        .isEqualTo(1);
+            }
+            assertThat(chainsSeen)
+                    .as("slots held by chains of several tasks when the victim died")
+                    .isPositive();
+        } finally {
+            for (CrashChild child : children) {
+                child.destroy();
+            }
+        }
+    }
+
+    /** The most of {@code spans} ({start, end}) open at one moment; an end and a start at one time do not meet. */
+    private static int mostAtOnce(List<long[]> spans) {
+        List<long[]> events = new ArrayList<>();
+        for (long[] span : spans) {
+            events.add(new long[] {span[0], 1});
+            events.add(new long[] {span[1], -1});
+        }
+        events.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
+        int open = 0;
+        int most = 0;
+        for (long[] event : events) {
+            open += (int) event[1];
+            most = Math.max(most, open);
+        }
+        return most;
+    }
 }

@@ -39,21 +39,28 @@ final class Claimer {
         this.observers = observers;
     }
 
-    /** Claims what {@code request} asks for; the claimed tasks' leases are kept from now on. */
-    List<ClaimedTask> claim(ClaimRequest request) throws SQLException {
+    /**
+     * Claims what {@code request} asks for; the claimed tasks' leases are kept from now on. Under flow limits, the
+     * claim also says which tasks form chains on one slot each, to run one after another.
+     */
+    FlowControl.Claimed claim(ClaimRequest request) throws SQLException {
         releaseClaimsInDoubt();
         List<ClaimedTask> tasks;
+        List<List<ClaimedTask>> chains = List.of();
         try (TaskTracing.BatchSpan span =
                 GuardedBatchSpan.open(observers.tracing(), "claim", tracing -> tracing.claimStarted(request.queue()))) {
             try {
                 // Under flow limits, a claim is one transaction that takes the slots with the tasks.
-                tasks = flow.active()
-                        ? flow.claim(request)
-                        : strategy.singleStatement()
-                                ? storage.transactions()
-                                        .runStatement("claim", connection -> strategy.claim(connection, request))
-                                : storage.transactions()
-                                        .run("claim", connection -> strategy.claim(connection, request));
+                if (flow.active()) {
+                    FlowControl.Claimed claimed = flow.claim(request);
+                    tasks = claimed.tasks();
+                    chains = claimed.chains();
+                } else {
+                    tasks = strategy.singleStatement()
+                            ? storage.transactions()
+                                    .runStatement("claim", connection -> strategy.claim(connection, request))
+                            : storage.transactions().run("claim", connection -> strategy.claim(connection, request));
+                }
             } catch (SQLException | RuntimeException e) {
                 span.failed(e);
                 if (e instanceof SQLException sql && storage.transactions().isConnectionFailure(sql)) {
@@ -70,7 +77,12 @@ final class Claimer {
         for (ClaimedTask task : tasks) {
             leases.hold(task.id(), lease);
         }
-        return tasks;
+        return new FlowControl.Claimed(tasks, chains);
+    }
+
+    /** When the last heartbeat that extended every lease of this node began (System.nanoTime). */
+    long leasesExtendedNanos() {
+        return leases.extendedNanos();
     }
 
     /** Gives back what claims in doubt took, once the database answers again. */
@@ -91,11 +103,11 @@ final class Claimer {
     }
 
     /**
-     * Whether claims go through flow limits now: then a task that ends here frees a slot, and the poller should
-     * claim again rather than wait for its interval.
+     * Notes that a claimed task has ended here (or was given back); returns whether that freed a flow-control slot,
+     * so that the poller should claim again rather than wait for its interval.
      */
-    boolean underFlowLimits() {
-        return flow.active();
+    boolean ended(ClaimedTask task) {
+        return flow.active() && flow.ended(task);
     }
 
     /** The clock offset of a claim, in microseconds. */

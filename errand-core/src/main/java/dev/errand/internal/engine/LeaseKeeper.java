@@ -35,6 +35,8 @@ final class LeaseKeeper {
     private final Storage storage;
     private final String nodeId;
     private final Map<Long, Duration> held = new ConcurrentHashMap<>();
+    /** When (System.nanoTime) the last heartbeat that extended every held lease began. */
+    private volatile long extendedNanos = System.nanoTime() - Duration.ofDays(1).toNanos();
     /** Held by a heartbeat from the moment it reads {@link #held} until its statements have ended. */
     private final java.util.concurrent.locks.ReentrantLock beating = new java.util.concurrent.locks.ReentrantLock();
 
@@ -73,6 +75,14 @@ final class LeaseKeeper {
         return held.size();
     }
 
+    /**
+     * When (System.nanoTime) the last heartbeat that extended every held lease began: each lease it extended runs
+     * at least one lease duration from then.
+     */
+    long extendedNanos() {
+        return extendedNanos;
+    }
+
     /** Extends every held lease; called on the engine's heartbeat thread. */
     void heartbeat() {
         if (held.isEmpty()) {
@@ -87,6 +97,8 @@ final class LeaseKeeper {
     }
 
     private void beat() {
+        long began = System.nanoTime();
+        boolean all = true;
         Map<Duration, List<Long>> byLease = new HashMap<>();
         held.forEach((id, lease) ->
                 byLease.computeIfAbsent(lease, l -> new ArrayList<>()).add(id));
@@ -107,8 +119,12 @@ final class LeaseKeeper {
                 }
                 outage.succeeded();
             } catch (SQLException e) {
+                all = false;
                 outage.failed(ids.length + " leases", e);
             }
+        }
+        if (all) {
+            extendedNanos = began;
         }
     }
 }

@@ -225,7 +225,9 @@ final class QueueWorker {
                 claimer.clockOffsetMicros(),
                 config.polling().cluster().groups().stream().sorted().toList(),
                 config.polling().cluster().exclusive());
-        List<ClaimedTask> tasks = claimer.claim(request);
+        long claimedNanos = System.nanoTime();
+        dev.errand.internal.flow.FlowControl.Claimed claim = claimer.claim(request);
+        List<ClaimedTask> tasks = claim.tasks();
         if (tasks.isEmpty()) {
             return 0;
         }
@@ -233,7 +235,7 @@ final class QueueWorker {
         // The slots are free, since only this thread takes them, so this does not block.
         freeSlots.acquireUninterruptibly(tasks.size());
         List<ClaimedTask> rejected = new ArrayList<>();
-        for (Runnable work : work(tasks)) {
+        for (Runnable work : work(tasks, claim.chains(), claimedNanos)) {
             try {
                 pool.execute(work);
             } catch (RejectedExecutionException stopping) {
@@ -247,13 +249,22 @@ final class QueueWorker {
     }
 
     /**
-     * What the workers run: one {@link Attempt} per task, except for the tasks of group-commit kinds, which go in
-     * {@link Group}s of up to their kind's size, in claim order.
+     * What the workers run: one {@link Chain} per chain of a flow-limited slot, one {@link Attempt} per other task,
+     * except for the tasks of group-commit kinds, which go in {@link Group}s of up to their kind's size, in claim
+     * order.
      */
-    private List<Runnable> work(List<ClaimedTask> tasks) {
+    private List<Runnable> work(List<ClaimedTask> tasks, List<List<ClaimedTask>> chains, long claimedNanos) {
         List<Runnable> work = new ArrayList<>(tasks.size());
+        java.util.Set<Long> chained = new java.util.HashSet<>();
+        for (List<ClaimedTask> chain : chains) {
+            work.add(new Chain(chain, claimedNanos));
+            chain.forEach(task -> chained.add(task.id()));
+        }
         java.util.Map<String, List<ClaimedTask>> open = new java.util.LinkedHashMap<>();
         for (ClaimedTask task : tasks) {
+            if (chained.contains(task.id())) {
+                continue;
+            }
             int size = runner.groupSize(task);
             if (size <= 1) {
                 work.add(new Attempt(task));
@@ -270,7 +281,49 @@ final class QueueWorker {
     }
 
     private static List<ClaimedTask> tasksOf(Runnable work) {
+        if (work instanceof Chain chain) {
+            return chain.tasks;
+        }
         return work instanceof Group group ? group.tasks : List.of(((Attempt) work).task);
+    }
+
+    /**
+     * The tasks one claim took for one flow-limited slot, run one after another on one worker, so that the slot
+     * never has two running at once. Before each task after the first it checks that the node is not stopping and
+     * that the tasks' leases are sure to outlast the start (a heartbeat extended them less than three quarters of a
+     * lease ago); otherwise it gives the rest back unstarted, so that no task starts on a slot that rescue may have
+     * freed.
+     */
+    private final class Chain implements Runnable {
+        final List<ClaimedTask> tasks;
+        private final long claimedNanos;
+
+        Chain(List<ClaimedTask> tasks, long claimedNanos) {
+            this.tasks = List.copyOf(tasks);
+            this.claimedNanos = claimedNanos;
+        }
+
+        @Override
+        public void run() {
+            for (int i = 0; i < tasks.size(); i++) {
+                if (i > 0 && !mayStartNext()) {
+                    List<ClaimedTask> rest = tasks.subList(i, tasks.size());
+                    claimer.release(rest);
+                    rest.forEach(QueueWorker.this::slotFreed);
+                    return;
+                }
+                new Attempt(tasks.get(i)).run();
+            }
+        }
+
+        private boolean mayStartNext() {
+            if (!claiming || pool.isShutdown()) {
+                return false;
+            }
+            long lease = config.polling().lease().toNanos();
+            long extended = Math.max(claimedNanos, claimer.leasesExtendedNanos());
+            return System.nanoTime() - extended < lease - lease / 4;
+        }
     }
 
     /** Claimed tasks of one group-commit kind, run in one transaction by one worker. */
@@ -295,19 +348,21 @@ final class QueueWorker {
                         unexpected);
             } finally {
                 executing.addAndGet(-tasks.size());
-                for (int i = 0; i < tasks.size(); i++) {
-                    slotFreed();
+                for (ClaimedTask task : tasks) {
+                    slotFreed(task);
                 }
             }
         }
     }
 
-    /** Frees one claimed task's slot. */
-    private void slotFreed() {
+    /** Frees one claimed task's room in this queue. */
+    private void slotFreed(ClaimedTask task) {
         freeSlots.release();
         finished.increment();
-        // Under flow limits the end of a task frees a slot, which may let held-back tasks start: claim again.
-        if ((backlog || claimer.underFlowLimits()) && outstanding() <= wakeAtOutstanding) {
+        // Under flow limits the end of a task may free a flow slot (not a task ahead in its chain), which may let
+        // held-back tasks start: claim again.
+        boolean freesFlowSlot = claimer.ended(task);
+        if ((backlog || freesFlowSlot) && outstanding() <= wakeAtOutstanding) {
             signal.signal();
         }
     }
@@ -348,7 +403,7 @@ final class QueueWorker {
             if (!done.compareAndSet(false, true)) {
                 return;
             }
-            slotFreed();
+            slotFreed(task);
         }
     }
 

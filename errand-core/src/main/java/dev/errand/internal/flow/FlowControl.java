@@ -53,6 +53,18 @@ public final class FlowControl {
     /** The rate slots created so far, per kind. */
     private final Map<String, Integer> ensuredRates = new ConcurrentHashMap<>();
 
+    /** The most tasks one slot's chain holds; a chain's ids must fit {@code chain_ids}. */
+    static final int MAX_CHAIN = 64;
+
+    /** The chains each claim in flight has made so far, by its lease token. */
+    private final Map<Long, List<List<ClaimedTask>>> pendingChains = new ConcurrentHashMap<>();
+
+    /** Claimed tasks that are not the last of their chain: their end frees no slot. */
+    private final java.util.Set<Long> chainedAhead = ConcurrentHashMap.newKeySet();
+
+    /** How many workers this node has per queue: a claim starts no more chains than that. */
+    private volatile Map<String, Integer> workers = Map.of();
+
     /** The limits in force; until the first read, the node's own declarations. */
     private volatile Limits limits;
 
@@ -437,6 +449,11 @@ public final class FlowControl {
         this.quietNanos = period.toNanos();
     }
 
+    /** Sets how many tasks of each queue this node runs at once, which bounds the chains of one claim. */
+    public void workers(Map<String, Integer> perQueue) {
+        this.workers = Map.copyOf(perQueue);
+    }
+
     /** Whether any kind is limited, so that claims must go through {@link #claim}. */
     public boolean active() {
         return !limits.isEmpty();
@@ -447,6 +464,10 @@ public final class FlowControl {
      * per-key limit, or its queue a limit. Rate slots free with time, not with the end of a task.
      */
     public boolean freesSlot(ClaimedTask task) {
+        if (chainedAhead.contains(task.id())) {
+            // The next task of its chain holds the slot on.
+            return false;
+        }
         Limits now = limits;
         return !now.isEmpty()
                 && (now.perKind().containsKey(task.kind())
@@ -455,6 +476,15 @@ public final class FlowControl {
                                         .getOrDefault(task.queue(), QueueLimits.NONE)
                                         .concurrency()
                                 != null);
+    }
+
+    /**
+     * Forgets a task that has ended on this node, or was given back; returns false if it was ahead of others in its
+     * slot's chain, whose end frees nothing, true if its end may let held-back tasks start (a concurrency slot
+     * freed, or time gone by for a rate slot).
+     */
+    public boolean ended(ClaimedTask task) {
+        return !chainedAhead.remove(task.id());
     }
 
     /** The limits in force as this node last read them. */
@@ -469,10 +499,10 @@ public final class FlowControl {
      * many of the key's due tasks, and with the room left the tasks of every other kind and those without a key.
      *
      * @param request the claim
-     * @return the claimed tasks
+     * @return the claimed tasks, and the chains among them that the node must run one task after another
      * @throws SQLException if the database fails; the transaction rolled back, and no slot was taken
      */
-    public List<ClaimedTask> claim(ClaimRequest request) throws SQLException {
+    public Claimed claim(ClaimRequest request) throws SQLException {
         Limits now = limits;
         Map<String, List<String>> keys = new LinkedHashMap<>();
         for (String kind : now.keyedKinds()) {
@@ -502,8 +532,36 @@ public final class FlowControl {
             }
             keys.put(kind, tried);
         }
-        return storage.transactions().run("claim", connection -> claim(connection, request, now, keys));
+        try {
+            List<ClaimedTask> tasks = storage.transactions().run("claim", connection -> {
+                // A transaction run again starts its chains afresh.
+                pendingChains.remove(request.leaseToken());
+                return claim(connection, request, now, keys);
+            });
+            List<List<ClaimedTask>> chains = pendingChains.getOrDefault(request.leaseToken(), List.of());
+            for (List<ClaimedTask> chain : chains) {
+                for (int i = 0; i < chain.size() - 1; i++) {
+                    chainedAhead.add(chain.get(i).id());
+                }
+            }
+            if (chainedAhead.size() > 1_000_000) {
+                // Tasks given back unstarted never end here; forgetting them only flushes some completions early.
+                chainedAhead.clear();
+            }
+            return new Claimed(tasks, List.copyOf(chains));
+        } finally {
+            pendingChains.remove(request.leaseToken());
+        }
     }
+
+    /**
+     * What a claim under flow limits took.
+     *
+     * @param tasks every task claimed
+     * @param chains the chains of more than one task among them: each holds one slot, and the node runs its tasks
+     *     one after another, in order, so that the slot never has two running at once
+     */
+    public record Claimed(List<ClaimedTask> tasks, List<List<ClaimedTask>> chains) {}
 
     /** The entry of {@link #ensuredKeys} for a key's slot rows, or for its rate slot rows. */
     private static String ensuredKey(String kind, String key, boolean rate) {
@@ -516,7 +574,8 @@ public final class FlowControl {
      * are full. Each is one probe of the key index, however many tasks the key has.
      */
     private List<String> keysToTry(Connection connection, String kind, ClaimRequest request) throws SQLException {
-        int most = request.limit() * 2 + 8;
+        // A few more keys than the claim has room for chains, since some are full.
+        int most = request.limit() / keyDepth(request, request.limit()) * 2 + 8;
         List<String> cursor = List.of(kind, request.queue());
         String start = keyCursors.get(cursor);
         List<String> keys = new ArrayList<>(store.nextKeys(connection, kind, request.queue(), start, most));
@@ -589,15 +648,10 @@ public final class FlowControl {
      */
     private List<Integer> freeSlots(List<FlowStore.LockedSlot> locked, Connection connection, int most)
             throws SQLException {
-        long[] holders = locked.stream()
-                .filter(slot -> slot.taskId() != null)
-                .mapToLong(FlowStore.LockedSlot::taskId)
-                .toArray();
-        Map<Long, Long> running = store.runningTokens(connection, holders);
+        Map<Long, Long> running = store.runningTokens(connection, holders(locked));
         List<Integer> free = new ArrayList<>();
         for (FlowStore.LockedSlot slot : locked) {
-            Long token = slot.taskId() == null ? null : running.get(slot.taskId());
-            if (token == null || token != slot.leaseToken()) {
+            if (isFree(slot, running)) {
                 free.add(slot.slotNo());
                 if (free.size() == most) {
                     break;
@@ -605,6 +659,79 @@ public final class FlowControl {
             }
         }
         return free;
+    }
+
+    /** Every task of the chains that took {@code slots} last. */
+    private static long[] holders(List<FlowStore.LockedSlot> slots) {
+        return slots.stream()
+                .flatMapToLong(slot -> java.util.Arrays.stream(slot.holders()))
+                .toArray();
+    }
+
+    /** Whether no task of the chain that took {@code slot} last is running with the slot's token. */
+    private static boolean isFree(FlowStore.LockedSlot slot, Map<Long, Long> running) {
+        for (long id : slot.holders()) {
+            Long token = running.get(id);
+            if (token != null && token == slot.leaseToken()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The most chains one claim of {@code request}'s queue starts on a limited kind: no more than the node runs at
+     * once, so that it never holds a slot it has no worker for.
+     */
+    private int chainsFor(ClaimRequest request) {
+        return Math.max(1, Math.min(request.limit(), workers.getOrDefault(request.queue(), request.limit())));
+    }
+
+    /**
+     * How many tasks a claim takes for {@code chains} free slots with {@code room} left: one a slot, plus the part of
+     * the room beyond the node's workers, which the node has earned by completing tasks quickly (its prefetch), so
+     * that slow tasks never wait on a slot behind another; of that part, half at most while other kinds of the queue
+     * may have work, so that a limited kind with a backlog never crowds them out; and {@link #MAX_CHAIN} a slot.
+     */
+    private int chainedWant(ClaimRequest request, int chains, int room) {
+        int prefetch = Math.max(0, room - workers.getOrDefault(request.queue(), room));
+        Long quietUntil = unlimitedQuietUntil.get(request.queue());
+        boolean othersIdle = quietUntil != null && System.nanoTime() - quietUntil < 0;
+        int share = othersIdle ? prefetch : prefetch / 2;
+        return Math.min(room, Math.min(chains + share, chains * MAX_CHAIN));
+    }
+
+    /** How deep a per-key claim's chains are: as deep as a concurrency limit's would be with the node's workers. */
+    private int keyDepth(ClaimRequest request, int room) {
+        int workersHere = chainsFor(request);
+        return Math.max(1, Math.min(MAX_CHAIN, chainedWant(request, workersHere, room) / workersHere));
+    }
+
+    /**
+     * Splits tasks claimed in priority order over {@code slots} chains, in turn, so that the first tasks start first;
+     * records the chains of more than one task for {@link #claim(ClaimRequest)} to return.
+     */
+    private List<List<ClaimedTask>> chain(List<ClaimedTask> tasks, int slots, ClaimRequest request) {
+        int count = Math.min(slots, tasks.size());
+        List<List<ClaimedTask>> chains = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            chains.add(new ArrayList<>());
+        }
+        for (int i = 0; i < tasks.size(); i++) {
+            chains.get(i % count).add(tasks.get(i));
+        }
+        for (List<ClaimedTask> chain : chains) {
+            if (chain.size() > 1) {
+                pendingChains
+                        .computeIfAbsent(request.leaseToken(), t -> new ArrayList<>())
+                        .add(chain);
+            }
+        }
+        return chains;
+    }
+
+    private static long[] ids(List<ClaimedTask> chain) {
+        return chain.stream().mapToLong(ClaimedTask::id).toArray();
     }
 
     private List<ClaimedTask> claim(
@@ -750,32 +877,39 @@ public final class FlowControl {
                 ensuredKeys.remove(ensuredKey(kind, key, false));
             }
         }
-        long[] holders = locked.stream()
-                .filter(slot -> slot.slot().taskId() != null)
-                .mapToLong(slot -> slot.slot().taskId())
-                .toArray();
-        Map<Long, Long> running = store.runningTokens(connection, holders);
+        Map<Long, Long> running = store.runningTokens(
+                connection,
+                holders(locked.stream().map(FlowStore.LockedKeySlot::slot).toList()));
         Map<String, List<Integer>> free = new LinkedHashMap<>();
         for (FlowStore.LockedKeySlot keySlot : locked) {
-            FlowStore.LockedSlot slot = keySlot.slot();
-            Long token = slot.taskId() == null ? null : running.get(slot.taskId());
-            if (token == null || token != slot.leaseToken()) {
-                free.computeIfAbsent(keySlot.key(), key -> new ArrayList<>()).add(slot.slotNo());
+            if (isFree(keySlot.slot(), running)) {
+                free.computeIfAbsent(keySlot.key(), key -> new ArrayList<>())
+                        .add(keySlot.slot().slotNo());
             }
         }
+        // Chains as deep as a concurrency limit's would be; a key's slots are its own, so a claim may take more
+        // chains than the node has workers (the extra ones wait, as prefetched tasks do, holding only their keys).
+        int depth = keyDepth(request, room);
         List<ClaimedTask> claimed = new ArrayList<>();
         List<String> takenKeys = new ArrayList<>();
         List<Integer> takenSlots = new ArrayList<>();
+        List<long[]> takenChains = new ArrayList<>();
         for (Map.Entry<String, List<Integer>> key : free.entrySet()) {
-            int want = Math.min(key.getValue().size(), room - claimed.size());
-            if (want == 0) {
+            int slots = key.getValue().size();
+            int want = Math.min(slots * depth, room - claimed.size());
+            if (want <= 0) {
                 break;
             }
             List<ClaimedTask> tasks = claims.claim(
                     connection, request, want, " AND kind = ? AND limit_key = ?", List.of(kind, key.getKey()));
-            for (int i = 0; i < tasks.size(); i++) {
+            if (tasks.isEmpty()) {
+                continue;
+            }
+            List<List<ClaimedTask>> chains = chain(tasks, slots, request);
+            for (int i = 0; i < chains.size(); i++) {
                 takenKeys.add(key.getKey());
                 takenSlots.add(key.getValue().get(i));
+                takenChains.add(ids(chains.get(i)));
             }
             claimed.addAll(tasks);
         }
@@ -785,7 +919,7 @@ public final class FlowControl {
                     kind,
                     takenKeys,
                     takenSlots.stream().mapToInt(Integer::intValue).toArray(),
-                    claimed.stream().mapToLong(ClaimedTask::id).toArray(),
+                    takenChains,
                     request.leaseToken());
         }
         return claimed;
@@ -797,19 +931,24 @@ public final class FlowControl {
         if (locked.isEmpty()) {
             return List.of();
         }
-        List<Integer> free = freeSlots(locked, connection, room);
+        List<Integer> free = freeSlots(locked, connection, Math.min(room, chainsFor(request)));
         if (free.isEmpty()) {
             return List.of();
         }
-        List<ClaimedTask> tasks = claims.claim(connection, request, free.size(), " AND kind = ?", List.of(kind));
+        List<ClaimedTask> tasks = claims.claim(
+                connection, request, chainedWant(request, free.size(), room), " AND kind = ?", List.of(kind));
         if (!tasks.isEmpty()) {
-            int[] slotNos = new int[tasks.size()];
-            long[] ids = new long[tasks.size()];
-            for (int i = 0; i < ids.length; i++) {
+            List<List<ClaimedTask>> chains = chain(tasks, free.size(), request);
+            int[] slotNos = new int[chains.size()];
+            for (int i = 0; i < slotNos.length; i++) {
                 slotNos[i] = free.get(i);
-                ids[i] = tasks.get(i).id();
             }
-            store.take(connection, kind, slotNos, ids, request.leaseToken());
+            store.take(
+                    connection,
+                    kind,
+                    slotNos,
+                    chains.stream().map(FlowControl::ids).toList(),
+                    request.leaseToken());
         }
         return tasks;
     }

@@ -42,10 +42,50 @@ final class FlowStore {
      * A slot locked by a claim.
      *
      * @param slotNo its number, 1 to the limit
-     * @param taskId the task that took it last, or null
-     * @param leaseToken that task's lease token then
+     * @param taskId the first task of the chain that took it last, or null
+     * @param leaseToken the lease token of that chain's claim
+     * @param chain the chain's other tasks, in the order they run (empty for a chain of one)
      */
-    record LockedSlot(int slotNo, Long taskId, long leaseToken) {}
+    record LockedSlot(int slotNo, Long taskId, long leaseToken, long[] chain) {
+
+        /** Every task of the chain that took the slot last: the slot is held while any of them runs with the token. */
+        long[] holders() {
+            if (taskId == null) {
+                return new long[0];
+            }
+            long[] all = new long[chain.length + 1];
+            all[0] = taskId;
+            System.arraycopy(chain, 0, all, 1, chain.length);
+            return all;
+        }
+    }
+
+    /** The ids of a chain after its first task, as {@code chain_ids} stores them; null for a chain of one. */
+    static String chainText(long[] ids, int from) {
+        if (ids.length <= from) {
+            return null;
+        }
+        StringBuilder text = new StringBuilder();
+        for (int i = from; i < ids.length; i++) {
+            if (i > from) {
+                text.append(',');
+            }
+            text.append(ids[i]);
+        }
+        return text.toString();
+    }
+
+    private static long[] chainOf(String text) {
+        if (text == null || text.isEmpty()) {
+            return new long[0];
+        }
+        String[] parts = text.split(",");
+        long[] ids = new long[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            ids[i] = Long.parseLong(parts[i]);
+        }
+        return ids;
+    }
 
     /**
      * A slot of one key locked by a claim.
@@ -676,9 +716,11 @@ final class FlowStore {
             throws SQLException {
         List<LockedKeySlot> locked = new ArrayList<>();
         String in = String.join(", ", java.util.Collections.nCopies(keys.size(), "?"));
-        try (PreparedStatement statement = connection.prepareStatement("SELECT limit_key, slot_no, task_id, lease_token"
-                + " FROM " + keySlots + " WHERE kind = ? AND limit_key IN (" + in + ") AND slot_no <= ?"
-                + " ORDER BY limit_key, slot_no FOR UPDATE SKIP LOCKED")) {
+        try (PreparedStatement statement =
+                connection.prepareStatement("SELECT limit_key, slot_no, task_id, lease_token,"
+                        + " chain_ids FROM " + keySlots + " WHERE kind = ? AND limit_key IN (" + in
+                        + ") AND slot_no <= ?"
+                        + " ORDER BY limit_key, slot_no FOR UPDATE SKIP LOCKED")) {
             int i = 1;
             statement.setString(i++, kind);
             for (String key : keys) {
@@ -690,7 +732,8 @@ final class FlowStore {
                     long taskId = result.getLong(3);
                     Long holder = result.wasNull() ? null : taskId;
                     locked.add(new LockedKeySlot(
-                            result.getString(1), new LockedSlot(result.getInt(2), holder, result.getLong(4))));
+                            result.getString(1),
+                            new LockedSlot(result.getInt(2), holder, result.getLong(4), chainOf(result.getString(5)))));
                 }
             }
         }
@@ -768,18 +811,23 @@ final class FlowStore {
         }
     }
 
-    /** Writes the task that takes each slot of a key: {@code slotNos[i]} goes to {@code taskIds[i]}. */
+    /**
+     * Writes the chain that takes each slot of a key: {@code slotNos[i]} of {@code keys.get(i)} goes to the tasks
+     * {@code chains.get(i)}, in the order they run.
+     */
     void takeKeySlots(
-            Connection connection, String kind, List<String> keys, int[] slotNos, long[] taskIds, long leaseToken)
+            Connection connection, String kind, List<String> keys, int[] slotNos, List<long[]> chains, long leaseToken)
             throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement("UPDATE " + keySlots
-                + " SET task_id = ?, lease_token = ? WHERE kind = ? AND limit_key = ? AND slot_no = ?")) {
-            for (int i = 0; i < taskIds.length; i++) {
-                statement.setLong(1, taskIds[i]);
+        try (PreparedStatement statement = connection.prepareStatement(
+                "UPDATE " + keySlots
+                        + " SET task_id = ?, lease_token = ?, chain_ids = ? WHERE kind = ? AND limit_key = ? AND slot_no = ?")) {
+            for (int i = 0; i < slotNos.length; i++) {
+                statement.setLong(1, chains.get(i)[0]);
                 statement.setLong(2, leaseToken);
-                statement.setString(3, kind);
-                statement.setString(4, keys.get(i));
-                statement.setInt(5, slotNos[i]);
+                statement.setString(3, chainText(chains.get(i), 1));
+                statement.setString(4, kind);
+                statement.setString(5, keys.get(i));
+                statement.setInt(6, slotNos[i]);
                 statement.addBatch();
             }
             statement.executeBatch();
@@ -787,18 +835,47 @@ final class FlowStore {
     }
 
     /**
-     * How many tasks of a kind hold a slot of any key now.
+     * How many slots of any key of a kind are held now: a task of their chain is running with their token.
      */
     int keySlotsInUse(Connection connection, String kind) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement("SELECT COUNT(*) FROM " + keySlots + " s JOIN "
-                + tasks + " t ON t.id = s.task_id AND t.lease_token = s.lease_token WHERE s.kind = ? AND t.state = "
-                + States.RUNNING)) {
-            statement.setString(1, kind);
+        return held(
+                connection,
+                "SELECT slot_no, task_id, lease_token, chain_ids FROM " + keySlots
+                        + " WHERE kind = ? AND task_id IS NOT NULL",
+                kind);
+    }
+
+    /** How many of the slots a query reads are held: a task of their chain runs with their token. */
+    private int held(Connection connection, String query, String owner) throws SQLException {
+        List<LockedSlot> slots = new ArrayList<>();
+        try (PreparedStatement statement = connection.prepareStatement(query)) {
+            statement.setString(1, owner);
             try (ResultSet result = statement.executeQuery()) {
-                result.next();
-                return result.getInt(1);
+                while (result.next()) {
+                    slots.add(new LockedSlot(
+                            result.getInt(1), result.getLong(2), result.getLong(3), chainOf(result.getString(4))));
+                }
             }
         }
+        long[] ids = slots.stream()
+                .flatMapToLong(slot -> java.util.Arrays.stream(slot.holders()))
+                .toArray();
+        Map<Long, Long> running = new HashMap<>();
+        for (int from = 0; from < ids.length; from += 1_000) {
+            running.putAll(runningTokens(
+                    connection, java.util.Arrays.copyOfRange(ids, from, Math.min(ids.length, from + 1_000))));
+        }
+        int held = 0;
+        for (LockedSlot slot : slots) {
+            for (long id : slot.holders()) {
+                Long token = running.get(id);
+                if (token != null && token == slot.leaseToken()) {
+                    held++;
+                    break;
+                }
+            }
+        }
+        return held;
     }
 
     /**
@@ -846,16 +923,17 @@ final class FlowStore {
     private List<LockedSlot> lockSlots(Connection connection, String owner, String kind, int limit)
             throws SQLException {
         List<LockedSlot> locked = new ArrayList<>(limit);
-        try (PreparedStatement statement = connection.prepareStatement("SELECT slot_no, task_id, lease_token FROM "
-                + slotTable(owner) + " WHERE " + owner + " = ? AND slot_no <= ? ORDER BY slot_no"
-                + " FOR UPDATE SKIP LOCKED")) {
+        try (PreparedStatement statement = connection.prepareStatement("SELECT slot_no, task_id, lease_token, "
+                + (owner.equals(KIND) ? "chain_ids" : "NULL") + " FROM " + slotTable(owner) + " WHERE " + owner
+                + " = ? AND slot_no <= ? ORDER BY slot_no FOR UPDATE SKIP LOCKED")) {
             statement.setString(1, kind);
             statement.setInt(2, limit);
             try (ResultSet result = statement.executeQuery()) {
                 while (result.next()) {
                     long taskId = result.getLong(2);
                     Long holder = result.wasNull() ? null : taskId;
-                    locked.add(new LockedSlot(result.getInt(1), holder, result.getLong(3)));
+                    locked.add(
+                            new LockedSlot(result.getInt(1), holder, result.getLong(3), chainOf(result.getString(4))));
                 }
             }
         }
@@ -883,9 +961,24 @@ final class FlowStore {
         return running;
     }
 
-    /** Writes the task that takes each slot: {@code slotNos[i]} goes to {@code taskIds[i]}. */
-    void take(Connection connection, String kind, int[] slotNos, long[] taskIds, long leaseToken) throws SQLException {
-        take(connection, KIND, kind, slotNos, taskIds, leaseToken);
+    /**
+     * Writes the chain that takes each slot of a kind: {@code slotNos[i]} goes to the tasks {@code chains.get(i)}, in
+     * the order they run.
+     */
+    void take(Connection connection, String kind, int[] slotNos, List<long[]> chains, long leaseToken)
+            throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("UPDATE " + slots
+                + " SET task_id = ?, lease_token = ?, chain_ids = ? WHERE kind = ? AND slot_no = ?")) {
+            for (int i = 0; i < slotNos.length; i++) {
+                statement.setLong(1, chains.get(i)[0]);
+                statement.setLong(2, leaseToken);
+                statement.setString(3, chainText(chains.get(i), 1));
+                statement.setString(4, kind);
+                statement.setInt(5, slotNos[i]);
+                statement.addBatch();
+            }
+            statement.executeBatch();
+        }
     }
 
     private void take(Connection connection, String owner, String kind, int[] slotNos, long[] taskIds, long leaseToken)
@@ -907,7 +1000,11 @@ final class FlowStore {
      * How many tasks of a kind hold a slot now: running with the lease token their slot recorded.
      */
     int slotsInUse(Connection connection, String kind) throws SQLException {
-        return slotsInUse(connection, KIND, kind);
+        return held(
+                connection,
+                "SELECT slot_no, task_id, lease_token, chain_ids FROM " + slots
+                        + " WHERE kind = ? AND task_id IS NOT NULL",
+                kind);
     }
 
     private int slotsInUse(Connection connection, String owner, String kind) throws SQLException {

@@ -228,6 +228,7 @@ public final class Node {
                 queueLimits(settings),
                 settings.claimOrder());
         flowControl.quietPeriod(settings.pollInterval());
+        flowControl.workers(settings.queues());
         this.engineParts = new Engine.Parts(
                 stores,
                 kinds,

@@ -38,7 +38,8 @@ public final class MigrationScripts {
             "V25__count_snapshot.sql",
             "V26__retention_control.sql",
             "V27__history_indexes.sql",
-            "V28__flow_key_and_queue_rates.sql");
+            "V28__flow_key_and_queue_rates.sql",
+            "V29__flow_slot_chains.sql");
 
     private MigrationScripts() {}
 
