@@ -317,6 +317,24 @@ class ConsoleBrowserTest {
         browser.waitFor(d -> d.findElements(By.cssSelector("[data-flow-limit=" + ConsoleTestApp.WORK + "]"))
                 .isEmpty());
         assertThat(errand.flow().limits()).noneMatch(limit -> limit.kind().equals(ConsoleTestApp.WORK));
+
+        // A per-key rate limit and a queue's rate limit set at run time show in their columns.
+        errand.flow()
+                .changeRateLimitPerKey(ConsoleTestApp.WORK, new dev.errand.flow.RateLimit(3, Duration.ofMinutes(1)));
+        String queue = errand.settings().queues().keySet().iterator().next();
+        errand.flow().changeQueueRateLimit(queue, new dev.errand.flow.RateLimit(7, Duration.ofMinutes(1)));
+        browser.driver().navigate().refresh();
+        browser.waitFor(d -> d.findElements(By.cssSelector("#cluster tr")).stream()
+                .map(WebElement::getText)
+                .anyMatch(text -> text.startsWith(ConsoleTestApp.WORK + " ") && text.contains("3 per PT1M *")));
+        browser.waitFor(d -> d.findElements(By.cssSelector("#cluster tr")).stream()
+                .map(WebElement::getText)
+                .anyMatch(text -> text.startsWith(queue + " ") && text.contains("7 per PT1M *")));
+        browser.click("button[data-action=reset-flow]");
+        browser.waitFor(d -> d.findElements(By.cssSelector("[data-flow-limit=" + ConsoleTestApp.WORK + "]"))
+                .isEmpty());
+        errand.flow().resetQueueLimit(queue);
+        assertThat(errand.flow().queueLimits()).isEmpty();
     }
 
     private WebElement sideRow() {
