@@ -9,6 +9,7 @@ import dev.errand.task.ExecutionMode;
 import dev.errand.task.TaskDefinition;
 import dev.errand.task.TaskHandler;
 import dev.errand.testing.ErrandTestSupport;
+import dev.errand.testing.Spans;
 import dev.errand.testing.Target;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -87,31 +88,14 @@ class FlowChainsContractTest extends ErrandTestSupport {
 
         assertThat(runs).as("every task ran once").hasSize(2_400).allSatisfy((id, count) -> assertThat(count)
                 .isEqualTo(1));
-        assertThat(mostAtOnce(spans.get("all")))
+        assertThat(Spans.mostAtOnce(spans.get("all")))
                 .as("limited tasks running at once")
                 .isBetween(1, 3);
         for (int i = 0; i < 12; i++) {
-            assertThat(mostAtOnce(spans.get("k" + i)))
+            assertThat(Spans.mostAtOnce(spans.get("k" + i)))
                     .as("tasks of key k%s running at once", i)
                     .isEqualTo(1);
         }
         assertThat(chains.get()).as("slots that held a chain of several tasks").isPositive();
-    }
-
-    /** The most of {@code spans} ({start, end}) open at one moment. */
-    private static int mostAtOnce(java.util.Collection<long[]> spans) {
-        List<long[]> events = new ArrayList<>();
-        for (long[] span : spans) {
-            events.add(new long[] {span[0], 1});
-            events.add(new long[] {span[1], -1});
-        }
-        events.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
-        int open = 0;
-        int most = 0;
-        for (long[] event : events) {
-            open += (int) event[1];
-            most = Math.max(most, open);
-        }
-        return most;
     }
 }

@@ -95,6 +95,12 @@ class FlowRatesContractTest extends ErrandTestSupport {
                 .isGreaterThan(2);
     }
 
+    /** How many changes of the cluster-wide controls' audit have {@code action} and a detail like {@code detail}. */
+    private long audited(String action, String detail) throws Exception {
+        return scalar("SELECT COUNT(*) FROM " + prefix + "control_change WHERE action = '" + action
+                + "' AND detail LIKE '" + detail + "'");
+    }
+
     /** The most of {@code sorted} that fall in one window of {@code length} starting at one of them. */
     private static long mostInAWindow(List<Instant> sorted, Duration length) {
         long most = 0;
@@ -149,8 +155,7 @@ class FlowRatesContractTest extends ErrandTestSupport {
                 .isEqualTo(new FlowLimit.Rate(
                         new RateLimit(1, Duration.ofHours(1)), new RateLimit(5, Duration.ofSeconds(1))));
         await().atMost(Duration.ofSeconds(30)).until(() -> started.get() == 5);
-        assertThat(scalar("SELECT COUNT(*) FROM " + prefix + "control_change WHERE action = 'change-flow-limit'"
-                        + " AND detail LIKE 'per-key-rate=5 per %'"))
+        assertThat(audited("change-flow-limit", "per-key-rate=5 per %"))
                 .as("the change is audited")
                 .isEqualTo(1);
 
@@ -316,8 +321,7 @@ class FlowRatesContractTest extends ErrandTestSupport {
                 .isEqualTo(new FlowLimit.Rate(
                         new RateLimit(1, Duration.ofHours(1)), new RateLimit(10, Duration.ofSeconds(1))));
         await().atMost(Duration.ofSeconds(30)).until(() -> started.get() == 4);
-        assertThat(scalar("SELECT COUNT(*) FROM " + prefix + "control_change WHERE action = 'change-queue-limit'"
-                        + " AND detail LIKE 'rate=10 per %'"))
+        assertThat(audited("change-queue-limit", "rate=10 per %"))
                 .as("the change is audited")
                 .isEqualTo(1);
 

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.errand.Errand;
 import dev.errand.enqueue.TaskRequest;
 import dev.errand.testing.ErrandTestSupport;
+import dev.errand.testing.Spans;
 import dev.errand.testing.Target;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -44,13 +45,18 @@ class FlowCrashTest extends ErrandTestSupport {
         return child;
     }
 
-    @Test
-    void limitsHoldAcrossNodeJvmsAndASigkill() throws Exception {
+    /** The table every attempt of the node JVMs writes its span to. */
+    private void createSpanTable() throws Exception {
         try (Connection c = dataSource().getConnection();
                 Statement s = c.createStatement()) {
             s.execute("CREATE TABLE " + prefix + "span (task_id BIGINT NOT NULL, attempt INT NOT NULL,"
                     + " node_id VARCHAR(50) NOT NULL, limit_key VARCHAR(200), started BIGINT NOT NULL, ended BIGINT)");
         }
+    }
+
+    @Test
+    void limitsHoldAcrossNodeJvmsAndASigkill() throws Exception {
+        createSpanTable();
         // Creates the tables; it does not process.
         Errand enqueuer = node(builder().processingEnabled(false));
         List<TaskRequest> requests = new ArrayList<>();
@@ -106,11 +112,7 @@ class FlowCrashTest extends ErrandTestSupport {
      */
     @Test
     void chainsOfFastTasksHoldTheLimitsAcrossASigkill() throws Exception {
-        try (Connection c = dataSource().getConnection();
-                Statement s = c.createStatement()) {
-            s.execute("CREATE TABLE " + prefix + "span (task_id BIGINT NOT NULL, attempt INT NOT NULL,"
-                    + " node_id VARCHAR(50) NOT NULL, limit_key VARCHAR(200), started BIGINT NOT NULL, ended BIGINT)");
-        }
+        createSpanTable();
         Errand enqueuer = node(builder().processingEnabled(false));
         List<TaskRequest> requests = new ArrayList<>();
         for (int i = 0; i < 800; i++) {
@@ -154,11 +156,11 @@ class FlowCrashTest extends ErrandTestSupport {
                 }
             }
             assertThat(ran).as("every task ran").hasSize(1_600);
-            assertThat(mostAtOnce(limited))
+            assertThat(Spans.mostAtOnce(limited))
                     .as("attempts of the limited kind running at once")
                     .isBetween(1, 3);
             for (java.util.Map.Entry<String, List<long[]>> key : byKey.entrySet()) {
-                assertThat(mostAtOnce(key.getValue()))
+                assertThat(Spans.mostAtOnce(key.getValue()))
                         .as("attempts of key %s running at once", key.getKey())
                         .isEqualTo(1);
             }
@@ -170,22 +172,5 @@ class FlowCrashTest extends ErrandTestSupport {
                 child.destroy();
             }
         }
-    }
-
-    /** The most of {@code spans} ({start, end}) open at one moment; an end and a start at one time do not meet. */
-    private static int mostAtOnce(List<long[]> spans) {
-        List<long[]> events = new ArrayList<>();
-        for (long[] span : spans) {
-            events.add(new long[] {span[0], 1});
-            events.add(new long[] {span[1], -1});
-        }
-        events.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
-        int open = 0;
-        int most = 0;
-        for (long[] event : events) {
-            open += (int) event[1];
-            most = Math.max(most, open);
-        }
-        return most;
     }
 }

@@ -121,7 +121,7 @@ final class FlowStore {
             + " AND declared_per_key IS NULL AND override_per_key IS NULL AND rate_limit IS NULL"
             + " AND override_rate_limit IS NULL AND key_rate_limit IS NULL AND override_key_rate_limit IS NULL";
 
-    /** Which columns of a limit row a rate limit is written to. */
+    /** Which columns of a limit row ({@code flow_limit}, or {@code flow_queue_limit} for the queue ones) a rate limit is written to. */
     enum RateColumns {
         /** The kind's rate limit that the definitions declare. */
         DECLARED("rate_limit", "rate_period_ms"),
@@ -130,7 +130,11 @@ final class FlowStore {
         /** The per-key rate limit that the definitions declare. */
         DECLARED_PER_KEY("key_rate_limit", "key_rate_period_ms"),
         /** The per-key rate limit set at run time. */
-        OVERRIDE_PER_KEY("override_key_rate_limit", "override_key_rate_period_ms");
+        OVERRIDE_PER_KEY("override_key_rate_limit", "override_key_rate_period_ms"),
+        /** A queue's rate limit that the nodes' settings declare ({@code flow_queue_limit}). */
+        QUEUE_DECLARED("declared_rate_limit", "declared_rate_period_ms"),
+        /** A queue's rate limit set at run time ({@code flow_queue_limit}). */
+        QUEUE_OVERRIDE("override_rate_limit", "override_rate_period_ms");
 
         private final String starts;
         private final String period;
@@ -265,19 +269,36 @@ final class FlowStore {
      */
     void setRate(Connection connection, String kind, RateColumns columns, Integer starts, long periodMillis)
             throws SQLException {
-        String startsColumn = columns.starts;
-        String periodColumn = columns.period;
-        String update = "UPDATE " + limits + " SET " + startsColumn + " = ?, " + periodColumn + " = ? WHERE kind = ?";
+        writeRate(connection, new LimitTable(limits, "kind", NO_LIMIT), kind, columns, starts, periodMillis);
+    }
+
+    /** A table of limits: its name, its key column, and the condition that a row holds no limit at all. */
+    private record LimitTable(String name, String key, String noLimit) {}
+
+    /**
+     * Writes a rate limit into the row of {@code owner}, creating the row if needed (another node may create it at the
+     * same moment), or clears it with null and deletes a row left with no limit at all.
+     */
+    private void writeRate(
+            Connection connection,
+            LimitTable table,
+            String owner,
+            RateColumns columns,
+            Integer starts,
+            long periodMillis)
+            throws SQLException {
+        String update = "UPDATE " + table.name() + " SET " + columns.starts + " = ?, " + columns.period + " = ? WHERE "
+                + table.key() + " = ?";
         int updated;
         try (PreparedStatement statement = connection.prepareStatement(update)) {
             bindRate(statement, starts, periodMillis);
-            statement.setString(3, kind);
+            statement.setString(3, owner);
             updated = statement.executeUpdate();
         }
         if (starts == null) {
-            try (PreparedStatement delete =
-                    connection.prepareStatement("DELETE FROM " + limits + " WHERE kind = ?" + NO_LIMIT)) {
-                delete.setString(1, kind);
+            try (PreparedStatement delete = connection.prepareStatement(
+                    "DELETE FROM " + table.name() + " WHERE " + table.key() + " = ?" + table.noLimit())) {
+                delete.setString(1, owner);
                 delete.executeUpdate();
             }
             return;
@@ -286,9 +307,11 @@ final class FlowStore {
             return;
         }
         String insert = dialect.insertSkippingDuplicates(
-                limits + " (kind, " + startsColumn + ", " + periodColumn + ") VALUES (?, ?, ?)", "(kind)");
+                table.name() + " (" + table.key() + ", " + columns.starts + ", " + columns.period
+                        + ") VALUES (?, ?, ?)",
+                "(" + table.key() + ")");
         try (PreparedStatement statement = connection.prepareStatement(insert)) {
-            statement.setString(1, kind);
+            statement.setString(1, owner);
             statement.setInt(2, starts);
             statement.setLong(3, periodMillis);
             statement.executeUpdate();
@@ -297,9 +320,10 @@ final class FlowStore {
                 throw e;
             }
         }
+        // Another node may have inserted the row between the update and the insert: set it once more.
         try (PreparedStatement statement = connection.prepareStatement(update)) {
             bindRate(statement, starts, periodMillis);
-            statement.setString(3, kind);
+            statement.setString(3, owner);
             statement.executeUpdate();
         }
     }
@@ -316,8 +340,13 @@ final class FlowStore {
 
     /** Every rate limit in force (the run-time one where set, else the declared one): kind to the limit. */
     Map<String, RateLimit> rates(Connection connection) throws SQLException {
+        return inForce(rateRows(connection));
+    }
+
+    /** Of rows {declared, override}, the limit in force of each: the override where set, else the declared one. */
+    private static Map<String, RateLimit> inForce(Map<String, RateLimit[]> rows) {
         Map<String, RateLimit> rates = new LinkedHashMap<>();
-        rateRows(connection).forEach((kind, row) -> rates.put(kind, row[1] != null ? row[1] : row[0]));
+        rows.forEach((owner, row) -> rates.put(owner, row[1] != null ? row[1] : row[0]));
         return rates;
     }
 
@@ -328,9 +357,7 @@ final class FlowStore {
 
     /** Every per-key rate limit in force (the run-time one where set, else the declared one): kind to the limit. */
     Map<String, RateLimit> keyRates(Connection connection) throws SQLException {
-        Map<String, RateLimit> rates = new LinkedHashMap<>();
-        keyRateRows(connection).forEach((kind, row) -> rates.put(kind, row[1] != null ? row[1] : row[0]));
-        return rates;
+        return inForce(keyRateRows(connection));
     }
 
     /** Every kind with a per-key rate limit, declared or set at run time: kind to {declared, override}. */
@@ -446,44 +473,13 @@ final class FlowStore {
      */
     void setQueueRate(Connection connection, String queue, boolean override, Integer starts, long periodMillis)
             throws SQLException {
-        String startsColumn = override ? "override_rate_limit" : "declared_rate_limit";
-        String periodColumn = override ? "override_rate_period_ms" : "declared_rate_period_ms";
-        String update =
-                "UPDATE " + queueLimits + " SET " + startsColumn + " = ?, " + periodColumn + " = ? WHERE queue = ?";
-        int updated;
-        try (PreparedStatement statement = connection.prepareStatement(update)) {
-            bindRate(statement, starts, periodMillis);
-            statement.setString(3, queue);
-            updated = statement.executeUpdate();
-        }
-        if (starts == null) {
-            try (PreparedStatement delete =
-                    connection.prepareStatement("DELETE FROM " + queueLimits + " WHERE queue = ?" + NO_QUEUE_LIMIT)) {
-                delete.setString(1, queue);
-                delete.executeUpdate();
-            }
-            return;
-        }
-        if (updated > 0) {
-            return;
-        }
-        try (PreparedStatement statement = connection.prepareStatement(dialect.insertSkippingDuplicates(
-                queueLimits + " (queue, " + startsColumn + ", " + periodColumn + ") VALUES (?, ?, ?)", "(queue)"))) {
-            statement.setString(1, queue);
-            statement.setInt(2, starts);
-            statement.setLong(3, periodMillis);
-            statement.executeUpdate();
-        } catch (SQLException e) {
-            if (!dialect.isUniqueViolation(e)) {
-                throw e;
-            }
-        }
-        // Another node may have inserted the row between the update and the insert: set it once more.
-        try (PreparedStatement statement = connection.prepareStatement(update)) {
-            bindRate(statement, starts, periodMillis);
-            statement.setString(3, queue);
-            statement.executeUpdate();
-        }
+        writeRate(
+                connection,
+                new LimitTable(queueLimits, "queue", NO_QUEUE_LIMIT),
+                queue,
+                override ? RateColumns.QUEUE_OVERRIDE : RateColumns.QUEUE_DECLARED,
+                starts,
+                periodMillis);
     }
 
     /** Every queue with a rate limit, declared or set at run time: queue to {declared, override}, each or null. */
