@@ -834,17 +834,14 @@ final class FlowStore {
      * How many slots of any key of a kind are held now: a task of their chain is running with their token.
      */
     int keySlotsInUse(Connection connection, String kind) throws SQLException {
-        return held(
-                connection,
-                "SELECT slot_no, task_id, lease_token, chain_ids FROM " + keySlots
-                        + " WHERE kind = ? AND task_id IS NOT NULL",
-                kind);
+        return held(connection, keySlots, kind);
     }
 
-    /** How many of the slots a query reads are held: a task of their chain runs with their token. */
-    private int held(Connection connection, String query, String owner) throws SQLException {
+    /** How many of a kind's slots in {@code table} are held: a task of their chain runs with their token. */
+    private int held(Connection connection, String table, String owner) throws SQLException {
         List<LockedSlot> slots = new ArrayList<>();
-        try (PreparedStatement statement = connection.prepareStatement(query)) {
+        try (PreparedStatement statement = connection.prepareStatement("SELECT slot_no, task_id, lease_token,"
+                + " chain_ids FROM " + table + " WHERE kind = ? AND task_id IS NOT NULL")) {
             statement.setString(1, owner);
             try (ResultSet result = statement.executeQuery()) {
                 while (result.next()) {
@@ -996,11 +993,7 @@ final class FlowStore {
      * How many tasks of a kind hold a slot now: running with the lease token their slot recorded.
      */
     int slotsInUse(Connection connection, String kind) throws SQLException {
-        return held(
-                connection,
-                "SELECT slot_no, task_id, lease_token, chain_ids FROM " + slots
-                        + " WHERE kind = ? AND task_id IS NOT NULL",
-                kind);
+        return held(connection, slots, kind);
     }
 
     private int slotsInUse(Connection connection, String owner, String kind) throws SQLException {
