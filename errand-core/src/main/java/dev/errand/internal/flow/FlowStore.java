@@ -717,12 +717,7 @@ final class FlowStore {
                         + " chain_ids FROM " + keySlots + " WHERE kind = ? AND limit_key IN (" + in
                         + ") AND slot_no <= ?"
                         + " ORDER BY limit_key, slot_no FOR UPDATE SKIP LOCKED")) {
-            int i = 1;
-            statement.setString(i++, kind);
-            for (String key : keys) {
-                statement.setString(i++, key);
-            }
-            statement.setInt(i, limit);
+            bindKeys(statement, 1, kind, keys, limit);
             try (ResultSet result = statement.executeQuery()) {
                 while (result.next()) {
                     long taskId = result.getLong(3);
@@ -734,6 +729,17 @@ final class FlowStore {
             }
         }
         return locked;
+    }
+
+    /** Binds {@code kind = ? AND limit_key IN (keys) AND slot_no <= ?} from parameter {@code from}. */
+    private static void bindKeys(PreparedStatement statement, int from, String kind, List<String> keys, int slots)
+            throws SQLException {
+        int i = from;
+        statement.setString(i++, kind);
+        for (String key : keys) {
+            statement.setString(i++, key);
+        }
+        statement.setInt(i, slots);
     }
 
     /**
@@ -751,13 +757,8 @@ final class FlowStore {
                 + " last_start_at IS NULL OR last_start_at <= " + dialect.timePlusMicros() + " THEN 1 ELSE 0 END"
                 + " FROM " + keyRateSlots + " WHERE kind = ? AND limit_key IN (" + in + ") AND slot_no <= ?"
                 + " ORDER BY limit_key, slot_no FOR UPDATE SKIP LOCKED")) {
-            int i = 1;
-            statement.setLong(i++, clockOffsetMicros - periodMicros);
-            statement.setString(i++, kind);
-            for (String key : keys) {
-                statement.setString(i++, key);
-            }
-            statement.setInt(i, slots);
+            statement.setLong(1, clockOffsetMicros - periodMicros);
+            bindKeys(statement, 2, kind, keys, slots);
             try (ResultSet result = statement.executeQuery()) {
                 while (result.next()) {
                     locked.add(new LockedKeyRateSlot(
