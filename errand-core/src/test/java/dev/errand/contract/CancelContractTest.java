@@ -133,7 +133,7 @@ class CancelContractTest extends ErrandTestSupport {
         assertThat(errand.admin().requestCancel(id)).isEqualTo(Cancellation.REQUESTED);
         requested.countDown();
 
-        await().atMost(Duration.ofSeconds(15))
+        await().atMost(Duration.ofSeconds(30))
                 .until(() -> errand.admin().find(id).isEmpty());
         assertThat(effectNotes()).containsExactly("finished anyway");
         await().atMost(Duration.ofSeconds(5))
