@@ -50,7 +50,28 @@ public final class FilteredClaim {
     public List<ClaimedTask> claim(
             Connection connection, ClaimRequest request, int limit, String filter, List<String> filterValues)
             throws SQLException {
-        List<ClaimedTask> tasks = new ArrayList<>(limit);
+        List<ClaimedTask> tasks = lock(connection, request, limit, filter, filterValues);
+        take(connection, request, tasks);
+        return tasks;
+    }
+
+    /**
+     * Locks up to {@code limit} due tasks of {@code request}'s queue that {@code filter} lets through, best first,
+     * without taking them: {@link #take} must follow in the same transaction. Several locks and one take claim the
+     * tasks of several filters with one update.
+     *
+     * @param connection a connection in a transaction
+     * @param request the claim
+     * @param limit the most tasks to lock
+     * @param filter a condition on the task row that starts with {@code " AND "}, with text parameters only
+     * @param filterValues the values of {@code filter}'s parameters, in order
+     * @return the locked tasks, best first, as they will be once taken
+     * @throws SQLException if the database fails
+     */
+    public List<ClaimedTask> lock(
+            Connection connection, ClaimRequest request, int limit, String filter, List<String> filterValues)
+            throws SQLException {
+        List<ClaimedTask> tasks = new ArrayList<>(Math.max(0, limit));
         if (limit <= 0) {
             return tasks;
         }
@@ -62,8 +83,21 @@ public final class FilteredClaim {
                 request,
                 limit,
                 filterValues));
+        return tasks;
+    }
+
+    /**
+     * Takes the leases of tasks locked by {@link #lock} in this transaction, with {@code request}'s owner, token and
+     * lease, in one statement.
+     *
+     * @param connection the connection of the locks' transaction
+     * @param request the claim
+     * @param tasks the locked tasks
+     * @throws SQLException if the database fails, or not every task was updated
+     */
+    public void take(Connection connection, ClaimRequest request, List<ClaimedTask> tasks) throws SQLException {
         if (tasks.isEmpty()) {
-            return tasks;
+            return;
         }
         long[] ids = tasks.stream().mapToLong(ClaimedTask::id).toArray();
         String update =
@@ -79,6 +113,5 @@ public final class FilteredClaim {
                 throw new SQLException("Claimed " + ids.length + " locked tasks but updated " + updated);
             }
         }
-        return tasks;
     }
 }

@@ -514,14 +514,12 @@ public final class FlowControl {
                     .filter(key -> ensuredKeys.getOrDefault(ensuredKey(kind, key, rate != null), 0) < slots)
                     .toList();
             if (!missing.isEmpty()) {
-                // One connection for the keys met for the first time; each insert still commits on its own.
+                // One connection for the keys met for the first time; each statement commits on its own.
                 storage.transactions().runStatement("flow key slots", connection -> {
-                    for (String key : missing) {
-                        if (rate != null) {
-                            store.ensureKeyRateSlots(connection, kind, key, slots);
-                        } else {
-                            store.ensureKeySlots(connection, kind, key, slots);
-                        }
+                    if (rate != null) {
+                        store.ensureKeyRateSlots(connection, kind, missing, slots);
+                    } else {
+                        store.ensureKeySlots(connection, kind, missing, slots);
                     }
                     return null;
                 });
@@ -846,11 +844,13 @@ public final class FlowControl {
             if (want == 0) {
                 break;
             }
-            List<ClaimedTask> tasks = claims.claim(
+            List<ClaimedTask> tasks = claims.lock(
                     connection, request, want, " AND kind = ? AND limit_key = ?", List.of(kind, key.getKey()));
             used.addAll(key.getValue().subList(0, tasks.size()));
             claimed.addAll(tasks);
         }
+        // One update takes the leases of every key's tasks.
+        claims.take(connection, request, claimed);
         if (!used.isEmpty()) {
             store.startOnKeys(connection, used, request.clockOffsetMicros());
         }
@@ -900,7 +900,7 @@ public final class FlowControl {
             if (want <= 0) {
                 break;
             }
-            List<ClaimedTask> tasks = claims.claim(
+            List<ClaimedTask> tasks = claims.lock(
                     connection, request, want, " AND kind = ? AND limit_key = ?", List.of(kind, key.getKey()));
             if (tasks.isEmpty()) {
                 continue;
@@ -913,6 +913,8 @@ public final class FlowControl {
             }
             claimed.addAll(tasks);
         }
+        // One update takes the leases of every key's tasks.
+        claims.take(connection, request, claimed);
         if (!claimed.isEmpty()) {
             store.takeKeySlots(
                     connection,

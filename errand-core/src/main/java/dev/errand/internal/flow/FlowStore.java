@@ -676,28 +676,45 @@ final class FlowStore {
     }
 
     /**
-     * Creates the slot rows 1 to {@code count} of a key that do not exist yet, each in its own statement (the
-     * caller runs them in auto-commit, so that two nodes meeting a new key at once wait for each other for one
-     * insert at most, and never deadlock).
+     * Creates the slot rows 1 to {@code count} of each of {@code keys} that do not exist yet. The caller runs this in
+     * auto-commit, so that two nodes meeting new keys at once wait for each other for one statement at most: where
+     * the database skips duplicates, one statement inserts the rows of up to {@value #ENSURE_ROWS} slots, keys in
+     * order (so that two such statements lock in the same order); elsewhere each row is a statement of its own.
      */
-    void ensureKeySlots(Connection connection, String kind, String key, int count) throws SQLException {
-        ensureKeyRows(connection, keySlots, kind, key, count);
+    void ensureKeySlots(Connection connection, String kind, List<String> keys, int count) throws SQLException {
+        ensureKeyRows(connection, keySlots, kind, keys, count);
     }
 
-    /** Creates the rate slot rows 1 to {@code count} of a key that do not exist yet, as {@link #ensureKeySlots}. */
-    void ensureKeyRateSlots(Connection connection, String kind, String key, int count) throws SQLException {
-        ensureKeyRows(connection, keyRateSlots, kind, key, count);
+    /** Creates the rate slot rows 1 to {@code count} of each of {@code keys}, as {@link #ensureKeySlots}. */
+    void ensureKeyRateSlots(Connection connection, String kind, List<String> keys, int count) throws SQLException {
+        ensureKeyRows(connection, keyRateSlots, kind, keys, count);
     }
 
-    private void ensureKeyRows(Connection connection, String table, String kind, String key, int count)
+    /** The most slot rows one insert of {@link #ensureKeySlots} writes. */
+    private static final int ENSURE_ROWS = 500;
+
+    private void ensureKeyRows(Connection connection, String table, String kind, List<String> keys, int count)
             throws SQLException {
-        String insert = dialect.insertSkippingDuplicates(
-                table + " (kind, limit_key, slot_no) VALUES (?, ?, ?)", "(kind, limit_key, slot_no)");
-        for (int slot = 1; slot <= count; slot++) {
+        List<String[]> rows = new ArrayList<>(keys.size() * count);
+        for (String key : keys.stream().sorted().distinct().toList()) {
+            for (int slot = 1; slot <= count; slot++) {
+                rows.add(new String[] {key, Integer.toString(slot)});
+            }
+        }
+        int perStatement = dialect.skipsDuplicates() ? ENSURE_ROWS : 1;
+        for (int from = 0; from < rows.size(); from += perStatement) {
+            List<String[]> chunk = rows.subList(from, Math.min(rows.size(), from + perStatement));
+            String insert = dialect.insertSkippingDuplicates(
+                    table + " (kind, limit_key, slot_no) VALUES "
+                            + String.join(", ", java.util.Collections.nCopies(chunk.size(), "(?, ?, ?)")),
+                    "(kind, limit_key, slot_no)");
             try (PreparedStatement statement = connection.prepareStatement(insert)) {
-                statement.setString(1, kind);
-                statement.setString(2, key);
-                statement.setInt(3, slot);
+                int i = 1;
+                for (String[] row : chunk) {
+                    statement.setString(i++, kind);
+                    statement.setString(i++, row[0]);
+                    statement.setInt(i++, Integer.parseInt(row[1]));
+                }
                 statement.executeUpdate();
             } catch (SQLException e) {
                 if (!dialect.isUniqueViolation(e)) {

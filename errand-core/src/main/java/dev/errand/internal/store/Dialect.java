@@ -260,6 +260,14 @@ public interface Dialect {
         return "INSERT INTO " + intoAndValues;
     }
 
+    /**
+     * Whether {@link #insertSkippingDuplicates} skips the rows that exist already, so that one statement may insert
+     * several rows of which some exist; otherwise it fails on the first one, and rows go one statement each.
+     */
+    default boolean skipsDuplicates() {
+        return false;
+    }
+
     /** Whether a text parameter may hold a NUL character (PostgreSQL refuses one with an error). */
     default boolean acceptsNul() {
         return true;

@@ -201,6 +201,11 @@ public final class MariaDbDialect implements Dialect {
     }
 
     @Override
+    public boolean skipsDuplicates() {
+        return true;
+    }
+
+    @Override
     public String insertSkippingDuplicates(String intoAndValues, String conflictTarget) {
         return "INSERT IGNORE INTO " + intoAndValues;
     }

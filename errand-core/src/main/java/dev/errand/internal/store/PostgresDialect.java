@@ -77,6 +77,11 @@ public final class PostgresDialect implements Dialect {
     }
 
     @Override
+    public boolean skipsDuplicates() {
+        return true;
+    }
+
+    @Override
     public String insertSkippingDuplicates(String intoAndValues, String conflictTarget) {
         return "INSERT INTO " + intoAndValues + " ON CONFLICT " + conflictTarget + (conflictTarget.isEmpty() ? "" : " ")
                 + "DO NOTHING";
