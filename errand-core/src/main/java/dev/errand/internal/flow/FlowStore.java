@@ -647,11 +647,15 @@ final class FlowStore {
 
     /**
      * The next keys after {@code after} (null: from the first) among the pending tasks of a kind and queue, in key
-     * order, at most {@code most}: one statement, a recursive query that probes the key index once per key (a loose
-     * index scan), whatever the number of tasks of each key.
+     * order, at most {@code most}, with one probe of the key index per key (a loose index scan), whatever the number
+     * of tasks of each key: all in one recursive statement, or where the database cannot run the probes of such a
+     * statement as probes ({@link Dialect#probesIndexInRecursiveQuery()}), one statement a key.
      */
     List<String> nextKeys(Connection connection, String kind, String queue, String after, int most)
             throws SQLException {
+        if (!dialect.probesIndexInRecursiveQuery()) {
+            return nextKeysOneByOne(connection, kind, queue, after, most);
+        }
         String probe = "(SELECT MIN(limit_key) FROM " + tasks + " WHERE state = " + States.PENDING
                 + " AND kind = ? AND queue = ? AND limit_key > ";
         List<String> keys = new ArrayList<>(most);
@@ -670,6 +674,30 @@ final class FlowStore {
                 while (result.next()) {
                     keys.add(result.getString(1));
                 }
+            }
+        }
+        return keys;
+    }
+
+    /** {@link #nextKeys}, one probe statement a key. */
+    private List<String> nextKeysOneByOne(Connection connection, String kind, String queue, String after, int most)
+            throws SQLException {
+        List<String> keys = new ArrayList<>(most);
+        try (PreparedStatement statement = connection.prepareStatement("SELECT MIN(limit_key) FROM " + tasks
+                + " WHERE state = " + States.PENDING + " AND kind = ? AND queue = ? AND limit_key > ?")) {
+            // Every key is longer than the empty string, which is not a valid key.
+            String last = after == null ? "" : after;
+            while (keys.size() < most) {
+                statement.setString(1, kind);
+                statement.setString(2, queue);
+                statement.setString(3, last);
+                try (ResultSet result = statement.executeQuery()) {
+                    last = result.next() ? result.getString(1) : null;
+                }
+                if (last == null) {
+                    break;
+                }
+                keys.add(last);
             }
         }
         return keys;

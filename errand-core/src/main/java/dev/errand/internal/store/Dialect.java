@@ -261,6 +261,15 @@ public interface Dialect {
     }
 
     /**
+     * Whether a recursive query that probes an index for the next distinct value after the last one reads one index
+     * entry a step (PostgreSQL, H2). MariaDB's optimizer reads such a correlated probe from the start of the index
+     * prefix at every step, so there each probe is a statement of its own.
+     */
+    default boolean probesIndexInRecursiveQuery() {
+        return true;
+    }
+
+    /**
      * Whether {@link #insertSkippingDuplicates} skips the rows that exist already, so that one statement may insert
      * several rows of which some exist; otherwise it fails on the first one, and rows go one statement each.
      */

@@ -201,6 +201,11 @@ public final class MariaDbDialect implements Dialect {
     }
 
     @Override
+    public boolean probesIndexInRecursiveQuery() {
+        return false;
+    }
+
+    @Override
     public boolean skipsDuplicates() {
         return true;
     }
