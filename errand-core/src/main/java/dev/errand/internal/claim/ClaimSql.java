@@ -161,6 +161,48 @@ final class ClaimSql {
     }
 
     /**
+     * Locks and reads due tasks of several limit keys of one kind in one statement (PostgreSQL): for each key of the
+     * {@code keys} array, in order, up to its {@code wants} entry, best first, along the key index {@code (kind, queue,
+     * limit_key, priority, run_at)}, and {@code most} in all. A {@code LATERAL} join over the keys runs as a nested
+     * loop in array order, and a row is locked only once the outer limit lets it through. Each row also holds its
+     * key as {@code flow_key}. Bind with {@link #bindPerKey}.
+     */
+    static String duePerKey(Dialect dialect, String table, Shape shape) {
+        String within = shape.order() == ClaimOrder.FEWEST_ATTEMPTS_FIRST ? "attempt, run_at" : "run_at";
+        return "SELECT tried.flow_key, due.* FROM unnest(CAST(? AS TEXT[]), CAST(? AS INTEGER[]))"
+                + " AS tried(flow_key, wanted) CROSS JOIN LATERAL (SELECT " + COLUMNS + " FROM " + table
+                + " WHERE state = " + States.PENDING + " AND queue = ? AND kind = ? AND limit_key = tried.flow_key"
+                + " AND run_at <= " + dialect.timePlusMicros() + notExpired(dialect) + pinned(shape.exclusive())
+                + shape.filter() + " ORDER BY priority, " + within + " LIMIT tried.wanted FOR UPDATE SKIP LOCKED)"
+                + " AS due LIMIT ?";
+    }
+
+    /**
+     * Binds {@link #duePerKey}: the keys, how many of each, the queue, the kind, the clock offset (twice), the node id
+     * and groups, and the most in all.
+     */
+    static void bindPerKey(
+            PreparedStatement statement,
+            ClaimRequest request,
+            String kind,
+            java.util.Map<String, Integer> wanted,
+            int most)
+            throws SQLException {
+        Connection connection = statement.getConnection();
+        int i = 1;
+        statement.setArray(i++, connection.createArrayOf("text", wanted.keySet().toArray()));
+        statement.setArray(
+                i++, connection.createArrayOf("integer", wanted.values().toArray()));
+        statement.setString(i++, request.queue());
+        statement.setString(i++, kind);
+        statement.setLong(i++, request.clockOffsetMicros());
+        statement.setLong(i++, request.clockOffsetMicros());
+        statement.setString(i++, request.owner());
+        statement.setString(i++, request.nodeGroupsFramed());
+        statement.setInt(i, most);
+    }
+
+    /**
      * Locks, skipping locked rows, the pending tasks among {@code count} ids and reads their {@code columns}, best
      * first; bind the ids with {@link Dialect#bindIds}. The second statement of {@link #lockDue}.
      */

@@ -87,6 +87,56 @@ public final class FilteredClaim {
     }
 
     /**
+     * Locks due tasks of several limit keys of one kind of {@code request}'s queue, best first within each key, without
+     * taking them ({@link #take} must follow): up to {@code wanted}'s count of each key, in its order, and {@code most}
+     * in all, so that a key later in the order gets what the earlier ones leave. One statement where the database runs
+     * a {@code LATERAL} join (PostgreSQL), one a key elsewhere.
+     *
+     * @param connection a connection in a transaction
+     * @param request the claim
+     * @param kind the kind
+     * @param wanted the most tasks of each key, in the order to try the keys
+     * @param most the most tasks in all
+     * @return the locked tasks of each key that has any, in the order tried
+     * @throws SQLException if the database fails
+     */
+    public java.util.Map<String, List<ClaimedTask>> lockPerKey(
+            Connection connection, ClaimRequest request, String kind, java.util.Map<String, Integer> wanted, int most)
+            throws SQLException {
+        java.util.Map<String, List<ClaimedTask>> locked = new java.util.LinkedHashMap<>();
+        if (most <= 0 || wanted.isEmpty()) {
+            return locked;
+        }
+        if (!dialect.supportsLateralJoin()) {
+            int taken = 0;
+            for (java.util.Map.Entry<String, Integer> key : wanted.entrySet()) {
+                int want = Math.min(key.getValue(), most - taken);
+                if (want <= 0) {
+                    break;
+                }
+                List<ClaimedTask> tasks =
+                        lock(connection, request, want, " AND kind = ? AND limit_key = ?", List.of(kind, key.getKey()));
+                if (!tasks.isEmpty()) {
+                    locked.put(key.getKey(), tasks);
+                    taken += tasks.size();
+                }
+            }
+            return locked;
+        }
+        String sql = ClaimSql.duePerKey(dialect, table, new ClaimSql.Shape(request.exclusive(), "", order));
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            ClaimSql.bindPerKey(statement, request, kind, wanted, most);
+            try (java.sql.ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    locked.computeIfAbsent(rows.getString("flow_key"), k -> new ArrayList<>())
+                            .add(ClaimSql.read(rows, request.leaseToken(), true));
+                }
+            }
+        }
+        return locked;
+    }
+
+    /**
      * Takes the leases of tasks locked by {@link #lock} in this transaction, with {@code request}'s owner, token and
      * lease, in one statement.
      *

@@ -894,14 +894,12 @@ public final class FlowControl {
         List<String> takenKeys = new ArrayList<>();
         List<Integer> takenSlots = new ArrayList<>();
         List<long[]> takenChains = new ArrayList<>();
+        Map<String, Integer> wanted = new LinkedHashMap<>();
+        free.forEach((key, slots) -> wanted.put(key, slots.size() * depth));
+        Map<String, List<ClaimedTask>> lockedTasks = claims.lockPerKey(connection, request, kind, wanted, room);
         for (Map.Entry<String, List<Integer>> key : free.entrySet()) {
             int slots = key.getValue().size();
-            int want = Math.min(slots * depth, room - claimed.size());
-            if (want <= 0) {
-                break;
-            }
-            List<ClaimedTask> tasks = claims.lock(
-                    connection, request, want, " AND kind = ? AND limit_key = ?", List.of(kind, key.getKey()));
+            List<ClaimedTask> tasks = lockedTasks.getOrDefault(key.getKey(), List.of());
             if (tasks.isEmpty()) {
                 continue;
             }
