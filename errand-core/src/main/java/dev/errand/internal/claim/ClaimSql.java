@@ -96,7 +96,10 @@ final class ClaimSql {
         String priorities = dialect.readsPriorityListAsRanges() ? " AND priority IN (" + EVERY_PRIORITY + ")" : "";
         String due = " FROM " + table + " WHERE state = " + States.PENDING + " AND queue = ?" + priorities
                 + " AND run_at <= " + dialect.timePlusMicros() + notExpired(dialect) + pinned(exclusive) + filter
-                + " ORDER BY " + dialect.orderAlongIndex("state, queue", "priority, " + within) + " LIMIT ?";
+                + " ORDER BY "
+                + dialect.orderAlongIndex(
+                        shape.keyed() ? "state, kind, queue, limit_key" : "state, queue", "priority, " + within)
+                + " LIMIT ?";
         if (lock && dialect.locksEveryMatchBeforeTheLimit()) {
             throw new IllegalStateException(
                     "This database locks every match before the limit: claim with lockDue, in two statements");
@@ -218,8 +221,15 @@ final class ClaimSql {
      * @param exclusive whether the node is exclusive (see {@link #pinned})
      * @param filter a further condition that starts with {@code " AND "}, or {@code ""}
      * @param order the order within a priority
+     * @param keyed whether the filter names one kind and one limit key, so that the claim reads the key index {@code
+     *     (state, kind, queue, limit_key, priority, run_at)} rather than the queue's claim index
      */
-    record Shape(boolean exclusive, String filter, ClaimOrder order) {}
+    record Shape(boolean exclusive, String filter, ClaimOrder order, boolean keyed) {
+        /** A shape whose filter does not name one key. */
+        Shape(boolean exclusive, String filter, ClaimOrder order) {
+            this(exclusive, filter, order, false);
+        }
+    }
 
     /**
      * Leaves out tasks past their deadline: the expiry sweep fails them, and until it does they must not

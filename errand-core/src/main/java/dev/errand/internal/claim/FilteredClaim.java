@@ -71,18 +71,39 @@ public final class FilteredClaim {
     public List<ClaimedTask> lock(
             Connection connection, ClaimRequest request, int limit, String filter, List<String> filterValues)
             throws SQLException {
+        return lock(connection, request, limit, new ClaimSql.Shape(request.exclusive(), filter, order), filterValues);
+    }
+
+    /**
+     * Locks up to {@code limit} due tasks of one limit key of a kind, best first, along the key index, without taking
+     * them: {@link #take} must follow in the same transaction.
+     *
+     * @param connection a connection in a transaction
+     * @param request the claim
+     * @param limit the most tasks to lock
+     * @param kind the kind
+     * @param key the limit key
+     * @return the locked tasks, best first, as they will be once taken
+     * @throws SQLException if the database fails
+     */
+    public List<ClaimedTask> lockKey(Connection connection, ClaimRequest request, int limit, String kind, String key)
+            throws SQLException {
+        return lock(
+                connection,
+                request,
+                limit,
+                new ClaimSql.Shape(request.exclusive(), " AND kind = ? AND limit_key = ?", order, true),
+                List.of(kind, key));
+    }
+
+    private List<ClaimedTask> lock(
+            Connection connection, ClaimRequest request, int limit, ClaimSql.Shape shape, List<String> filterValues)
+            throws SQLException {
         List<ClaimedTask> tasks = new ArrayList<>(Math.max(0, limit));
         if (limit <= 0) {
             return tasks;
         }
-        tasks.addAll(ClaimSql.lockDue(
-                connection,
-                dialect,
-                table,
-                new ClaimSql.Shape(request.exclusive(), filter, order),
-                request,
-                limit,
-                filterValues));
+        tasks.addAll(ClaimSql.lockDue(connection, dialect, table, shape, request, limit, filterValues));
         return tasks;
     }
 
@@ -114,8 +135,7 @@ public final class FilteredClaim {
                 if (want <= 0) {
                     break;
                 }
-                List<ClaimedTask> tasks =
-                        lock(connection, request, want, " AND kind = ? AND limit_key = ?", List.of(kind, key.getKey()));
+                List<ClaimedTask> tasks = lockKey(connection, request, want, kind, key.getKey());
                 if (!tasks.isEmpty()) {
                     locked.put(key.getKey(), tasks);
                     taken += tasks.size();

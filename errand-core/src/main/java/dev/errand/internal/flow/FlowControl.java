@@ -844,8 +844,7 @@ public final class FlowControl {
             if (want == 0) {
                 break;
             }
-            List<ClaimedTask> tasks = claims.lock(
-                    connection, request, want, " AND kind = ? AND limit_key = ?", List.of(kind, key.getKey()));
+            List<ClaimedTask> tasks = claims.lockKey(connection, request, want, kind, key.getKey());
             used.addAll(key.getValue().subList(0, tasks.size()));
             claimed.addAll(tasks);
         }

@@ -78,6 +78,11 @@ public final class H2Dialect implements Dialect {
     }
 
     @Override
+    public boolean probesIndexInRecursiveQuery() {
+        return false;
+    }
+
+    @Override
     public boolean locksEveryMatchBeforeTheLimit() {
         return true;
     }
