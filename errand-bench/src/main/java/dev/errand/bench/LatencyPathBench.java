@@ -150,7 +150,7 @@ public final class LatencyPathBench {
                 .migrationsEnabled(false)
                 .processingEnabled(false)
                 .build();
-        AtomicLong current = new AtomicLong();
+        java.util.Queue<Long> unnotified = new java.util.concurrent.ConcurrentLinkedQueue<>();
         NotificationWatch watch = new NotificationWatch(
                 url,
                 user,
@@ -162,14 +162,14 @@ public final class LatencyPathBench {
                         sample.notified = System.nanoTime();
                     }
                 },
-                current);
+                unnotified);
         List<Sample> measured = new ArrayList<>();
         try (watch) {
             worker.start();
             for (int i = 0; i < WARM_UP + samples; i++) {
                 Sample sample = new Sample(System.nanoTime());
                 byStamp.put(sample.before, sample);
-                current.set(sample.before);
+                unnotified.add(sample.before);
                 client.enqueue(TaskRequest.of("noop", new Stamp(sample.before)));
                 sample.enqueued = System.nanoTime();
                 if (i >= WARM_UP) {
@@ -257,21 +257,25 @@ public final class LatencyPathBench {
                 String password,
                 String channel,
                 java.util.function.LongConsumer arrived,
-                AtomicLong current)
+                java.util.Queue<Long> unnotified)
                 throws Exception {
             connection = DriverManager.getConnection(url, user, password);
             try (Statement listen = connection.createStatement()) {
                 listen.execute("LISTEN \"" + channel + "\"");
             }
             PGConnection pg = connection.unwrap(PGConnection.class);
-            // The notification names the queue, not the task: at one task every 20 ms it is the latest one.
+            // A notification names the queue, not the task: each enqueue sends one, in order, so the n-th notification
+            // is the n-th task's, even when a busy machine delivers it after the next enqueue.
             thread = new Thread(
                     () -> {
                         while (running) {
                             try {
                                 PGNotification[] received = pg.getNotifications(500);
-                                if (received != null && received.length > 0) {
-                                    arrived.accept(current.get());
+                                for (int i = 0; received != null && i < received.length; i++) {
+                                    Long stamp = unnotified.poll();
+                                    if (stamp != null) {
+                                        arrived.accept(stamp);
+                                    }
                                 }
                             } catch (Exception e) {
                                 return;
