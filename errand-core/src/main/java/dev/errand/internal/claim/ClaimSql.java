@@ -165,8 +165,8 @@ final class ClaimSql {
 
     /**
      * Locks and reads due tasks of several limit keys of one kind in one statement (PostgreSQL): for each key of the
-     * {@code keys} array, in order, up to its {@code wants} entry, best first, along the key index {@code (kind, queue,
-     * limit_key, priority, run_at)}, and {@code most} in all. A {@code LATERAL} join over the keys runs as a nested
+     * keys array, in order, up to its entry in the array of counts, best first, along the key index {@code (kind,
+     * queue, limit_key, priority, run_at)}, and the outer limit in all. A {@code LATERAL} join over the keys runs as a nested
      * loop in array order, and a row is locked only once the outer limit lets it through. Each row also holds its
      * key as {@code flow_key}. Bind with {@link #bindPerKey}.
      */

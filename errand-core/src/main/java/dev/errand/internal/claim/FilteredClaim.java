@@ -57,18 +57,9 @@ public final class FilteredClaim {
 
     /**
      * Locks up to {@code limit} due tasks of {@code request}'s queue that {@code filter} lets through, best first,
-     * without taking them: {@link #take} must follow in the same transaction. Several locks and one take claim the
-     * tasks of several filters with one update.
-     *
-     * @param connection a connection in a transaction
-     * @param request the claim
-     * @param limit the most tasks to lock
-     * @param filter a condition on the task row that starts with {@code " AND "}, with text parameters only
-     * @param filterValues the values of {@code filter}'s parameters, in order
-     * @return the locked tasks, best first, as they will be once taken
-     * @throws SQLException if the database fails
+     * without taking them: {@link #take} must follow in the same transaction.
      */
-    public List<ClaimedTask> lock(
+    private List<ClaimedTask> lock(
             Connection connection, ClaimRequest request, int limit, String filter, List<String> filterValues)
             throws SQLException {
         return lock(connection, request, limit, new ClaimSql.Shape(request.exclusive(), filter, order), filterValues);
