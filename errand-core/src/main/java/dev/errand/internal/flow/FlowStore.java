@@ -726,25 +726,25 @@ final class FlowStore {
 
     private void ensureKeyRows(Connection connection, String table, String kind, List<String> keys, int count)
             throws SQLException {
-        List<String[]> rows = new ArrayList<>(keys.size() * count);
+        List<KeySlot> rows = new ArrayList<>(keys.size() * count);
         for (String key : keys.stream().sorted().distinct().toList()) {
             for (int slot = 1; slot <= count; slot++) {
-                rows.add(new String[] {key, Integer.toString(slot)});
+                rows.add(new KeySlot(kind, key, slot));
             }
         }
         int perStatement = dialect.skipsDuplicates() ? ENSURE_ROWS : 1;
         for (int from = 0; from < rows.size(); from += perStatement) {
-            List<String[]> chunk = rows.subList(from, Math.min(rows.size(), from + perStatement));
+            List<KeySlot> chunk = rows.subList(from, Math.min(rows.size(), from + perStatement));
             String insert = dialect.insertSkippingDuplicates(
                     table + " (kind, limit_key, slot_no) VALUES "
                             + String.join(", ", java.util.Collections.nCopies(chunk.size(), "(?, ?, ?)")),
                     "(kind, limit_key, slot_no)");
             try (PreparedStatement statement = connection.prepareStatement(insert)) {
                 int i = 1;
-                for (String[] row : chunk) {
-                    statement.setString(i++, kind);
-                    statement.setString(i++, row[0]);
-                    statement.setInt(i++, Integer.parseInt(row[1]));
+                for (KeySlot row : chunk) {
+                    statement.setString(i++, row.kind());
+                    statement.setString(i++, row.key());
+                    statement.setInt(i++, row.slotNo());
                 }
                 statement.executeUpdate();
             } catch (SQLException e) {
